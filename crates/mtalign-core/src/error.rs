@@ -1,0 +1,26 @@
+//! Errors of the core: a bad option (configuration) or bad data (input).
+//!
+//! The bindings map `Config` to `mtalign.ConfigError` and `Input` to `mtalign.InputError`,
+//! both subclasses of `mtalign.MtalignError` (a `ValueError`).
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// An option that cannot be used: unknown variant, `beta <= 0`, unknown tokenizer, ...
+    Config(String),
+    /// Data that cannot be scored: mismatched lengths, empty reference lists, ...
+    Input(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Config(msg) | Error::Input(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

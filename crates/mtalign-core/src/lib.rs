@@ -1,0 +1,19 @@
+//! mtalign-core: the pure-Rust kernels of mtalign.
+//!
+//! Text flows one way: text → tokens ([`tokenize`]) → interned ids, once per sentence
+//! ([`intern`]) → kernels over `&[u32]` ([`lcs`], [`wlcs`], [`ngram`], [`skip_bigram`]) →
+//! sufficient statistics ([`counts::Counts`]) → scores ([`rouge`]). Batches run on private
+//! rayon pools ([`pool`]); no result depends on the thread count.
+
+pub mod counts;
+pub mod error;
+pub mod intern;
+pub mod lcs;
+pub mod ngram;
+pub mod pool;
+pub mod rouge;
+pub mod skip_bigram;
+pub mod tokenize;
+pub mod wlcs;
+
+pub use error::{Error, Result};

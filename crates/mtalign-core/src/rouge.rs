@@ -1,0 +1,508 @@
+//! ROUGE-N, L, W, S and SU (Lin & Och 2004) over interned sentences, with reference sets.
+//!
+//! Per (hypothesis, reference) pair each variant yields sufficient statistics
+//! ([`Counts`]: hit, hypothesis units, reference units); a hypothesis's references are then
+//! aggregated by the `multi_ref` rule, optionally jackknifed. Everything after the counts is
+//! plain arithmetic in a fixed order, so results never depend on the thread count.
+
+use crate::counts::Counts;
+use crate::error::{Error, Result};
+use crate::intern::Sentences;
+use crate::lcs::LcsMatcher;
+use crate::ngram::NgramScratch;
+use crate::skip_bigram::SkipBigramScratch;
+use crate::wlcs::WlcsScratch;
+use rayon::prelude::*;
+use std::cell::RefCell;
+
+/// One ROUGE variant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Variant {
+    /// ROUGE-N: clipped n-gram overlap (`rouge1`..`rouge9`).
+    Ngram(usize),
+    /// ROUGE-L: LCS (`rougeL`).
+    Lcs,
+    /// ROUGE-W: weighted LCS with f(k) = k^weight (`rougeW-1.2`).
+    Wlcs(f64),
+    /// ROUGE-S / ROUGE-SU (`rougeS4`, `rougeS*`, `rougeSU4`, `rougeSU*`).
+    Skip {
+        max_gap: Option<usize>,
+        unigrams: bool,
+    },
+}
+
+const VARIANT_HELP: &str =
+    "expected rouge1..rouge9, rougeL, rougeW-<weight>, rougeS<d>, rougeS*, rougeSU<d>, rougeSU*";
+
+impl Variant {
+    pub fn parse(name: &str) -> Result<Self> {
+        let unknown = || Error::Config(format!("unknown variant '{name}' ({VARIANT_HELP})"));
+        let rest = name.strip_prefix("rouge").ok_or_else(unknown)?;
+        if rest == "L" {
+            return Ok(Variant::Lcs);
+        }
+        if let Some(w) = rest.strip_prefix("W-") {
+            let weight: f64 = w.parse().map_err(|_| unknown())?;
+            if !(weight.is_finite() && weight >= 1.0) {
+                return Err(Error::Config(format!(
+                    "variant '{name}': the ROUGE-W weight must be a finite number >= 1 \
+                     (f(k) = k^w must reward consecutive matches)"
+                )));
+            }
+            return Ok(Variant::Wlcs(weight));
+        }
+        let (skip, unigrams) = if let Some(d) = rest.strip_prefix("SU") {
+            (Some(d), true)
+        } else if let Some(d) = rest.strip_prefix('S') {
+            (Some(d), false)
+        } else {
+            (None, false)
+        };
+        if let Some(d) = skip {
+            let max_gap = match d {
+                "*" => None,
+                _ if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => {
+                    Some(d.parse::<usize>().map_err(|_| unknown())?)
+                }
+                _ => return Err(unknown()),
+            };
+            return Ok(Variant::Skip { max_gap, unigrams });
+        }
+        match rest.parse::<usize>() {
+            Ok(n) if (1..=9).contains(&n) && rest.len() == 1 => Ok(Variant::Ngram(n)),
+            _ => Err(unknown()),
+        }
+    }
+
+    /// Maps a count ratio to a score: f⁻¹ for ROUGE-W, the identity otherwise.
+    fn finalize(self, ratio: f64) -> f64 {
+        match self {
+            Variant::Wlcs(w) => ratio.powf(1.0 / w),
+            _ => ratio,
+        }
+    }
+}
+
+/// How the scores against several references become one (see the Python docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MultiRef {
+    /// Lin & Och eqs. 7–9: R = max_j R_j, P = max_j P_j, F from those.
+    Max,
+    /// ROUGE-1.5.5 `-f A`: counts pooled over the references.
+    Average,
+    /// ROUGE-1.5.5 `-f B`: the reference with the highest recall (first on ties).
+    Best,
+    /// rouge-score `score_multi`: the reference with the highest F (first on ties).
+    BestF,
+}
+
+impl MultiRef {
+    pub const NAMES: [&'static str; 4] = ["max", "average", "best", "best_f"];
+
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "max" => Ok(Self::Max),
+            "average" => Ok(Self::Average),
+            "best" => Ok(Self::Best),
+            "best_f" => Ok(Self::BestF),
+            _ => Err(Error::Config(format!(
+                "unknown multi_ref '{name}' (choose from: {})",
+                Self::NAMES.join(", ")
+            ))),
+        }
+    }
+}
+
+/// Which published convention the numbers follow. Only the paper's for now; compatibility
+/// profiles (ROUGE-1.5.5, rouge-score) add their own arms here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compat {
+    Paper,
+}
+
+impl Compat {
+    pub const NAMES: [&'static str; 1] = ["paper"];
+
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "paper" => Ok(Self::Paper),
+            _ => Err(Error::Config(format!(
+                "unknown compat '{name}' (choose from: {})",
+                Self::NAMES.join(", ")
+            ))),
+        }
+    }
+}
+
+/// Precision, recall and F of one variant.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Prf {
+    pub precision: f64,
+    pub recall: f64,
+    pub fmeasure: f64,
+}
+
+/// Eq. 6: F = (1 + β²)·R·P / (R + β²·P), and 0 when R or P is 0.
+pub fn f_measure(precision: f64, recall: f64, beta: f64) -> f64 {
+    if precision <= 0.0 || recall <= 0.0 {
+        return 0.0;
+    }
+    let b2 = beta * beta;
+    (1.0 + b2) * recall * precision / (recall + b2 * precision)
+}
+
+fn ratio(hit: f64, total: f64) -> f64 {
+    if total > 0.0 {
+        hit / total
+    } else {
+        0.0
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RougeConfig {
+    pub variants: Vec<Variant>,
+    pub beta: f64,
+    pub multi_ref: MultiRef,
+    pub jackknife: bool,
+    pub compat: Compat,
+}
+
+impl RougeConfig {
+    pub fn new(
+        variants: Vec<Variant>,
+        beta: f64,
+        multi_ref: MultiRef,
+        jackknife: bool,
+        compat: Compat,
+    ) -> Result<Self> {
+        if variants.is_empty() {
+            return Err(Error::Config("no ROUGE variant given".into()));
+        }
+        if !(beta.is_finite() && beta > 0.0) {
+            return Err(Error::Config(format!("beta must be > 0 (got {beta})")));
+        }
+        Ok(Self {
+            variants,
+            beta,
+            multi_ref,
+            jackknife,
+            compat,
+        })
+    }
+
+    fn prf(&self, variant: Variant, c: Counts) -> Prf {
+        let recall = variant.finalize(ratio(c.hit, c.ref_total));
+        let precision = variant.finalize(ratio(c.hit, c.hyp_total));
+        Prf {
+            precision,
+            recall,
+            fmeasure: f_measure(precision, recall, self.beta),
+        }
+    }
+
+    /// Aggregates the per-reference counts of the references in `subset`.
+    fn aggregate(&self, variant: Variant, per_ref: &[Counts], subset: &[usize]) -> Prf {
+        match self.multi_ref {
+            MultiRef::Max => {
+                let (mut p, mut r) = (0.0f64, 0.0f64);
+                for &j in subset {
+                    let s = self.prf(variant, per_ref[j]);
+                    p = p.max(s.precision);
+                    r = r.max(s.recall);
+                }
+                Prf {
+                    precision: p,
+                    recall: r,
+                    fmeasure: f_measure(p, r, self.beta),
+                }
+            }
+            MultiRef::Average => {
+                let mut pooled = Counts::default();
+                for &j in subset {
+                    pooled = pooled + per_ref[j];
+                }
+                // Each reference is compared with the same hypothesis, so the pooled
+                // hypothesis total is N times its own.
+                self.prf(variant, pooled)
+            }
+            MultiRef::Best | MultiRef::BestF => {
+                let mut best: Option<Prf> = None;
+                for &j in subset {
+                    let s = self.prf(variant, per_ref[j]);
+                    let better = match best {
+                        None => true,
+                        Some(b) if self.multi_ref == MultiRef::Best => s.recall > b.recall,
+                        Some(b) => s.fmeasure > b.fmeasure,
+                    };
+                    if better {
+                        best = Some(s);
+                    }
+                }
+                best.unwrap_or_default()
+            }
+        }
+    }
+
+    /// Final scores of one variant from its per-reference counts.
+    fn combine(&self, variant: Variant, per_ref: &[Counts], subset: &mut Vec<usize>) -> Prf {
+        let n = per_ref.len();
+        if !self.jackknife || n < 2 {
+            subset.clear();
+            subset.extend(0..n);
+            return self.aggregate(variant, per_ref, subset);
+        }
+        let mut sum = Prf::default();
+        for left_out in 0..n {
+            subset.clear();
+            subset.extend((0..n).filter(|&j| j != left_out));
+            let s = self.aggregate(variant, per_ref, subset);
+            sum.precision += s.precision;
+            sum.recall += s.recall;
+            sum.fmeasure += s.fmeasure;
+        }
+        let k = n as f64;
+        Prf {
+            precision: sum.precision / k,
+            recall: sum.recall / k,
+            fmeasure: sum.fmeasure / k,
+        }
+    }
+}
+
+/// Per-thread buffers: every kernel's tables, kept between pairs and between calls.
+#[derive(Default)]
+pub struct Scratch {
+    lcs: LcsMatcher,
+    wlcs: WlcsScratch,
+    ngram: NgramScratch,
+    skip: SkipBigramScratch,
+    per_ref: Vec<Counts>,
+    subset: Vec<usize>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Sufficient statistics of one variant for `hyp` against each reference, into `out`.
+pub fn variant_counts<'a>(
+    scratch: &mut Scratch,
+    variant: Variant,
+    hyp: &[u32],
+    refs: impl Iterator<Item = &'a [u32]>,
+    out: &mut Vec<Counts>,
+) {
+    out.clear();
+    let n = hyp.len() as f64;
+    match variant {
+        Variant::Ngram(order) => {
+            scratch.ngram.prepare(hyp, order);
+            out.extend(refs.map(|r| scratch.ngram.overlap(hyp, r)));
+        }
+        Variant::Lcs => {
+            scratch.lcs.prepare(hyp);
+            out.extend(refs.map(|r| Counts::new(scratch.lcs.lcs(r) as f64, n, r.len() as f64)));
+        }
+        Variant::Wlcs(w) => {
+            let fn_ = n.powf(w);
+            out.extend(refs.map(|r| {
+                let hit = scratch.wlcs.wlcs(r, hyp, w);
+                Counts::new(hit, fn_, (r.len() as f64).powf(w))
+            }));
+        }
+        Variant::Skip { max_gap, unigrams } => {
+            scratch.skip.prepare(hyp, max_gap, unigrams);
+            out.extend(refs.map(|r| scratch.skip.overlap(r)));
+        }
+    }
+}
+
+/// Scores one hypothesis against its references: `out` gets P, R, F for each variant.
+pub fn score_hypothesis<'a>(
+    config: &RougeConfig,
+    hyp: &[u32],
+    refs: impl Iterator<Item = &'a [u32]> + Clone,
+    out: &mut [f64],
+) {
+    SCRATCH.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let scratch = &mut *guard;
+        let mut per_ref = std::mem::take(&mut scratch.per_ref);
+        let mut subset = std::mem::take(&mut scratch.subset);
+        for (k, &variant) in config.variants.iter().enumerate() {
+            variant_counts(scratch, variant, hyp, refs.clone(), &mut per_ref);
+            let s = config.combine(variant, &per_ref, &mut subset);
+            out[3 * k] = s.precision;
+            out[3 * k + 1] = s.recall;
+            out[3 * k + 2] = s.fmeasure;
+        }
+        scratch.per_ref = per_ref;
+        scratch.subset = subset;
+    });
+}
+
+/// For each hypothesis, the indices (into the sentence store) of its references, CSR-style.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RefSets {
+    offsets: Vec<usize>,
+    members: Vec<u32>,
+}
+
+impl RefSets {
+    pub fn new() -> Self {
+        Self {
+            offsets: vec![0],
+            members: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, refs: impl IntoIterator<Item = u32>) {
+        self.members.extend(refs);
+        self.offsets.push(self.members.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> &[u32] {
+        &self.members[self.offsets[i]..self.offsets[i + 1]]
+    }
+}
+
+/// Scores hypotheses `hyps[i]` (indices into `sentences`) against `ref_sets.get(i)`, on the
+/// current rayon pool. Returns a row-major `n × variants × 3` array of P, R, F.
+pub fn score_batch(
+    config: &RougeConfig,
+    sentences: &Sentences,
+    hyps: &[u32],
+    ref_sets: &RefSets,
+) -> Result<Vec<f64>> {
+    if hyps.len() != ref_sets.len() {
+        return Err(Error::Input(format!(
+            "hyps has {} items but refs has {}",
+            hyps.len(),
+            ref_sets.len()
+        )));
+    }
+    if let Some(i) = (0..ref_sets.len()).find(|&i| ref_sets.get(i).is_empty()) {
+        return Err(Error::Input(format!("refs[{i}] is empty")));
+    }
+    let width = 3 * config.variants.len();
+    let mut out = vec![0.0; hyps.len() * width];
+    out.par_chunks_mut(width)
+        .with_min_len(64)
+        .enumerate()
+        .for_each(|(i, row)| {
+            let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
+            score_hypothesis(config, sentences.get(hyps[i] as usize), refs, row);
+        });
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(variants: &[&str], multi_ref: MultiRef, jackknife: bool) -> RougeConfig {
+        let v = variants.iter().map(|n| Variant::parse(n).unwrap()).collect();
+        RougeConfig::new(v, 1.0, multi_ref, jackknife, Compat::Paper).unwrap()
+    }
+
+    fn score(config: &RougeConfig, hyp: &[u32], refs: &[&[u32]]) -> Vec<f64> {
+        let mut out = vec![0.0; 3 * config.variants.len()];
+        score_hypothesis(config, hyp, refs.iter().copied(), &mut out);
+        out
+    }
+
+    #[test]
+    fn parse_variants() {
+        assert_eq!(Variant::parse("rouge1").unwrap(), Variant::Ngram(1));
+        assert_eq!(Variant::parse("rouge9").unwrap(), Variant::Ngram(9));
+        assert_eq!(Variant::parse("rougeL").unwrap(), Variant::Lcs);
+        assert_eq!(Variant::parse("rougeW-1.2").unwrap(), Variant::Wlcs(1.2));
+        assert_eq!(
+            Variant::parse("rougeS4").unwrap(),
+            Variant::Skip {
+                max_gap: Some(4),
+                unigrams: false
+            }
+        );
+        assert_eq!(
+            Variant::parse("rougeSU*").unwrap(),
+            Variant::Skip {
+                max_gap: None,
+                unigrams: true
+            }
+        );
+        for bad in ["rouge0", "rouge10", "rougeQ", "rougeW-", "rougeW-0.5", "rougeS", "rougeS-1", "L"] {
+            let e = Variant::parse(bad).unwrap_err();
+            assert!(matches!(e, Error::Config(_)), "{bad}");
+        }
+        assert!(Variant::parse("rougeQ").unwrap_err().to_string().contains("'rougeQ'"));
+    }
+
+    #[test]
+    fn paper_s1_to_s4() {
+        let c = cfg(&["rougeL", "rougeS*"], MultiRef::Max, false);
+        let s1: &[u32] = &[0, 1, 2, 3];
+        let s2 = score(&c, &[0, 4, 2, 3], &[s1]);
+        assert_eq!((s2[2], s2[5]), (0.75, 0.5));
+        let s3 = score(&c, &[2, 3, 4, 0], &[s1]);
+        assert_eq!(s3[2], 0.5);
+        assert!((s3[5] - 1.0 / 6.0).abs() < 1e-15);
+        let s4 = score(&c, &[2, 3, 0, 1], &[s1]);
+        assert_eq!(s4[2], 0.5);
+        assert!((s4[5] - 1.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn multi_ref_rules() {
+        // hyp a b c d ; ref1 a b (R 1, P .5) ; ref2 a x c y d z (R .5, P .75)
+        let hyp: &[u32] = &[0, 1, 2, 3];
+        let r1: &[u32] = &[0, 1];
+        let r2: &[u32] = &[0, 9, 2, 8, 3, 7];
+        let max = score(&cfg(&["rouge1"], MultiRef::Max, false), hyp, &[r1, r2]);
+        assert_eq!(&max[..2], &[0.75, 1.0]);
+        let avg = score(&cfg(&["rouge1"], MultiRef::Average, false), hyp, &[r1, r2]);
+        assert_eq!(&avg[..2], &[5.0 / 8.0, 5.0 / 8.0]);
+        let best = score(&cfg(&["rouge1"], MultiRef::Best, false), hyp, &[r1, r2]);
+        assert_eq!(&best[..2], &[0.5, 1.0]);
+        let best_f = score(&cfg(&["rouge1"], MultiRef::BestF, false), hyp, &[r1, r2]);
+        // F(ref1) = 2/3, F(ref2) = 0.6
+        assert_eq!(&best_f[..2], &[0.5, 1.0]);
+        let jk = score(&cfg(&["rouge1"], MultiRef::Max, true), hyp, &[r1, r2]);
+        // leave-one-out subsets are single references: mean of their P, R, F
+        assert_eq!(&jk[..2], &[(0.5 + 0.75) / 2.0, (1.0 + 0.5) / 2.0]);
+        assert!((jk[2] - (2.0 / 3.0 + 0.6) / 2.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn empty_sides_score_zero() {
+        let c = cfg(&["rouge1", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU*"], MultiRef::Max, false);
+        for (h, r) in [(&[][..], &[1u32][..]), (&[1][..], &[][..]), (&[][..], &[][..])] {
+            let s = score(&c, h, &[r]);
+            assert!(s.iter().all(|&x| x == 0.0), "{s:?}");
+        }
+        // One token each: no skip-bigrams, so ROUGE-S is 0, not NaN.
+        let s = score(&c, &[1], &[&[1]]);
+        assert_eq!(&s[9..12], &[0.0, 0.0, 0.0]);
+        assert_eq!(&s[12..15], &[1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn config_errors() {
+        let v = vec![Variant::Lcs];
+        for beta in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(RougeConfig::new(v.clone(), beta, MultiRef::Max, false, Compat::Paper).is_err());
+        }
+        assert!(RougeConfig::new(vec![], 1.0, MultiRef::Max, false, Compat::Paper).is_err());
+        assert!(MultiRef::parse("mean").is_err());
+        assert!(Compat::parse("rouge156").is_err());
+    }
+}

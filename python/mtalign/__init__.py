@@ -1,0 +1,25 @@
+"""mtalign: fast, faithful MT evaluation with a Rust core.
+
+>>> import mtalign
+>>> r = mtalign.Rouge(["rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"])
+>>> r.sentence_score("The cat sat on the mat.", ["A cat sat on the mat."])["rougeL"].fmeasure
+0.8333333333333334
+"""
+
+from mtalign._mtalign import __version__
+from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+from mtalign.rouge import Rouge, RougeResult, Score
+from mtalign.tokenizers import default_threads, tokenize
+
+__all__ = [
+    "ConfigError",
+    "InputError",
+    "MtalignError",
+    "MtalignWarning",
+    "Rouge",
+    "RougeResult",
+    "Score",
+    "__version__",
+    "default_threads",
+    "tokenize",
+]

@@ -1,0 +1,24 @@
+"""The raw kernels on sequences of ints (token ids), for people building their own metrics.
+
+Any Python ints work as symbols; only equality matters.
+
+>>> from mtalign import kernels
+>>> kernels.lcs_length([1, 2, 3, 4], [1, 5, 3, 4])
+3
+>>> kernels.wlcs([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 8, 9, 10], 2.0)
+16.0
+>>> kernels.ngram_overlap([1, 1, 1, 2], [1, 2, 3, 4, 1, 5], 1)
+(3, 4, 6)
+>>> kernels.skip_bigram_overlap([1, 5, 3, 4], [1, 2, 3, 4])
+(3, 6, 6)
+"""
+
+from mtalign._mtalign import (
+    lcs_length,
+    lcs_length_dp,
+    ngram_overlap,
+    skip_bigram_overlap,
+    wlcs,
+)
+
+__all__ = ["lcs_length", "lcs_length_dp", "ngram_overlap", "skip_bigram_overlap", "wlcs"]

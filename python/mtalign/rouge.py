@@ -1,0 +1,319 @@
+"""ROUGE-N, L, W, S and SU (Lin & Och 2004), with reference sets and batch scoring."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple, Union
+
+import numpy as np
+
+from mtalign._mtalign import ConfigError, InputError, RougeCore
+from mtalign._mtalign import __version__ as _native_version
+from mtalign.errors import MtalignWarning
+
+TOKENIZERS = ("unicode", "whitespace", "char")
+MULTI_REF = ("max", "average", "best", "best_f")
+COMPAT = ("paper",)
+
+Text = Union[str, Sequence[str]]
+"""A sentence: a str, or a pre-tokenized list of str tokens."""
+
+
+class Score(NamedTuple):
+    """Precision, recall and F-measure of one ROUGE variant (rouge-score's field order)."""
+
+    precision: float
+    recall: float
+    fmeasure: float
+
+
+class RougeResult:
+    """Corpus-level ROUGE: per variant, the mean precision, recall and F over sentences.
+
+    Attributes:
+        scores: variant name -> :class:`Score` of means.
+        per_sentence: variant name -> (n, 3) array of P, R, F per sentence.
+        n_sentences: number of hypotheses scored.
+        n_empty_hyps / n_empty_refs: non-empty texts that produced no tokens.
+        signature: the ``key:value|...`` string that makes the numbers reproducible.
+    """
+
+    __slots__ = ("scores", "per_sentence", "n_sentences", "n_empty_hyps", "n_empty_refs",
+                 "signature")
+
+    def __init__(self, per_sentence: dict[str, np.ndarray], n_empty_hyps: int,
+                 n_empty_refs: int, signature: str) -> None:
+        self.per_sentence = per_sentence
+        self.n_sentences = next(iter(per_sentence.values())).shape[0] if per_sentence else 0
+        self.scores = {
+            name: Score(*(float(x) for x in arr.mean(axis=0)))
+            if arr.shape[0] else Score(0.0, 0.0, 0.0)
+            for name, arr in per_sentence.items()
+        }
+        self.n_empty_hyps = n_empty_hyps
+        self.n_empty_refs = n_empty_refs
+        self.signature = signature
+
+    def __getitem__(self, variant: str) -> Score:
+        return self.scores[variant]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: scores, counts and signature."""
+        return {
+            "scores": {k: s._asdict() for k, s in self.scores.items()},
+            "n_sentences": self.n_sentences,
+            "n_empty_hyps": self.n_empty_hyps,
+            "n_empty_refs": self.n_empty_refs,
+            "signature": self.signature,
+        }
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={s.fmeasure:.4f}" for k, s in self.scores.items())
+        return f"RougeResult({body}, n={self.n_sentences})"
+
+    def __str__(self) -> str:
+        width = max([len("variant")] + [len(k) for k in self.scores])
+        lines = [f"{'variant':<{width}}  precision  recall  fmeasure"]
+        for k, s in self.scores.items():
+            lines.append(f"{k:<{width}}  {s.precision:9.4f}  {s.recall:6.4f}  {s.fmeasure:8.4f}")
+        lines.append(self.signature)
+        return "\n".join(lines)
+
+
+def _as_list(obj: Any, name: str) -> list | tuple:
+    if isinstance(obj, (list, tuple)):
+        return obj
+    if isinstance(obj, (str, bytes)) or not isinstance(obj, Iterable):
+        raise InputError(f"{name} must be a list of sentences (got {type(obj).__name__})")
+    return list(obj)
+
+
+def _check_threads(threads: int | None) -> int | None:
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ConfigError(f"threads must be a positive int or None (got {threads!r})")
+    return threads
+
+
+def _nrefs(refs: Sequence[Any]) -> str:
+    counts = {1 if isinstance(r, str) else len(r) for r in refs}
+    return str(counts.pop()) if len(counts) == 1 else "var"
+
+
+class Rouge:
+    """ROUGE scorer: ROUGE-N, ROUGE-L, ROUGE-W, ROUGE-S and ROUGE-SU as Lin & Och (2004).
+
+    Args:
+        variants: names among ``rouge1``..``rouge9`` (clipped n-gram overlap), ``rougeL``
+            (LCS), ``rougeW-<w>`` (weighted LCS, f(k) = k^w, e.g. ``rougeW-1.2``),
+            ``rougeS<d>`` / ``rougeS*`` (skip-bigrams with at most d words between the two
+            words, or unlimited; ``rougeS0`` is bigram overlap), ``rougeSU<d>`` /
+            ``rougeSU*`` (skip-bigrams plus unigrams). A single str is one variant.
+        tokenize: ``"unicode"`` (default: splits on anything that is not a letter, digit or
+            mark in any script; each CJK ideograph, kana or hangul character is a token),
+            ``"whitespace"`` or ``"char"``. Pre-tokenized input bypasses it.
+        lowercase: lowercase (full Unicode) before tokenizing.
+        stem: stemming; only ``False`` is available in ``compat="paper"`` for now.
+        beta: the F-measure's β (eq. 6); must be > 0.
+        multi_ref: how several references combine: ``"max"`` (eqs. 7-9: max recall and max
+            precision over references, F from those), ``"average"`` (ROUGE-1.5.5 ``-f A``:
+            counts pooled, R = Σhit/Σm, P = Σhit/(N·n)), ``"best"`` (ROUGE-1.5.5 ``-f B``:
+            the reference with the highest recall, first on ties), ``"best_f"``
+            (rouge-score's ``score_multi``: the reference with the highest F).
+        jackknife: with N ≥ 2 references, the mean of P, R and F over the N leave-one-out
+            sets of N-1 references (paper section 5); with one reference, no effect.
+        compat: the convention followed: ``"paper"``.
+
+    Example:
+        >>> r = Rouge(["rougeL", "rougeS*"], tokenize="whitespace")
+        >>> r.sentence_score("police kill the gunman", "police killed the gunman")["rougeL"]
+        Score(precision=0.75, recall=0.75, fmeasure=0.75)
+
+    Objects are immutable and picklable; their configuration is all they hold.
+    """
+
+    __slots__ = ("_variants", "_tokenize", "_lowercase", "_stem", "_beta", "_multi_ref",
+                 "_jackknife", "_compat", "_core")
+
+    def __init__(
+        self,
+        variants: str | Sequence[str],
+        *,
+        tokenize: str = "unicode",
+        lowercase: bool = True,
+        stem: bool = False,
+        beta: float = 1.0,
+        multi_ref: str = "max",
+        jackknife: bool = False,
+        compat: str = "paper",
+    ) -> None:
+        if isinstance(variants, str):
+            variants = [variants]
+        variants = list(variants)
+        if not variants:
+            raise ConfigError("no ROUGE variant given")
+        for v in variants:
+            if not isinstance(v, str):
+                raise ConfigError(f"variant names must be str (got {type(v).__name__})")
+        dup = next((v for i, v in enumerate(variants) if v in variants[:i]), None)
+        if dup is not None:
+            raise ConfigError(f"variant '{dup}' given twice")
+        if stem:
+            raise ConfigError(
+                "stem=True is not available with compat='paper' yet: stemming arrives with "
+                "the ROUGE-1.5.5 and rouge-score compatibility profiles"
+            )
+        if isinstance(beta, bool) or not isinstance(beta, (int, float)):
+            raise ConfigError(f"beta must be a number > 0 (got {beta!r})")
+        for name, value in (("lowercase", lowercase), ("jackknife", jackknife)):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{name} must be True or False (got {value!r})")
+        set_ = object.__setattr__
+        set_(self, "_variants", tuple(variants))
+        set_(self, "_tokenize", tokenize)
+        set_(self, "_lowercase", lowercase)
+        set_(self, "_stem", False)
+        set_(self, "_beta", float(beta))
+        set_(self, "_multi_ref", multi_ref)
+        set_(self, "_jackknife", jackknife)
+        set_(self, "_compat", compat)
+        set_(self, "_core", RougeCore(list(variants), tokenize, lowercase, float(beta),
+                                       multi_ref, jackknife, compat))
+
+    # -- immutability and pickling ------------------------------------------------------
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Rouge objects are immutable; create a new one")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Rouge objects are immutable")
+
+    def config(self) -> dict[str, Any]:
+        """The keyword arguments that rebuild this scorer."""
+        return {
+            "variants": list(self._variants),
+            "tokenize": self._tokenize,
+            "lowercase": self._lowercase,
+            "stem": self._stem,
+            "beta": self._beta,
+            "multi_ref": self._multi_ref,
+            "jackknife": self._jackknife,
+            "compat": self._compat,
+        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.config(),))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rouge) and self.config() == other.config()
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.config().items() if k != "variants")
+        return f"Rouge({list(self._variants)!r}, {args})"
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return self._variants
+
+    higher_is_better = True
+
+    # -- scoring -----------------------------------------------------------------------
+
+    def signature(self, nrefs: str | int | None = None) -> str:
+        """sacrebleu-style signature of every option and the version.
+
+        >>> Rouge("rougeL").signature()
+        'tok:unicode|lc:yes|stem:no|multi_ref:max|jk:no|beta:1|compat:paper|version:0.1.0'
+        """
+        parts = [] if nrefs is None else [f"nrefs:{nrefs}"]
+        beta = format(self._beta, "g")
+        parts += [
+            f"tok:{self._tokenize}",
+            f"lc:{'yes' if self._lowercase else 'no'}",
+            f"stem:{'yes' if self._stem else 'no'}",
+            f"multi_ref:{self._multi_ref}",
+            f"jk:{'yes' if self._jackknife else 'no'}",
+            f"beta:{beta}",
+            f"compat:{self._compat}",
+            f"version:{_native_version}",
+        ]
+        return "|".join(parts)
+
+    def _score(self, hyps: Any, refs: Any, threads: int | None) -> tuple[np.ndarray, int, int]:
+        hyps = _as_list(hyps, "hyps")
+        refs = _as_list(refs, "refs")
+        threads = _check_threads(threads)
+        pretokenized = bool(hyps) and isinstance(hyps[0], (list, tuple))
+        if pretokenized:
+            arr, hv, rv = self._core.score_tokens(hyps, refs, threads)
+        else:
+            arr, hv, rv = self._core.score_texts(hyps, refs, threads)
+        if hv or rv:
+            where = f"hyps[{hv[0]}]" if hv else f"refs[{rv[0][0]}][{rv[0][1]}]"
+            warnings.warn(
+                f"{len(hv)} hypotheses and {len(rv)} references are non-empty but produced no "
+                f"tokens with tokenize={self._tokenize!r} (first: {where}); they score 0",
+                MtalignWarning,
+                stacklevel=3,
+            )
+        return arr, len(hv), len(rv)
+
+    def batch_score(self, hyps: Sequence[Text], refs: Sequence[Text | Sequence[Text]],
+                    threads: int | None = None) -> dict[str, np.ndarray]:
+        """Scores ``hyps[i]`` against ``refs[i]``, in parallel with the GIL released.
+
+        ``refs[i]`` is a str (one reference) or a list of str (several). With pre-tokenized
+        hypotheses (lists of tokens), ``refs[i]`` is a list of token lists. ``threads=None``
+        uses every core (or ``MTALIGN_NUM_THREADS``); results are identical for any count.
+
+        Returns variant name -> float64 array (n, 3) with columns precision, recall, F.
+
+        >>> r = Rouge("rouge1")
+        >>> r.batch_score(["a b", "c"], ["a c", ["c", "d"]])["rouge1"][:, 2].tolist()
+        [0.5, 1.0]
+        """
+        arr, _, _ = self._score(hyps, refs, threads)
+        return {v: np.ascontiguousarray(arr[:, k, :]) for k, v in enumerate(self._variants)}
+
+    def sentence_score(self, hyp: Text, refs: Text | Sequence[Text]) -> dict[str, Score]:
+        """Scores one hypothesis against one reference (str) or several (list of str).
+
+        >>> Rouge("rougeS*", tokenize="whitespace").sentence_score(
+        ...     "the gunman police killed", ["police killed the gunman"])["rougeS*"].fmeasure
+        0.3333333333333333
+        """
+        if isinstance(hyp, str):
+            if not isinstance(refs, str):
+                refs = _as_list(refs, "refs")
+        elif isinstance(hyp, (list, tuple)):
+            refs = _as_list(refs, "refs")
+        else:
+            raise InputError(f"hyp must be a str or a list of str tokens (got "
+                             f"{type(hyp).__name__})")
+        arr, _, _ = self._score([hyp], [refs], None)
+        return {v: Score(*(float(x) for x in arr[0, k])) for k, v in enumerate(self._variants)}
+
+    def corpus_score(self, hyps: Sequence[Text], refs: Sequence[Text | Sequence[Text]],
+                     threads: int | None = None) -> RougeResult:
+        """Mean precision, recall and F over sentences, with counts and the signature.
+
+        >>> res = Rouge("rougeL", tokenize="whitespace").corpus_score(["a b", "c d"],
+        ...                                                           ["a b", "c x"])
+        >>> res["rougeL"].fmeasure
+        0.75
+        """
+        arr, nh, nr = self._score(hyps, refs, threads)
+        per_sentence = {v: np.ascontiguousarray(arr[:, k, :])
+                        for k, v in enumerate(self._variants)}
+        refs_list = _as_list(refs, "refs")
+        return RougeResult(per_sentence, nh, nr, self.signature(_nrefs(refs_list)))
+
+
+def _rebuild(config: dict[str, Any]) -> Rouge:
+    variants = config.pop("variants")
+    return Rouge(variants, **config)

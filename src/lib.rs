@@ -1,0 +1,446 @@
+//! PyO3 bindings of mtalign: conversion in, one GIL-release-and-error helper, pyclasses.
+//! All computation lives in `mtalign-core`.
+
+use mtalign_core::intern::{encode_texts, encode_tokens, Encoded};
+use mtalign_core::rouge::{score_batch, Compat, MultiRef, RefSets, RougeConfig, Variant};
+use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::{counts::Counts, lcs, ngram, pool, skip_bigram, wlcs, Error};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use std::collections::HashMap;
+
+pyo3::create_exception!(
+    _mtalign,
+    MtalignError,
+    PyValueError,
+    "Base class of mtalign's errors (a ValueError)."
+);
+pyo3::create_exception!(
+    _mtalign,
+    ConfigError,
+    MtalignError,
+    "An option that cannot be used (unknown variant, beta <= 0, ...)."
+);
+pyo3::create_exception!(
+    _mtalign,
+    InputError,
+    MtalignError,
+    "Data that cannot be scored (mismatched lengths, empty reference lists, wrong types)."
+);
+
+fn to_py(e: Error) -> PyErr {
+    match e {
+        Error::Config(m) => ConfigError::new_err(m),
+        Error::Input(m) => InputError::new_err(m),
+    }
+}
+
+fn input_err(msg: String) -> PyErr {
+    InputError::new_err(msg)
+}
+
+/// Runs `f` with the GIL released, on the private pool, converting core errors.
+fn run_detached<R: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<R, Error> + Send,
+) -> PyResult<R> {
+    py.detach(|| pool::run(threads, f).and_then(|r| r))
+        .map_err(to_py)
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// A list or tuple, viewed as a sequence of items.
+fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if let Ok(l) = obj.cast::<PyList>() {
+        Ok(l.iter().collect())
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        Ok(t.iter().collect())
+    } else {
+        Err(input_err(format!(
+            "{what} must be a list or tuple (got {})",
+            type_name(obj)
+        )))
+    }
+}
+
+fn as_str<'a>(obj: &'a Bound<'_, PyAny>, what: impl FnOnce() -> String) -> PyResult<&'a str> {
+    match obj.cast::<PyString>() {
+        Ok(s) => s.to_str(),
+        Err(_) => Err(input_err(format!(
+            "{} is not a str (got {})",
+            what(),
+            type_name(obj)
+        ))),
+    }
+}
+
+/// Owned copy of the batch: every text (hypotheses first, then distinct references) in one
+/// buffer, so the GIL can be released while it is tokenized and scored.
+struct TextBatch {
+    text: String,
+    ends: Vec<usize>,
+    n_hyps: usize,
+    ref_sets: RefSets,
+    /// For each distinct reference, where it first appeared (i, j) = refs[i][j].
+    ref_origin: Vec<(usize, usize)>,
+}
+
+impl TextBatch {
+    fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+    }
+
+    fn slices(&self) -> Vec<&str> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&e| {
+                let s = &self.text[start..e];
+                start = e;
+                s
+            })
+            .collect()
+    }
+}
+
+/// Reads `hyps` (list of str) and `refs` (list of str or list of str) into a [`TextBatch`].
+/// References that are the same Python object are stored once.
+fn read_text_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult<TextBatch> {
+    let hyp_items = items(hyps, "hyps")?;
+    let ref_items = items(refs, "refs")?;
+    if hyp_items.len() != ref_items.len() {
+        return Err(input_err(format!(
+            "hyps has {} items but refs has {}",
+            hyp_items.len(),
+            ref_items.len()
+        )));
+    }
+    let mut batch = TextBatch {
+        text: String::new(),
+        ends: Vec::with_capacity(hyp_items.len() * 2),
+        n_hyps: hyp_items.len(),
+        ref_sets: RefSets::new(),
+        ref_origin: Vec::new(),
+    };
+    for (i, h) in hyp_items.iter().enumerate() {
+        batch.push(as_str(h, || format!("hyps[{i}]"))?);
+    }
+    let mut seen: HashMap<usize, u32> = HashMap::new();
+    let mut members: Vec<u32> = Vec::new();
+    for (i, r) in ref_items.iter().enumerate() {
+        members.clear();
+        let alternatives: Vec<Bound<'_, PyAny>> = if r.cast::<PyString>().is_ok() {
+            vec![r.clone()]
+        } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {
+            items(r, "")?
+        } else {
+            return Err(input_err(format!(
+                "refs[{i}] must be a str or a list of str (got {})",
+                type_name(r)
+            )));
+        };
+        if alternatives.is_empty() {
+            return Err(input_err(format!("refs[{i}] is empty")));
+        }
+        for (j, alt) in alternatives.iter().enumerate() {
+            let key = alt.as_ptr() as usize;
+            let id = match seen.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let s = as_str(alt, || format!("refs[{i}][{j}]"))?;
+                    let id = (batch.ends.len() - batch.n_hyps) as u32;
+                    batch.push(s);
+                    batch.ref_origin.push((i, j));
+                    seen.insert(key, id);
+                    id
+                }
+            };
+            members.push(batch.n_hyps as u32 + id);
+        }
+        batch.ref_sets.push(members.iter().copied());
+    }
+    Ok(batch)
+}
+
+/// Pre-tokenized batch: hyps is a list of token lists, refs a list of lists of token lists.
+fn read_token_batch(
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<Vec<String>>, usize, RefSets, Vec<(usize, usize)>)> {
+    let hyp_items = items(hyps, "hyps")?;
+    let ref_items = items(refs, "refs")?;
+    if hyp_items.len() != ref_items.len() {
+        return Err(input_err(format!(
+            "hyps has {} items but refs has {}",
+            hyp_items.len(),
+            ref_items.len()
+        )));
+    }
+    let read_tokens = |obj: &Bound<'_, PyAny>, what: String| -> PyResult<Vec<String>> {
+        if obj.cast::<PyString>().is_ok() {
+            return Err(input_err(format!(
+                "{what} must be a list of str tokens (got str; pre-tokenized input needs \
+                 token lists everywhere)"
+            )));
+        }
+        items(obj, &what)?
+            .iter()
+            .enumerate()
+            .map(|(k, t)| as_str(t, || format!("{what}[{k}]")).map(str::to_owned))
+            .collect()
+    };
+    let mut sentences: Vec<Vec<String>> = Vec::with_capacity(hyp_items.len() * 2);
+    for (i, h) in hyp_items.iter().enumerate() {
+        sentences.push(read_tokens(h, format!("hyps[{i}]"))?);
+    }
+    let n_hyps = sentences.len();
+    let mut ref_sets = RefSets::new();
+    let mut origin = Vec::new();
+    let mut seen: HashMap<usize, u32> = HashMap::new();
+    for (i, r) in ref_items.iter().enumerate() {
+        if r.cast::<PyString>().is_ok() {
+            return Err(input_err(format!(
+                "refs[{i}] must be a list of references, each a list of str tokens (got str)"
+            )));
+        }
+        let alternatives = items(r, &format!("refs[{i}]"))?;
+        if alternatives.is_empty() {
+            return Err(input_err(format!("refs[{i}] is empty")));
+        }
+        let mut members = Vec::with_capacity(alternatives.len());
+        for (j, alt) in alternatives.iter().enumerate() {
+            let key = alt.as_ptr() as usize;
+            let id = match seen.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = sentences.len() as u32;
+                    sentences.push(read_tokens(alt, format!("refs[{i}][{j}]"))?);
+                    origin.push((i, j));
+                    seen.insert(key, id);
+                    id
+                }
+            };
+            members.push(id);
+        }
+        ref_sets.push(members);
+    }
+    Ok((sentences, n_hyps, ref_sets, origin))
+}
+
+/// The native half of `mtalign.Rouge`: a validated configuration.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+struct RougeCore {
+    tokenizer: Tokenizer,
+    config: RougeConfig,
+}
+
+/// What a batch returns: scores (n, variants, 3), vanished hypothesis indices, vanished
+/// references as (i, j) positions.
+type BatchOut<'py> = (
+    Bound<'py, PyAny>,
+    Vec<usize>,
+    Vec<(usize, usize)>,
+);
+
+#[pymethods]
+impl RougeCore {
+    #[new]
+    #[pyo3(signature = (variants, tokenize, lowercase, beta, multi_ref, jackknife, compat))]
+    fn new(
+        variants: Vec<String>,
+        tokenize: &str,
+        lowercase: bool,
+        beta: f64,
+        multi_ref: &str,
+        jackknife: bool,
+        compat: &str,
+    ) -> PyResult<Self> {
+        let parsed = variants
+            .iter()
+            .map(|v| Variant::parse(v))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(to_py)?;
+        let config = RougeConfig::new(
+            parsed,
+            beta,
+            MultiRef::parse(multi_ref).map_err(to_py)?,
+            jackknife,
+            Compat::parse(compat).map_err(to_py)?,
+        )
+        .map_err(to_py)?;
+        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        Ok(Self {
+            tokenizer: Tokenizer::new(kind, lowercase),
+            config,
+        })
+    }
+
+    /// Scores text input; see `mtalign.Rouge.batch_score`.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_texts<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let batch = read_text_batch(hyps, refs)?;
+        let n = batch.n_hyps;
+        let (tokenizer, config) = (self.tokenizer, &self.config);
+        let (scores, vanished) = run_detached(py, threads, || {
+            let enc = encode_texts(&tokenizer, &batch.slices());
+            let hyp_ids: Vec<u32> = (0..n as u32).collect();
+            let scores = score_batch(config, &enc.sentences, &hyp_ids, &batch.ref_sets)?;
+            Ok((scores, enc.vanished))
+        })?;
+        self.finish(py, scores, vanished, n, &batch.ref_origin)
+    }
+
+    /// Scores pre-tokenized input (tokens verbatim).
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_tokens<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let (sentences, n, ref_sets, origin) = read_token_batch(hyps, refs)?;
+        let config = &self.config;
+        let scores = run_detached(py, threads, || {
+            let enc: Encoded = encode_tokens(&sentences);
+            let hyp_ids: Vec<u32> = (0..n as u32).collect();
+            score_batch(config, &enc.sentences, &hyp_ids, &ref_sets)
+        })?;
+        self.finish(py, scores, Vec::new(), n, &origin)
+    }
+}
+
+impl RougeCore {
+    fn finish<'py>(
+        &self,
+        py: Python<'py>,
+        scores: Vec<f64>,
+        vanished: Vec<usize>,
+        n_hyps: usize,
+        ref_origin: &[(usize, usize)],
+    ) -> PyResult<BatchOut<'py>> {
+        let shape = [n_hyps, self.config.variants.len(), 3];
+        let array = PyArray1::from_vec(py, scores).reshape(shape)?;
+        let hyp_vanished = vanished.iter().copied().filter(|&k| k < n_hyps).collect();
+        let ref_vanished = vanished
+            .iter()
+            .filter(|&&k| k >= n_hyps)
+            .map(|&k| ref_origin[k - n_hyps])
+            .collect();
+        Ok((array.into_any(), hyp_vanished, ref_vanished))
+    }
+}
+
+/// Tokenizes one text (exposed as `mtalign.tokenize`).
+#[pyfunction]
+#[pyo3(signature = (text, tokenize="unicode", lowercase=true))]
+fn tokenize(text: &str, tokenize: &str, lowercase: bool) -> PyResult<Vec<String>> {
+    let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+    Ok(Tokenizer::new(kind, lowercase).tokenize(text))
+}
+
+/// Maps arbitrary Python ints of two sequences to dense ids (kernels compare ids only).
+fn dense_ids(a: &[i64], b: &[i64]) -> (Vec<u32>, Vec<u32>) {
+    let mut map: HashMap<i64, u32> = HashMap::new();
+    let mut id = |x: &i64| {
+        let n = map.len() as u32;
+        *map.entry(*x).or_insert(n)
+    };
+    let a2 = a.iter().map(&mut id).collect();
+    let b2 = b.iter().map(&mut id).collect();
+    (a2, b2)
+}
+
+fn counts_tuple(c: Counts) -> (u64, u64, u64) {
+    (c.hit as u64, c.hyp_total as u64, c.ref_total as u64)
+}
+
+/// LCS length, bit-parallel.
+#[pyfunction]
+fn lcs_length(a: Vec<i64>, b: Vec<i64>) -> usize {
+    let (a, b) = dense_ids(&a, &b);
+    lcs::lcs_length(&a, &b)
+}
+
+/// LCS length by the O(mn) dynamic programme (the test oracle).
+#[pyfunction]
+fn lcs_length_dp(a: Vec<i64>, b: Vec<i64>) -> usize {
+    let (a, b) = dense_ids(&a, &b);
+    lcs::lcs_length_dp(&a, &b)
+}
+
+/// Weighted LCS of reference `x` and candidate `y` with f(k) = k^weight.
+#[pyfunction]
+#[pyo3(name = "wlcs")]
+fn wlcs_py(x: Vec<i64>, y: Vec<i64>, weight: f64) -> PyResult<f64> {
+    if !(weight.is_finite() && weight >= 1.0) {
+        return Err(ConfigError::new_err(format!(
+            "weight must be a finite number >= 1 (got {weight})"
+        )));
+    }
+    let (x, y) = dense_ids(&x, &y);
+    Ok(wlcs::wlcs(&x, &y, weight))
+}
+
+/// Clipped n-gram overlap: (hit, hypothesis n-grams, reference n-grams).
+#[pyfunction]
+fn ngram_overlap(hyp: Vec<i64>, reference: Vec<i64>, n: usize) -> PyResult<(u64, u64, u64)> {
+    if n == 0 {
+        return Err(ConfigError::new_err("n must be >= 1"));
+    }
+    let (h, r) = dense_ids(&hyp, &reference);
+    Ok(counts_tuple(ngram::ngram_overlap(&h, &r, n)))
+}
+
+/// Skip-bigram overlap: (hit, hypothesis units, reference units).
+#[pyfunction]
+#[pyo3(signature = (hyp, reference, max_gap=None, unigrams=false))]
+fn skip_bigram_overlap(
+    hyp: Vec<i64>,
+    reference: Vec<i64>,
+    max_gap: Option<usize>,
+    unigrams: bool,
+) -> (u64, u64, u64) {
+    let (h, r) = dense_ids(&hyp, &reference);
+    counts_tuple(skip_bigram::skip_bigram_overlap(&h, &r, max_gap, unigrams))
+}
+
+/// The thread count used when `threads=None`.
+#[pyfunction]
+fn default_threads() -> PyResult<usize> {
+    pool::default_threads().map_err(to_py)
+}
+
+#[pymodule]
+fn _mtalign(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("MtalignError", py.get_type::<MtalignError>())?;
+    m.add("ConfigError", py.get_type::<ConfigError>())?;
+    m.add("InputError", py.get_type::<InputError>())?;
+    m.add_class::<RougeCore>()?;
+    m.add_function(wrap_pyfunction!(tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(lcs_length, m)?)?;
+    m.add_function(wrap_pyfunction!(lcs_length_dp, m)?)?;
+    m.add_function(wrap_pyfunction!(wlcs_py, m)?)?;
+    m.add_function(wrap_pyfunction!(ngram_overlap, m)?)?;
+    m.add_function(wrap_pyfunction!(skip_bigram_overlap, m)?)?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
