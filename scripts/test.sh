@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole test suite: installs mtalign (release build) with its test dependencies, then runs
+# the Rust checks (fmt, clippy -D warnings, cargo test) and the Python ones (ruff, mypy,
+# stubtest, pytest). Usage: bash scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "install mtalign and its test dependencies"
+python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "cargo test (core crate)"
+cargo test --quiet -p mtalign-core
+
+step "ruff"
+python3 -m ruff check python tests benches
+
+step "mypy and stubtest"
+python3 -m mypy python/mtalign
+python3 -m mypy.stubtest mtalign._mtalign
+
+step "pytest"
+python3 -m pytest -q tests
