@@ -172,11 +172,16 @@ fn read_text_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult
     Ok(batch)
 }
 
+/// Owned pre-tokenized batch: hypotheses first, then distinct references.
+struct TokenBatch {
+    sentences: Vec<Vec<String>>,
+    n_hyps: usize,
+    ref_sets: RefSets,
+    ref_origin: Vec<(usize, usize)>,
+}
+
 /// Pre-tokenized batch: hyps is a list of token lists, refs a list of lists of token lists.
-fn read_token_batch(
-    hyps: &Bound<'_, PyAny>,
-    refs: &Bound<'_, PyAny>,
-) -> PyResult<(Vec<Vec<String>>, usize, RefSets, Vec<(usize, usize)>)> {
+fn read_token_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult<TokenBatch> {
     let hyp_items = items(hyps, "hyps")?;
     let ref_items = items(refs, "refs")?;
     if hyp_items.len() != ref_items.len() {
@@ -234,7 +239,12 @@ fn read_token_batch(
         }
         ref_sets.push(members);
     }
-    Ok((sentences, n_hyps, ref_sets, origin))
+    Ok(TokenBatch {
+        sentences,
+        n_hyps,
+        ref_sets,
+        ref_origin: origin,
+    })
 }
 
 /// The native half of `mtalign.Rouge`: a validated configuration.
@@ -246,11 +256,7 @@ struct RougeCore {
 
 /// What a batch returns: scores (n, variants, 3), vanished hypothesis indices, vanished
 /// references as (i, j) positions.
-type BatchOut<'py> = (
-    Bound<'py, PyAny>,
-    Vec<usize>,
-    Vec<(usize, usize)>,
-);
+type BatchOut<'py> = (Bound<'py, PyAny>, Vec<usize>, Vec<(usize, usize)>);
 
 #[pymethods]
 impl RougeCore {
@@ -315,14 +321,15 @@ impl RougeCore {
         refs: &Bound<'py, PyAny>,
         threads: Option<usize>,
     ) -> PyResult<BatchOut<'py>> {
-        let (sentences, n, ref_sets, origin) = read_token_batch(hyps, refs)?;
+        let batch = read_token_batch(hyps, refs)?;
+        let n = batch.n_hyps;
         let config = &self.config;
         let scores = run_detached(py, threads, || {
-            let enc: Encoded = encode_tokens(&sentences);
+            let enc: Encoded = encode_tokens(&batch.sentences);
             let hyp_ids: Vec<u32> = (0..n as u32).collect();
-            score_batch(config, &enc.sentences, &hyp_ids, &ref_sets)
+            score_batch(config, &enc.sentences, &hyp_ids, &batch.ref_sets)
         })?;
-        self.finish(py, scores, Vec::new(), n, &origin)
+        self.finish(py, scores, Vec::new(), n, &batch.ref_origin)
     }
 }
 

@@ -9,8 +9,9 @@ argument and the index (``hyps has 5 items but refs has 4``, ``refs[3] is empty`
 >>> try:
 ...     mtalign.Rouge(["rougeQ"])
 ... except mtalign.ConfigError as e:
-...     print(e)
-unknown variant 'rougeQ' (expected rouge1..rouge9, rougeL, rougeW-<weight>, rougeS<d>, rougeS*, rougeSU<d>, rougeSU*)
+...     print(str(e)[:25])
+unknown variant 'rougeQ'
+
 """
 
 from mtalign._mtalign import ConfigError, InputError, MtalignError

@@ -16,7 +16,7 @@ TOKENIZERS = ("unicode", "whitespace", "char")
 MULTI_REF = ("max", "average", "best", "best_f")
 COMPAT = ("paper",)
 
-Text = Union[str, Sequence[str]]
+Text = Union[str, Sequence[str]]  # noqa: UP007 (a runtime alias)
 """A sentence: a str, or a pre-tokenized list of str tokens."""
 
 
@@ -41,6 +41,12 @@ class RougeResult:
 
     __slots__ = ("scores", "per_sentence", "n_sentences", "n_empty_hyps", "n_empty_refs",
                  "signature")
+    scores: dict[str, Score]
+    per_sentence: dict[str, np.ndarray]
+    n_sentences: int
+    n_empty_hyps: int
+    n_empty_refs: int
+    signature: str
 
     def __init__(self, per_sentence: dict[str, np.ndarray], n_empty_hyps: int,
                  n_empty_refs: int, signature: str) -> None:
@@ -136,6 +142,15 @@ class Rouge:
 
     __slots__ = ("_variants", "_tokenize", "_lowercase", "_stem", "_beta", "_multi_ref",
                  "_jackknife", "_compat", "_core")
+    _variants: tuple[str, ...]
+    _tokenize: str
+    _lowercase: bool
+    _stem: bool
+    _beta: float
+    _multi_ref: str
+    _jackknife: bool
+    _compat: str
+    _core: RougeCore
 
     def __init__(
         self,

@@ -199,10 +199,7 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
 }
 
 /// Interns pre-tokenized sentences (tokens verbatim: no lowercasing, no splitting).
-pub fn encode_tokens<T: AsRef<str>, S: AsRef<[T]> + Sync>(sentences: &[S]) -> Encoded
-where
-    T: Sync,
-{
+pub fn encode_tokens<T: AsRef<str> + Sync, S: AsRef<[T]> + Sync>(sentences: &[S]) -> Encoded {
     let chunks: Vec<LocalChunk> = sentences
         .par_chunks(CHUNK)
         .map(|chunk| {
@@ -223,7 +220,9 @@ mod tests {
 
     #[test]
     fn ids_follow_first_appearance_across_chunks() {
-        let texts: Vec<String> = (0..3000).map(|i| format!("w{} common w{}", i % 7, i)).collect();
+        let texts: Vec<String> = (0..3000)
+            .map(|i| format!("w{} common w{}", i % 7, i))
+            .collect();
         let enc = encode_texts(&Tokenizer::new(TokenizerKind::Unicode, true), &texts);
         assert_eq!(enc.sentences.len(), 3000);
         assert_eq!(enc.sentences.get(0), &[0, 1, 0]);

@@ -24,7 +24,11 @@ fn pack(tokens: &[u32], n: usize, out: &mut Vec<u64>) {
     if n == 1 {
         out.extend(tokens.iter().map(|&t| t as u64));
     } else {
-        out.extend(tokens.windows(2).map(|w| ((w[0] as u64) << 32) | w[1] as u64));
+        out.extend(
+            tokens
+                .windows(2)
+                .map(|w| ((w[0] as u64) << 32) | w[1] as u64),
+        );
     }
     out.sort_unstable();
 }

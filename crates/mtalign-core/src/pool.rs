@@ -63,7 +63,11 @@ fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
 /// Runs `f` inside the private pool of `threads` threads (`None`: the default count).
 pub fn run<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Result<R> {
     let n = match threads {
-        Some(0) => return Err(Error::Config("threads must be >= 1 (or None for all cores)".into())),
+        Some(0) => {
+            return Err(Error::Config(
+                "threads must be >= 1 (or None for all cores)".into(),
+            ))
+        }
         Some(n) => n,
         None => default_threads()?,
     };

@@ -410,7 +410,10 @@ mod tests {
     use super::*;
 
     fn cfg(variants: &[&str], multi_ref: MultiRef, jackknife: bool) -> RougeConfig {
-        let v = variants.iter().map(|n| Variant::parse(n).unwrap()).collect();
+        let v = variants
+            .iter()
+            .map(|n| Variant::parse(n).unwrap())
+            .collect();
         RougeConfig::new(v, 1.0, multi_ref, jackknife, Compat::Paper).unwrap()
     }
 
@@ -440,11 +443,23 @@ mod tests {
                 unigrams: true
             }
         );
-        for bad in ["rouge0", "rouge10", "rougeQ", "rougeW-", "rougeW-0.5", "rougeS", "rougeS-1", "L"] {
+        for bad in [
+            "rouge0",
+            "rouge10",
+            "rougeQ",
+            "rougeW-",
+            "rougeW-0.5",
+            "rougeS",
+            "rougeS-1",
+            "L",
+        ] {
             let e = Variant::parse(bad).unwrap_err();
             assert!(matches!(e, Error::Config(_)), "{bad}");
         }
-        assert!(Variant::parse("rougeQ").unwrap_err().to_string().contains("'rougeQ'"));
+        assert!(Variant::parse("rougeQ")
+            .unwrap_err()
+            .to_string()
+            .contains("'rougeQ'"));
     }
 
     #[test]
@@ -484,8 +499,16 @@ mod tests {
 
     #[test]
     fn empty_sides_score_zero() {
-        let c = cfg(&["rouge1", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU*"], MultiRef::Max, false);
-        for (h, r) in [(&[][..], &[1u32][..]), (&[1][..], &[][..]), (&[][..], &[][..])] {
+        let c = cfg(
+            &["rouge1", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU*"],
+            MultiRef::Max,
+            false,
+        );
+        for (h, r) in [
+            (&[][..], &[1u32][..]),
+            (&[1][..], &[][..]),
+            (&[][..], &[][..]),
+        ] {
             let s = score(&c, h, &[r]);
             assert!(s.iter().all(|&x| x == 0.0), "{s:?}");
         }
@@ -499,7 +522,9 @@ mod tests {
     fn config_errors() {
         let v = vec![Variant::Lcs];
         for beta in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            assert!(RougeConfig::new(v.clone(), beta, MultiRef::Max, false, Compat::Paper).is_err());
+            assert!(
+                RougeConfig::new(v.clone(), beta, MultiRef::Max, false, Compat::Paper).is_err()
+            );
         }
         assert!(RougeConfig::new(vec![], 1.0, MultiRef::Max, false, Compat::Paper).is_err());
         assert!(MultiRef::parse("mean").is_err());

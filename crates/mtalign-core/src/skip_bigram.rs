@@ -102,18 +102,27 @@ mod tests {
 
     #[test]
     fn paper_examples() {
-        assert_eq!(skip_bigram_overlap(&S2, &S1, None, false), Counts::new(3.0, 6.0, 6.0));
+        assert_eq!(
+            skip_bigram_overlap(&S2, &S1, None, false),
+            Counts::new(3.0, 6.0, 6.0)
+        );
         assert_eq!(skip_bigram_overlap(&S3, &S1, None, false).hit, 1.0);
         assert_eq!(skip_bigram_overlap(&S4, &S1, None, false).hit, 2.0);
         // SU* of S2: (3 + 3) / (6 + 4)
-        assert_eq!(skip_bigram_overlap(&S2, &S1, None, true), Counts::new(6.0, 10.0, 10.0));
+        assert_eq!(
+            skip_bigram_overlap(&S2, &S1, None, true),
+            Counts::new(6.0, 10.0, 10.0)
+        );
     }
 
     #[test]
     fn gap_zero_is_bigrams() {
         let a = [1, 2, 1, 2, 3, 1];
         let b = [2, 1, 2, 3, 3, 1, 2];
-        assert_eq!(skip_bigram_overlap(&a, &b, Some(0), false), ngram_overlap(&a, &b, 2));
+        assert_eq!(
+            skip_bigram_overlap(&a, &b, Some(0), false),
+            ngram_overlap(&a, &b, 2)
+        );
     }
 
     #[test]

@@ -244,7 +244,10 @@ mod tests {
             toks(TokenizerKind::Unicode, false, "Zürich CAFÉ"),
             ["Zürich", "CAFÉ"]
         );
-        assert_eq!(toks(TokenizerKind::Unicode, true, "ÉTÉ Σοφία"), ["été", "σοφία"]);
+        assert_eq!(
+            toks(TokenizerKind::Unicode, true, "ÉTÉ Σοφία"),
+            ["été", "σοφία"]
+        );
     }
 
     #[test]
@@ -253,19 +256,34 @@ mod tests {
             toks(TokenizerKind::Unicode, true, "我爱NLP。東京タワー・ビル"),
             ["我", "爱", "nlp", "東", "京", "タ", "ワ", "ー", "ビ", "ル"]
         );
-        assert_eq!(toks(TokenizerKind::Unicode, true, "한국어"), ["한", "국", "어"]);
+        assert_eq!(
+            toks(TokenizerKind::Unicode, true, "한국어"),
+            ["한", "국", "어"]
+        );
         // An ideograph outside the BMP (Extension B).
-        assert_eq!(toks(TokenizerKind::Unicode, true, "𠮷野家"), ["𠮷", "野", "家"]);
+        assert_eq!(
+            toks(TokenizerKind::Unicode, true, "𠮷野家"),
+            ["𠮷", "野", "家"]
+        );
     }
 
     #[test]
     fn unicode_keeps_combining_marks_in_words() {
         // Devanagari vowel signs are combining marks: the word must stay whole.
-        assert_eq!(toks(TokenizerKind::Unicode, true, "नमस्ते दुनिया"), ["नमस्ते", "दुनिया"]);
+        assert_eq!(
+            toks(TokenizerKind::Unicode, true, "नमस्ते दुनिया"),
+            ["नमस्ते", "दुनिया"]
+        );
         // Decomposed é (e + U+0301).
-        assert_eq!(toks(TokenizerKind::Unicode, true, "cafe\u{301} x"), ["cafe\u{301}", "x"]);
+        assert_eq!(
+            toks(TokenizerKind::Unicode, true, "cafe\u{301} x"),
+            ["cafe\u{301}", "x"]
+        );
         // A combining voiced mark after kana stays with it.
-        assert_eq!(toks(TokenizerKind::Unicode, true, "か\u{3099}き"), ["か\u{3099}", "き"]);
+        assert_eq!(
+            toks(TokenizerKind::Unicode, true, "か\u{3099}き"),
+            ["か\u{3099}", "き"]
+        );
     }
 
     #[test]
@@ -274,14 +292,20 @@ mod tests {
             toks(TokenizerKind::Whitespace, false, " a,b\u{3000}C\td "),
             ["a,b", "C", "d"]
         );
-        assert_eq!(toks(TokenizerKind::Char, true, "Ab c𠮷"), ["a", "b", "c", "𠮷"]);
+        assert_eq!(
+            toks(TokenizerKind::Char, true, "Ab c𠮷"),
+            ["a", "b", "c", "𠮷"]
+        );
     }
 
     #[test]
     fn empty_and_punctuation_only() {
         assert!(toks(TokenizerKind::Unicode, true, "").is_empty());
         assert!(toks(TokenizerKind::Unicode, true, " ... !!").is_empty());
-        assert_eq!(toks(TokenizerKind::Whitespace, true, " ... !!"), ["...", "!!"]);
+        assert_eq!(
+            toks(TokenizerKind::Whitespace, true, " ... !!"),
+            ["...", "!!"]
+        );
     }
 
     #[test]

@@ -1,0 +1,88 @@
+"""A small real-data sample shipped with mtalign, for examples and quick checks.
+
+The sample is the first 300 segments of the WMT21 newstest2021 German→English test set: the
+German source, two independent English references (A and B) and the outputs of four submitted
+systems. See ``data/README.md`` beside this module for its origin, license note and citation.
+
+Example::
+
+    >>> import mtalign
+    >>> from mtalign.demo import load_sample
+    >>> systems, refs = load_sample()
+    >>> sorted(systems)
+    ['Facebook-AI', 'HuaweiTSC', 'Online-W', 'happypoet']
+    >>> len(refs), len(refs[0])              # 300 segments, 2 references each
+    (300, 2)
+    >>> r = mtalign.Rouge(["rougeL"])
+    >>> out = r.batch_score(systems["Online-W"], refs)
+    >>> out["rougeL"].shape                  # columns: precision, recall, fmeasure
+    (300, 3)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["sample_files", "load_sample"]
+
+_DATA_DIR = Path(__file__).resolve().parent / "data"
+_PREFIX = "deen_sample"
+_REF_NAMES = ("A", "B")
+
+
+def _data_dir() -> Path:
+    if not _DATA_DIR.is_dir():
+        raise FileNotFoundError(f"mtalign demo data not found in {_DATA_DIR}")
+    return _DATA_DIR
+
+
+def sample_files() -> dict:
+    """Return the paths of the demo sample's files.
+
+    Returns a dict with keys:
+
+    * ``"src"``: path of the German source (``deen_sample.src.de``);
+    * ``"refs"``: list of the reference paths, ``[ref A, ref B]``;
+    * ``"systems"``: dict system name -> path of that system's output, sorted by name.
+
+    All files are UTF-8 with one segment per line, and line *i* is segment *i* in every file.
+    """
+    data = _data_dir()
+    systems = {}
+    marker = f"{_PREFIX}.hyp."
+    for path in sorted(data.glob(f"{marker}*.en")):
+        name = path.name[len(marker) : -len(".en")]
+        systems[name] = path
+    return {
+        "src": data / f"{_PREFIX}.src.de",
+        "refs": [data / f"{_PREFIX}.ref.{name}.en" for name in _REF_NAMES],
+        "systems": systems,
+    }
+
+
+def _read_lines(path: Path) -> list[str]:
+    # split("\n") rather than splitlines(): the latter also breaks on characters such as
+    # U+2028 or form feed, which would shift the line alignment between files.
+    text = path.read_text(encoding="utf-8")
+    if text.endswith("\n"):
+        text = text[:-1]
+    return [line.rstrip("\r") for line in text.split("\n")] if text else []
+
+
+def load_sample() -> tuple[dict[str, list[str]], list[list[str]]]:
+    """Load the demo sample.
+
+    Returns ``(systems, refs)``: ``systems`` maps each system name to its list of hypothesis
+    lines, and ``refs`` holds, for each segment, the list of its references ``[ref A, ref B]``.
+    ``systems[name][i]`` is scored against ``refs[i]``, so ``refs`` can be passed as is to
+    ``Rouge.batch_score``.
+    """
+    files = sample_files()
+    ref_columns = [_read_lines(path) for path in files["refs"]]
+    systems = {name: _read_lines(path) for name, path in files["systems"].items()}
+    n = len(ref_columns[0])
+    for name, lines in [("refs", col) for col in ref_columns] + list(systems.items()):
+        if len(lines) != n:
+            raise ValueError(f"demo sample: {name} has {len(lines)} lines, expected {n}")
+    refs = [[column[i] for column in ref_columns] for i in range(n)]
+    return systems, refs

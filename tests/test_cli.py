@@ -1,0 +1,100 @@
+"""The command line: `mtalign score` and `mtalign demo`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtalign import Rouge
+from mtalign.cli import main
+from mtalign.demo import sample_files
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture()
+def files(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "hyp.txt").write_text("police kill the gunman\nthe gunman kill police\n")
+    (tmp_path / "ref1.txt").write_text("police killed the gunman\npolice killed the gunman\n")
+    (tmp_path / "ref2.txt").write_text("the police killed him\nthe gunman was killed\n")
+    (tmp_path / "short.txt").write_text("one line\n")
+    (tmp_path / "latin1.txt").write_bytes(b"ok\ncaf\xe9\n")
+    return {k: str(tmp_path / f"{k}.txt") for k in ("hyp", "ref1", "ref2", "short", "latin1")}
+
+
+def test_score_json_matches_api(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["score", "-r", files["ref1"], files["ref2"], "-i", files["hyp"],
+                        "-m", "rougeL", "rougeS4"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    hyps = ["police kill the gunman", "the gunman kill police"]
+    refs = [["police killed the gunman", "the police killed him"],
+            ["police killed the gunman", "the gunman was killed"]]
+    want = Rouge(["rougeL", "rougeS4"]).corpus_score(hyps, refs)
+    assert data["scores"]["rougeL"]["fmeasure"] == want["rougeL"].fmeasure
+    assert data["scores"]["rougeS4"]["recall"] == want["rougeS4"].recall
+    assert data["signature"] == want.signature
+    assert data["n_sentences"] == 2
+
+
+def test_score_sentence_level_tsv(files: dict[str, str],
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["score", "-r", files["ref1"], "-i", files["hyp"], "-m", "rougeL",
+                        "--tokenize", "whitespace", "-f", "tsv", "--sentence-level"], capsys)
+    assert code == 0
+    lines = out.strip().split("\n")
+    assert lines[0] == "line\trougeL_P\trougeL_R\trougeL_F"
+    assert [float(x) for x in lines[1].split("\t")[1:]] == [0.75, 0.75, 0.75]
+    assert [float(x) for x in lines[2].split("\t")[1:]] == [0.5, 0.5, 0.5]
+
+
+def test_score_text_format(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["score", "-r", files["ref1"], "-i", files["hyp"], "-f", "text",
+                        "--multi-ref", "average", "--jackknife"], capsys)
+    assert code == 0
+    assert "rougeSU4" in out and "multi_ref:average|jk:yes" in out
+
+
+def test_misaligned_files_name_file_and_counts(files: dict[str, str],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["score", "-r", files["short"], "-i", files["hyp"]], capsys)
+    assert code == 2
+    assert f"{files['short']} has 1 lines but {files['hyp']} has 2" in err
+
+
+def test_non_utf8_names_file_and_line(files: dict[str, str],
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["score", "-r", files["ref1"], "-i", files["latin1"]], capsys)
+    assert code == 2
+    assert f"{files['latin1']}: line 2 is not valid UTF-8" in err
+
+
+def test_bad_metric_and_missing_file(files: dict[str, str],
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["score", "-r", files["ref1"], "-i", files["hyp"], "-m", "rougeQ"], capsys)
+    assert code == 2 and "unknown variant 'rougeQ'" in err
+    code, _, err = run(["score", "-r", "/nonexistent/ref", "-i", files["hyp"]], capsys)
+    assert code == 2 and "cannot read /nonexistent/ref" in err
+
+
+def test_demo_runs_on_shipped_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["demo"], capsys)
+    assert code == 0
+    files = sample_files()
+    for name in files["systems"]:
+        assert name in out
+    assert "rougeSU*" in out and "signature: nrefs:2|" in out
+
+
+def test_console_script_help() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mtalign.cli", "score", "--help"],
+                          capture_output=True, text=True, check=True)
+    assert "--multi-ref" in proc.stdout and "--sentence-level" in proc.stdout
