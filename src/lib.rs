@@ -1,6 +1,7 @@
 //! PyO3 bindings of mtalign: conversion in, one GIL-release-and-error helper, pyclasses.
 //! All computation lives in `mtalign-core`.
 
+use hashbrown::HashTable;
 use mtalign_core::intern::{encode_texts, encode_tokens, Encoded};
 use mtalign_core::rouge::{score_batch, Compat, MultiRef, RefSets, RougeConfig, Variant};
 use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
@@ -9,7 +10,9 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 pyo3::create_exception!(
     _mtalign,
@@ -100,6 +103,12 @@ impl TextBatch {
         self.ends.push(self.text.len());
     }
 
+    fn text_of(&self, k: u32) -> &str {
+        let k = k as usize;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.text[start..self.ends[k]]
+    }
+
     fn slices(&self) -> Vec<&str> {
         let mut start = 0;
         self.ends
@@ -114,7 +123,8 @@ impl TextBatch {
 }
 
 /// Reads `hyps` (list of str) and `refs` (list of str or list of str) into a [`TextBatch`].
-/// References that are the same Python object are stored once.
+/// Equal reference texts are stored (and later tokenized) once, however many hypotheses
+/// share them.
 fn read_text_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult<TextBatch> {
     let hyp_items = items(hyps, "hyps")?;
     let ref_items = items(refs, "refs")?;
@@ -135,7 +145,7 @@ fn read_text_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult
     for (i, h) in hyp_items.iter().enumerate() {
         batch.push(as_str(h, || format!("hyps[{i}]"))?);
     }
-    let mut seen: HashMap<usize, u32> = HashMap::new();
+    let mut seen: HashTable<u32> = HashTable::new();
     let mut members: Vec<u32> = Vec::new();
     for (i, r) in ref_items.iter().enumerate() {
         members.clear();
@@ -153,19 +163,20 @@ fn read_text_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult
             return Err(input_err(format!("refs[{i}] is empty")));
         }
         for (j, alt) in alternatives.iter().enumerate() {
-            let key = alt.as_ptr() as usize;
-            let id = match seen.get(&key) {
-                Some(&id) => id,
+            let s = as_str(alt, || format!("refs[{i}][{j}]"))?;
+            let hash = FxBuildHasher.hash_one(s);
+            let id = match seen.find(hash, |&k| batch.text_of(k) == s) {
+                Some(&k) => k,
                 None => {
-                    let s = as_str(alt, || format!("refs[{i}][{j}]"))?;
-                    let id = (batch.ends.len() - batch.n_hyps) as u32;
+                    let k = batch.ends.len() as u32;
                     batch.push(s);
                     batch.ref_origin.push((i, j));
-                    seen.insert(key, id);
-                    id
+                    let b = &batch;
+                    seen.insert_unique(hash, k, |&k| FxBuildHasher.hash_one(b.text_of(k)));
+                    k
                 }
             };
-            members.push(batch.n_hyps as u32 + id);
+            members.push(id);
         }
         batch.ref_sets.push(members.iter().copied());
     }

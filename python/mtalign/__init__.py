@@ -6,6 +6,7 @@
 0.8333333333333334
 """
 
+from mtalign import kernels
 from mtalign._mtalign import __version__
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
 from mtalign.rouge import Rouge, RougeResult, Score
@@ -21,5 +22,6 @@ __all__ = [
     "Score",
     "__version__",
     "default_threads",
+    "kernels",
     "tokenize",
 ]

@@ -8,8 +8,10 @@
 //! order. Ids are therefore assigned in order of first appearance, whatever the thread count.
 
 use crate::tokenize::Tokenizer;
+use hashbrown::HashTable;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::hash::BuildHasher;
 
 /// Sentences as one flat id buffer plus end offsets (sentence `i` is
 /// `ids[ends[i-1]..ends[i]]`).
@@ -58,84 +60,70 @@ pub struct Encoded {
     pub vanished: Vec<usize>,
 }
 
-/// Tokens of a run of sentences, stored as one text buffer plus spans.
-#[derive(Debug, Default)]
-pub struct TokenArena {
-    text: String,
-    spans: Vec<(u32, u32)>,
-    /// End offset (into `spans`) of each sentence.
-    sentence_ends: Vec<usize>,
-    vanished: Vec<usize>,
-}
-
-impl TokenArena {
-    /// Appends one pre-tokenized sentence; tokens are taken verbatim.
-    pub fn push_tokens<'a, I: IntoIterator<Item = &'a str>>(&mut self, tokens: I) {
-        for tok in tokens {
-            let start = self.text.len() as u32;
-            self.text.push_str(tok);
-            self.spans.push((start, self.text.len() as u32));
-        }
-        self.sentence_ends.push(self.spans.len());
-    }
-
-    fn push_text(
-        &mut self,
-        tokenizer: &Tokenizer,
-        text: &str,
-        buf: &mut String,
-        local: &mut Vec<(u32, u32)>,
-    ) {
-        tokenizer.tokenize_into(text, buf, local);
-        if local.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
-            self.vanished.push(self.sentence_ends.len());
-        }
-        let base = self.text.len() as u32;
-        self.text.push_str(buf);
-        self.spans
-            .extend(local.iter().map(|&(s, e)| (base + s, base + e)));
-        self.sentence_ends.push(self.spans.len());
-    }
-
-    pub fn len(&self) -> usize {
-        self.sentence_ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.sentence_ends.is_empty()
-    }
-
-    fn token(&self, k: usize) -> &str {
-        let (s, e) = self.spans[k];
-        &self.text[s as usize..e as usize]
-    }
-}
-
 /// Sentences per chunk: fixed, so interning order never depends on the thread count.
 const CHUNK: usize = 1024;
 
-/// A chunk interned on its own: local ids and the local vocabulary (in first-seen order).
+/// One chunk interned on its own: local ids, sentence ends and the local vocabulary.
+///
+/// Distinct tokens are appended to one `text` buffer; the hash table holds only ids and
+/// compares against that buffer, so interning allocates nothing per token.
 struct LocalChunk {
-    arena: TokenArena,
+    table: HashTable<u32>,
+    text: String,
+    /// `vocab[id]` = span of that token in `text`.
+    vocab: Vec<(u32, u32)>,
     ids: Vec<u32>,
-    /// Index into `arena.spans` of each local id's first occurrence.
-    vocab: Vec<usize>,
+    ends: Vec<usize>,
+    /// Chunk-relative indices of sentences that vanished in tokenization.
+    vanished: Vec<usize>,
 }
 
-fn intern_locally(arena: TokenArena) -> LocalChunk {
-    let mut map: FxHashMap<&str, u32> = FxHashMap::default();
-    let mut ids = Vec::with_capacity(arena.spans.len());
-    let mut vocab = Vec::new();
-    for k in 0..arena.spans.len() {
-        let next = vocab.len() as u32;
-        let id = *map.entry(arena.token(k)).or_insert_with(|| {
-            vocab.push(k);
-            next
-        });
-        ids.push(id);
+impl LocalChunk {
+    fn new(sentences: usize) -> Self {
+        // Sized for typical sentences, so the table rarely grows.
+        Self {
+            table: HashTable::with_capacity(sentences * 8),
+            text: String::new(),
+            vocab: Vec::new(),
+            ids: Vec::with_capacity(sentences * 24),
+            ends: Vec::with_capacity(sentences),
+            vanished: Vec::new(),
+        }
     }
-    drop(map);
-    LocalChunk { arena, ids, vocab }
+
+    fn token(&self, id: u32) -> &str {
+        let (s, e) = self.vocab[id as usize];
+        &self.text[s as usize..e as usize]
+    }
+
+    fn push_token(&mut self, token: &str) {
+        let hash = FxBuildHasher.hash_one(token);
+        let (text, vocab) = (&self.text, &self.vocab);
+        let span_of = |id: &u32| {
+            let (s, e) = vocab[*id as usize];
+            &text[s as usize..e as usize]
+        };
+        let id = match self.table.find(hash, |id| span_of(id) == token) {
+            Some(&id) => id,
+            None => {
+                let id = self.vocab.len() as u32;
+                let start = self.text.len() as u32;
+                self.text.push_str(token);
+                self.vocab.push((start, self.text.len() as u32));
+                let (text, vocab) = (&self.text, &self.vocab);
+                self.table.insert_unique(hash, id, |id| {
+                    let (s, e) = vocab[*id as usize];
+                    FxBuildHasher.hash_one(&text[s as usize..e as usize])
+                });
+                id
+            }
+        };
+        self.ids.push(id);
+    }
+
+    fn end_sentence(&mut self) {
+        self.ends.push(self.ids.len());
+    }
 }
 
 /// Merges locally interned chunks into one id space, in chunk order.
@@ -143,12 +131,11 @@ fn merge(chunks: Vec<LocalChunk>) -> Encoded {
     let mut global: FxHashMap<&str, u32> = FxHashMap::default();
     let mut remaps: Vec<Vec<u32>> = Vec::with_capacity(chunks.len());
     for chunk in &chunks {
-        let remap = chunk
-            .vocab
-            .iter()
-            .map(|&k| {
+        let remap = (0..chunk.vocab.len() as u32)
+            .map(|id| {
+                let token = chunk.token(id);
                 let next = global.len() as u32;
-                *global.entry(chunk.arena.token(k)).or_insert(next)
+                *global.entry(token).or_insert(next)
             })
             .collect();
         remaps.push(remap);
@@ -157,7 +144,7 @@ fn merge(chunks: Vec<LocalChunk>) -> Encoded {
     drop(global);
 
     let total_tokens: usize = chunks.iter().map(|c| c.ids.len()).sum();
-    let total_sentences: usize = chunks.iter().map(|c| c.arena.len()).sum();
+    let total_sentences: usize = chunks.iter().map(|c| c.ends.len()).sum();
     let mut sentences = Sentences {
         ids: Vec::with_capacity(total_tokens),
         ends: Vec::with_capacity(total_sentences),
@@ -171,8 +158,8 @@ fn merge(chunks: Vec<LocalChunk>) -> Encoded {
             .extend(chunk.ids.iter().map(|&id| remap[id as usize]));
         sentences
             .ends
-            .extend(chunk.arena.sentence_ends.iter().map(|&e| base_tokens + e));
-        vanished.extend(chunk.arena.vanished.iter().map(|&i| base_sentences + i));
+            .extend(chunk.ends.iter().map(|&e| base_tokens + e));
+        vanished.extend(chunk.vanished.iter().map(|&i| base_sentences + i));
     }
     Encoded {
         sentences,
@@ -186,13 +173,21 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
     let chunks: Vec<LocalChunk> = texts
         .par_chunks(CHUNK)
         .map(|chunk| {
-            let mut arena = TokenArena::default();
+            let mut local = LocalChunk::new(chunk.len());
             let mut buf = String::new();
             let mut spans = Vec::new();
-            for text in chunk {
-                arena.push_text(tokenizer, text.as_ref(), &mut buf, &mut spans);
+            for (k, text) in chunk.iter().enumerate() {
+                let text = text.as_ref();
+                tokenizer.tokenize_into(text, &mut buf, &mut spans);
+                if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
+                    local.vanished.push(k);
+                }
+                for &(s, e) in &spans {
+                    local.push_token(&buf[s as usize..e as usize]);
+                }
+                local.end_sentence();
             }
-            intern_locally(arena)
+            local
         })
         .collect();
     merge(chunks)
@@ -203,11 +198,14 @@ pub fn encode_tokens<T: AsRef<str> + Sync, S: AsRef<[T]> + Sync>(sentences: &[S]
     let chunks: Vec<LocalChunk> = sentences
         .par_chunks(CHUNK)
         .map(|chunk| {
-            let mut arena = TokenArena::default();
+            let mut local = LocalChunk::new(chunk.len());
             for sentence in chunk {
-                arena.push_tokens(sentence.as_ref().iter().map(|t| t.as_ref()));
+                for token in sentence.as_ref() {
+                    local.push_token(token.as_ref());
+                }
+                local.end_sentence();
             }
-            intern_locally(arena)
+            local
         })
         .collect();
     merge(chunks)
