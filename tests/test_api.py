@@ -8,10 +8,9 @@ import pickle
 import warnings
 from pathlib import Path
 
+import mtalign
 import numpy as np
 import pytest
-
-import mtalign
 from mtalign import ConfigError, InputError, MtalignError, MtalignWarning, Rouge, Score
 
 DATA = Path(__file__).parent / "data"

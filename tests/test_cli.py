@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from mtalign import Rouge
 from mtalign.cli import main
 from mtalign.demo import sample_files

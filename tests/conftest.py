@@ -1,0 +1,26 @@
+"""Shared fixtures for the ROUGE tests.
+
+``tests/`` is put on ``sys.path`` so the test modules can ``import twins`` (the slow pure-Python
+reference implementations). ``mtalign`` is imported only through the ``mtalign`` fixture, so
+the twin-only tests run without the compiled package; tests that need the package fail (not
+skip) when it cannot be imported.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS_DIR = Path(__file__).resolve().parent
+
+if str(TESTS_DIR) not in sys.path:
+    sys.path.insert(0, str(TESTS_DIR))
+
+
+@pytest.fixture(scope="session")
+def mtalign():
+    import mtalign as module  # deliberately lazy, see the module docstring
+
+    return module
