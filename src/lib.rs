@@ -86,45 +86,55 @@ fn as_str<'a>(obj: &'a Bound<'_, PyAny>, what: impl FnOnce() -> String) -> PyRes
     }
 }
 
-/// Owned copy of the batch: every text (hypotheses first, then distinct references) in one
+/// Owned copy of a text batch: every distinct text (hypothesis or reference) once, in one
 /// buffer, so the GIL can be released while it is tokenized and scored.
 struct TextBatch {
     text: String,
     ends: Vec<usize>,
-    n_hyps: usize,
+    table: HashTable<u32>,
+    /// Sentence index of each hypothesis.
+    hyp_ids: Vec<u32>,
     ref_sets: RefSets,
-    /// For each distinct reference, where it first appeared (i, j) = refs[i][j].
-    ref_origin: Vec<(usize, usize)>,
+    /// Per distinct text, where it first appeared as a reference (i, j) = refs[i][j].
+    ref_origin: Vec<Option<(usize, usize)>>,
 }
 
 impl TextBatch {
-    fn push(&mut self, s: &str) {
-        self.text.push_str(s);
-        self.ends.push(self.text.len());
-    }
-
     fn text_of(&self, k: u32) -> &str {
         let k = k as usize;
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
         &self.text[start..self.ends[k]]
     }
 
+    /// The sentence index of `s`, storing it if it is new.
+    fn intern(&mut self, s: &str) -> u32 {
+        let hash = FxBuildHasher.hash_one(s);
+        if let Some(&k) = self.table.find(hash, |&k| self.text_of(k) == s) {
+            return k;
+        }
+        let k = self.ends.len() as u32;
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+        self.ref_origin.push(None);
+        let (text, ends) = (&self.text, &self.ends);
+        self.table.insert_unique(hash, k, |&k| {
+            let k = k as usize;
+            let start = if k == 0 { 0 } else { ends[k - 1] };
+            FxBuildHasher.hash_one(&text[start..ends[k]])
+        });
+        k
+    }
+
     fn slices(&self) -> Vec<&str> {
-        let mut start = 0;
-        self.ends
-            .iter()
-            .map(|&e| {
-                let s = &self.text[start..e];
-                start = e;
-                s
-            })
+        (0..self.ends.len() as u32)
+            .map(|k| self.text_of(k))
             .collect()
     }
 }
 
 /// Reads `hyps` (list of str) and `refs` (list of str or list of str) into a [`TextBatch`].
-/// Equal reference texts are stored (and later tokenized) once, however many hypotheses
-/// share them.
+/// Equal texts are stored (and later tokenized) once, however many places share them:
+/// references repeated for every system, identical outputs of different systems.
 fn read_text_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult<TextBatch> {
     let hyp_items = items(hyps, "hyps")?;
     let ref_items = items(refs, "refs")?;
@@ -137,46 +147,38 @@ fn read_text_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult
     }
     let mut batch = TextBatch {
         text: String::new(),
-        ends: Vec::with_capacity(hyp_items.len() * 2),
-        n_hyps: hyp_items.len(),
+        ends: Vec::with_capacity(hyp_items.len()),
+        table: HashTable::with_capacity(hyp_items.len()),
+        hyp_ids: Vec::with_capacity(hyp_items.len()),
         ref_sets: RefSets::new(),
         ref_origin: Vec::new(),
     };
     for (i, h) in hyp_items.iter().enumerate() {
-        batch.push(as_str(h, || format!("hyps[{i}]"))?);
+        let id = batch.intern(as_str(h, || format!("hyps[{i}]"))?);
+        batch.hyp_ids.push(id);
     }
-    let mut seen: HashTable<u32> = HashTable::new();
     let mut members: Vec<u32> = Vec::new();
     for (i, r) in ref_items.iter().enumerate() {
         members.clear();
-        let alternatives: Vec<Bound<'_, PyAny>> = if r.cast::<PyString>().is_ok() {
-            vec![r.clone()]
+        if let Ok(s) = r.cast::<PyString>() {
+            let id = batch.intern(s.to_str()?);
+            batch.ref_origin[id as usize].get_or_insert((i, 0));
+            members.push(id);
         } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {
-            items(r, "")?
+            let alternatives = items(r, "")?;
+            if alternatives.is_empty() {
+                return Err(input_err(format!("refs[{i}] is empty")));
+            }
+            for (j, alt) in alternatives.iter().enumerate() {
+                let id = batch.intern(as_str(alt, || format!("refs[{i}][{j}]"))?);
+                batch.ref_origin[id as usize].get_or_insert((i, j));
+                members.push(id);
+            }
         } else {
             return Err(input_err(format!(
                 "refs[{i}] must be a str or a list of str (got {})",
                 type_name(r)
             )));
-        };
-        if alternatives.is_empty() {
-            return Err(input_err(format!("refs[{i}] is empty")));
-        }
-        for (j, alt) in alternatives.iter().enumerate() {
-            let s = as_str(alt, || format!("refs[{i}][{j}]"))?;
-            let hash = FxBuildHasher.hash_one(s);
-            let id = match seen.find(hash, |&k| batch.text_of(k) == s) {
-                Some(&k) => k,
-                None => {
-                    let k = batch.ends.len() as u32;
-                    batch.push(s);
-                    batch.ref_origin.push((i, j));
-                    let b = &batch;
-                    seen.insert_unique(hash, k, |&k| FxBuildHasher.hash_one(b.text_of(k)));
-                    k
-                }
-            };
-            members.push(id);
         }
         batch.ref_sets.push(members.iter().copied());
     }
@@ -188,7 +190,6 @@ struct TokenBatch {
     sentences: Vec<Vec<String>>,
     n_hyps: usize,
     ref_sets: RefSets,
-    ref_origin: Vec<(usize, usize)>,
 }
 
 /// Pre-tokenized batch: hyps is a list of token lists, refs a list of lists of token lists.
@@ -221,7 +222,6 @@ fn read_token_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResul
     }
     let n_hyps = sentences.len();
     let mut ref_sets = RefSets::new();
-    let mut origin = Vec::new();
     let mut seen: HashMap<usize, u32> = HashMap::new();
     for (i, r) in ref_items.iter().enumerate() {
         if r.cast::<PyString>().is_ok() {
@@ -241,7 +241,6 @@ fn read_token_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResul
                 None => {
                     let id = sentences.len() as u32;
                     sentences.push(read_tokens(alt, format!("refs[{i}][{j}]"))?);
-                    origin.push((i, j));
                     seen.insert(key, id);
                     id
                 }
@@ -254,7 +253,6 @@ fn read_token_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResul
         sentences,
         n_hyps,
         ref_sets,
-        ref_origin: origin,
     })
 }
 
@@ -312,15 +310,25 @@ impl RougeCore {
         threads: Option<usize>,
     ) -> PyResult<BatchOut<'py>> {
         let batch = read_text_batch(hyps, refs)?;
-        let n = batch.n_hyps;
         let (tokenizer, config) = (self.tokenizer, &self.config);
         let (scores, vanished) = run_detached(py, threads, || {
             let enc = encode_texts(&tokenizer, &batch.slices());
-            let hyp_ids: Vec<u32> = (0..n as u32).collect();
-            let scores = score_batch(config, &enc.sentences, &hyp_ids, &batch.ref_sets)?;
+            let scores = score_batch(config, &enc.sentences, &batch.hyp_ids, &batch.ref_sets)?;
             Ok((scores, enc.vanished))
         })?;
-        self.finish(py, scores, vanished, n, &batch.ref_origin)
+        let is_vanished = {
+            let mut flags = vec![false; batch.ends.len()];
+            vanished.iter().for_each(|&k| flags[k] = true);
+            flags
+        };
+        let hyp_vanished = (0..batch.hyp_ids.len())
+            .filter(|&i| is_vanished[batch.hyp_ids[i] as usize])
+            .collect();
+        let ref_vanished = vanished
+            .iter()
+            .filter_map(|&k| batch.ref_origin[k])
+            .collect();
+        self.finish(py, scores, batch.hyp_ids.len(), hyp_vanished, ref_vanished)
     }
 
     /// Scores pre-tokenized input (tokens verbatim).
@@ -340,7 +348,7 @@ impl RougeCore {
             let hyp_ids: Vec<u32> = (0..n as u32).collect();
             score_batch(config, &enc.sentences, &hyp_ids, &batch.ref_sets)
         })?;
-        self.finish(py, scores, Vec::new(), n, &batch.ref_origin)
+        self.finish(py, scores, n, Vec::new(), Vec::new())
     }
 }
 
@@ -349,18 +357,12 @@ impl RougeCore {
         &self,
         py: Python<'py>,
         scores: Vec<f64>,
-        vanished: Vec<usize>,
         n_hyps: usize,
-        ref_origin: &[(usize, usize)],
+        hyp_vanished: Vec<usize>,
+        ref_vanished: Vec<(usize, usize)>,
     ) -> PyResult<BatchOut<'py>> {
         let shape = [n_hyps, self.config.variants.len(), 3];
         let array = PyArray1::from_vec(py, scores).reshape(shape)?;
-        let hyp_vanished = vanished.iter().copied().filter(|&k| k < n_hyps).collect();
-        let ref_vanished = vanished
-            .iter()
-            .filter(|&&k| k >= n_hyps)
-            .map(|&k| ref_origin[k - n_hyps])
-            .collect();
         Ok((array.into_any(), hyp_vanished, ref_vanished))
     }
 }
