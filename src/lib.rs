@@ -2,10 +2,11 @@
 //! All computation lives in `mtalign-core`.
 
 use hashbrown::HashTable;
+use mtalign_core::intern::Sentences;
 use mtalign_core::intern::{encode_texts, encode_tokens, Encoded};
 use mtalign_core::rouge::{score_batch, Compat, MultiRef, RefSets, RougeConfig, Variant};
 use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
-use mtalign_core::{counts::Counts, lcs, ngram, pool, skip_bigram, wlcs, Error};
+use mtalign_core::{counts::Counts, dcs, lcs, ngram, pool, skip_bigram, wlcs, Error};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -309,26 +310,17 @@ impl RougeCore {
         refs: &Bound<'py, PyAny>,
         threads: Option<usize>,
     ) -> PyResult<BatchOut<'py>> {
-        let batch = read_text_batch(hyps, refs)?;
-        let (tokenizer, config) = (self.tokenizer, &self.config);
-        let (scores, vanished) = run_detached(py, threads, || {
-            let enc = encode_texts(&tokenizer, &batch.slices());
-            let scores = score_batch(config, &enc.sentences, &batch.hyp_ids, &batch.ref_sets)?;
-            Ok((scores, enc.vanished))
-        })?;
-        let is_vanished = {
-            let mut flags = vec![false; batch.ends.len()];
-            vanished.iter().for_each(|&k| flags[k] = true);
-            flags
-        };
-        let hyp_vanished = (0..batch.hyp_ids.len())
-            .filter(|&i| is_vanished[batch.hyp_ids[i] as usize])
-            .collect();
-        let ref_vanished = vanished
-            .iter()
-            .filter_map(|&k| batch.ref_origin[k])
-            .collect();
-        self.finish(py, scores, batch.hyp_ids.len(), hyp_vanished, ref_vanished)
+        let config = &self.config;
+        let shape = [config.variants.len(), 3];
+        score_text_batch(
+            py,
+            self.tokenizer,
+            hyps,
+            refs,
+            threads,
+            &shape,
+            |s, h, r| score_batch(config, s, h, r),
+        )
     }
 
     /// Scores pre-tokenized input (tokens verbatim).
@@ -340,31 +332,126 @@ impl RougeCore {
         refs: &Bound<'py, PyAny>,
         threads: Option<usize>,
     ) -> PyResult<BatchOut<'py>> {
-        let batch = read_token_batch(hyps, refs)?;
-        let n = batch.n_hyps;
         let config = &self.config;
-        let scores = run_detached(py, threads, || {
-            let enc: Encoded = encode_tokens(&batch.sentences);
-            let hyp_ids: Vec<u32> = (0..n as u32).collect();
-            score_batch(config, &enc.sentences, &hyp_ids, &batch.ref_sets)
-        })?;
-        self.finish(py, scores, n, Vec::new(), Vec::new())
+        let shape = [config.variants.len(), 3];
+        score_token_batch(py, hyps, refs, threads, &shape, |s, h, r| {
+            score_batch(config, s, h, r)
+        })
     }
 }
 
-impl RougeCore {
-    fn finish<'py>(
+/// The native half of `mtalign.Dcs`: the tokenizer (character or word level).
+#[pyclass(frozen, module = "mtalign._mtalign")]
+struct DcsCore {
+    tokenizer: Tokenizer,
+}
+
+#[pymethods]
+impl DcsCore {
+    #[new]
+    #[pyo3(signature = (tokenize, lowercase))]
+    fn new(tokenize: &str, lowercase: bool) -> PyResult<Self> {
+        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        Ok(Self {
+            tokenizer: Tokenizer::new(kind, lowercase),
+        })
+    }
+
+    /// Scores text input; see `mtalign.Dcs.batch_score`.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_texts<'py>(
         &self,
         py: Python<'py>,
-        scores: Vec<f64>,
-        n_hyps: usize,
-        hyp_vanished: Vec<usize>,
-        ref_vanished: Vec<(usize, usize)>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
     ) -> PyResult<BatchOut<'py>> {
-        let shape = [n_hyps, self.config.variants.len(), 3];
-        let array = PyArray1::from_vec(py, scores).reshape(shape)?;
-        Ok((array.into_any(), hyp_vanished, ref_vanished))
+        score_text_batch(
+            py,
+            self.tokenizer,
+            hyps,
+            refs,
+            threads,
+            &[4],
+            dcs::score_batch,
+        )
     }
+
+    /// Scores pre-tokenized input (tokens verbatim).
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_tokens<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        score_token_batch(py, hyps, refs, threads, &[4], dcs::score_batch)
+    }
+}
+
+/// A batch kernel: sentences, the sentence index of each hypothesis, their reference sets →
+/// a row-major score array.
+trait BatchKernel: Fn(&Sentences, &[u32], &RefSets) -> Result<Vec<f64>, Error> + Sync {}
+impl<F: Fn(&Sentences, &[u32], &RefSets) -> Result<Vec<f64>, Error> + Sync> BatchKernel for F {}
+
+/// Text input → (scores shaped `[n, *shape]`, vanished hypotheses, vanished references).
+fn score_text_batch<'py>(
+    py: Python<'py>,
+    tokenizer: Tokenizer,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    shape: &[usize],
+    kernel: impl BatchKernel,
+) -> PyResult<BatchOut<'py>> {
+    let batch = read_text_batch(hyps, refs)?;
+    let (scores, vanished) = run_detached(py, threads, || {
+        let enc = encode_texts(&tokenizer, &batch.slices());
+        let scores = kernel(&enc.sentences, &batch.hyp_ids, &batch.ref_sets)?;
+        Ok((scores, enc.vanished))
+    })?;
+    let mut is_vanished = vec![false; batch.ends.len()];
+    vanished.iter().for_each(|&k| is_vanished[k] = true);
+    let hyp_vanished = (0..batch.hyp_ids.len())
+        .filter(|&i| is_vanished[batch.hyp_ids[i] as usize])
+        .collect();
+    let ref_vanished = vanished
+        .iter()
+        .filter_map(|&k| batch.ref_origin[k])
+        .collect();
+    let array = to_array(py, scores, batch.hyp_ids.len(), shape)?;
+    Ok((array, hyp_vanished, ref_vanished))
+}
+
+/// Pre-tokenized input → scores shaped `[n, *shape]` (nothing can vanish).
+fn score_token_batch<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    shape: &[usize],
+    kernel: impl BatchKernel,
+) -> PyResult<BatchOut<'py>> {
+    let batch = read_token_batch(hyps, refs)?;
+    let n = batch.n_hyps;
+    let scores = run_detached(py, threads, || {
+        let enc: Encoded = encode_tokens(&batch.sentences);
+        let hyp_ids: Vec<u32> = (0..n as u32).collect();
+        kernel(&enc.sentences, &hyp_ids, &batch.ref_sets)
+    })?;
+    Ok((to_array(py, scores, n, shape)?, Vec::new(), Vec::new()))
+}
+
+fn to_array<'py>(
+    py: Python<'py>,
+    scores: Vec<f64>,
+    n: usize,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut dims = vec![n];
+    dims.extend_from_slice(shape);
+    Ok(PyArray1::from_vec(py, scores).reshape(dims)?.into_any())
 }
 
 /// Tokenizes one text (exposed as `mtalign.tokenize`).
@@ -418,6 +505,15 @@ fn wlcs_py(x: Vec<i64>, y: Vec<i64>, weight: f64) -> PyResult<f64> {
     Ok(wlcs::wlcs(&x, &y, weight))
 }
 
+/// DCS of reference `x` and candidate `y`: (cs0, cs1, cs2, dcs).
+#[pyfunction]
+#[pyo3(name = "dcs")]
+fn dcs_py(x: Vec<i64>, y: Vec<i64>) -> (f64, f64, f64, f64) {
+    let (x, y) = dense_ids(&x, &y);
+    let [a, b, c, d] = dcs::dcs(&x, &y);
+    (a, b, c, d)
+}
+
 /// Clipped n-gram overlap: (hit, hypothesis n-grams, reference n-grams).
 #[pyfunction]
 fn ngram_overlap(hyp: Vec<i64>, reference: Vec<i64>, n: usize) -> PyResult<(u64, u64, u64)> {
@@ -454,6 +550,8 @@ fn _mtalign(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", py.get_type::<ConfigError>())?;
     m.add("InputError", py.get_type::<InputError>())?;
     m.add_class::<RougeCore>()?;
+    m.add_class::<DcsCore>()?;
+    m.add_function(wrap_pyfunction!(dcs_py, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(lcs_length, m)?)?;
     m.add_function(wrap_pyfunction!(lcs_length_dp, m)?)?;

@@ -8,12 +8,16 @@
 
 from mtalign import kernels
 from mtalign._mtalign import __version__
+from mtalign.dcs import Dcs, DcsResult, DcsScore
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
 from mtalign.rouge import Rouge, RougeResult, Score
 from mtalign.tokenizers import default_threads, tokenize
 
 __all__ = [
     "ConfigError",
+    "Dcs",
+    "DcsResult",
+    "DcsScore",
     "InputError",
     "MtalignError",
     "MtalignWarning",

@@ -6,10 +6,12 @@ import numpy as np
 
 __all__ = [
     "ConfigError",
+    "DcsCore",
     "InputError",
     "MtalignError",
     "RougeCore",
     "__version__",
+    "dcs",
     "default_threads",
     "lcs_length",
     "lcs_length_dp",
@@ -43,6 +45,17 @@ class RougeCore:
         self, hyps: Any, refs: Any, threads: int | None = None
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
 
+@final
+class DcsCore:
+    def __new__(cls, tokenize: str, lowercase: bool) -> DcsCore: ...
+    def score_texts(
+        self, hyps: Any, refs: Any, threads: int | None = None
+    ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
+    def score_tokens(
+        self, hyps: Any, refs: Any, threads: int | None = None
+    ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
+
+def dcs(x: list[int], y: list[int]) -> tuple[float, float, float, float]: ...
 def tokenize(text: str, tokenize: str = "unicode", lowercase: bool = True) -> list[str]: ...
 def lcs_length(a: list[int], b: list[int]) -> int: ...
 def lcs_length_dp(a: list[int], b: list[int]) -> int: ...

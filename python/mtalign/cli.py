@@ -1,6 +1,6 @@
 """The ``mtalign`` command line.
 
-``mtalign score -r REF [REF ...] -i HYP [-m rougeL rougeS4 ...]`` scores a hypothesis file
+``mtalign score -r REF [REF ...] -i HYP [-m rougeL rougeS4 dcs ...]`` scores a hypothesis file
 against one or more reference files (one segment per line, UTF-8, aligned line by line);
 ``mtalign demo`` scores the sample shipped inside the package.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from mtalign import __version__
+from mtalign.dcs import DCS_FIELDS, LEVELS, Dcs
 from mtalign.errors import MtalignError
 from mtalign.rouge import MULTI_REF, TOKENIZERS, Rouge, Score
 
@@ -59,56 +60,109 @@ def load_references(paths: Sequence[str], n_hyps: int, hyp_path: str) -> list[li
     return [list(refs) for refs in zip(*ref_files, strict=True)]
 
 
-def _format_text(name: str, result_dict: dict) -> str:
+FIELDS = ("precision", "recall", "fmeasure", "score")
+
+
+def _split_metrics(metrics: Sequence[str]) -> tuple[list[str], list[str]]:
+    rouge, dcs = [], []
+    for m in metrics:
+        if m in DCS_FIELDS:
+            dcs.append(m)
+        elif m.startswith("rouge"):
+            rouge.append(m)
+        else:
+            raise CliError(f"unknown metric {m!r} (expected ROUGE variants such as rougeL, "
+                           "rougeW-1.2, rougeS4, rougeSU4, or dcs, cs0, cs1, cs2)")
+    return rouge, dcs
+
+
+def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) -> dict:
+    """Scores every requested metric: corpus values, per-sentence arrays, signatures."""
+    rouge_names, dcs_names = _split_metrics(args.metrics)
+    scores: dict[str, dict[str, float]] = {}
+    sentences: dict[str, tuple[tuple[str, ...], np.ndarray]] = {}
+    signatures: dict[str, str] = {}
+    counts = {"n_sentences": len(hyps), "n_empty_hyps": 0, "n_empty_refs": 0}
+    if rouge_names:
+        scorer = Rouge(rouge_names, tokenize=args.tokenize, lowercase=not args.no_lowercase,
+                       beta=args.beta, multi_ref=args.multi_ref, jackknife=args.jackknife)
+        res = scorer.corpus_score(hyps, refs, threads=args.threads)
+        for name in rouge_names:
+            scores[name] = res[name]._asdict()
+            sentences[name] = (Score._fields, res.per_sentence[name])
+        signatures["rouge"] = res.signature
+        counts["n_empty_hyps"] = max(counts["n_empty_hyps"], res.n_empty_hyps)
+        counts["n_empty_refs"] = max(counts["n_empty_refs"], res.n_empty_refs)
+    if dcs_names:
+        dres = Dcs(args.level, tokenize=args.tokenize, ignore_spaces=args.ignore_spaces,
+                   multi_ref="max").corpus_score(hyps, refs, threads=args.threads)
+        for name in dcs_names:
+            k = DCS_FIELDS.index(name)
+            scores[name] = {"score": dres.scores[k]}
+            sentences[name] = (("score",), dres.per_sentence[:, k : k + 1])
+        signatures["dcs"] = dres.signature
+        counts["n_empty_hyps"] = max(counts["n_empty_hyps"], dres.n_empty_hyps)
+        counts["n_empty_refs"] = max(counts["n_empty_refs"], dres.n_empty_refs)
+    out: dict = {"scores": scores, **counts}
+    if len(signatures) == 1:
+        out["signature"] = next(iter(signatures.values()))
+    out["signatures"] = signatures
+    return {"out": out, "sentences": sentences}
+
+
+def _format_text(name: str, out: dict) -> str:
     lines = [f"# {name}"]
-    width = max([len("metric")] + [len(k) for k in result_dict["scores"]])
-    lines.append(f"{'metric':<{width}}  precision  recall  fmeasure")
-    for k, s in result_dict["scores"].items():
-        lines.append(f"{k:<{width}}  {s['precision']:9.4f}  {s['recall']:6.4f}  "
-                     f"{s['fmeasure']:8.4f}")
-    lines.append(f"signature: {result_dict['signature']}")
+    width = max([len("metric")] + [len(k) for k in out["scores"]])
+    used = [f for f in FIELDS if any(f in v for v in out["scores"].values())]
+    lines.append(f"{'metric':<{width}}  " + "  ".join(f"{f:>9}" for f in used))
+    for k, vals in out["scores"].items():
+        cells = [f"{vals[f]:9.4f}" if f in vals else " " * 9 for f in used]
+        lines.append(f"{k:<{width}}  " + "  ".join(cells))
+    for family, sig in out["signatures"].items():
+        lines.append(f"signature ({family}): {sig}")
     return "\n".join(lines)
 
 
-def _format_tsv(result_dict: dict, per_sentence: dict[str, np.ndarray] | None) -> str:
-    if per_sentence is not None:
-        names = list(per_sentence)
-        header = ["line"] + [f"{n}_{c}" for n in names for c in ("P", "R", "F")]
+def _format_tsv(out: dict, sentences: dict | None) -> str:
+    if sentences is not None:
+        short = {"precision": "P", "recall": "R", "fmeasure": "F", "score": ""}
+        header = ["line"]
+        for name, (cols, _) in sentences.items():
+            header += [f"{name}_{short[c]}" if short[c] else name for c in cols]
         rows = ["\t".join(header)]
-        n = next(iter(per_sentence.values())).shape[0]
+        n = out["n_sentences"]
         for i in range(n):
             cells = [str(i + 1)]
-            for name in names:
-                cells += [repr(float(x)) for x in per_sentence[name][i]]
+            for _, arr in sentences.values():
+                cells += [repr(float(x)) for x in arr[i]]
             rows.append("\t".join(cells))
         return "\n".join(rows)
-    rows = ["metric\tprecision\trecall\tfmeasure"]
-    for k, s in result_dict["scores"].items():
-        rows.append(f"{k}\t{s['precision']!r}\t{s['recall']!r}\t{s['fmeasure']!r}")
+    rows = ["metric\tfield\tvalue"]
+    for k, vals in out["scores"].items():
+        rows += [f"{k}\t{f}\t{v!r}" for f, v in vals.items()]
     return "\n".join(rows)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     hyps = read_lines(args.input)
     refs = load_references(args.refs, len(hyps), args.input)
-    scorer = Rouge(args.metrics, tokenize=args.tokenize, lowercase=not args.no_lowercase,
-                   beta=args.beta, multi_ref=args.multi_ref, jackknife=args.jackknife)
-    result = scorer.corpus_score(hyps, refs, threads=args.threads)
-    out = result.to_dict()
-    per_sentence = result.per_sentence if args.sentence_level else None
+    computed = compute(args, hyps, refs)
+    out = computed["out"]
+    sentences = computed["sentences"] if args.sentence_level else None
     if args.format == "json":
-        if per_sentence is not None:
+        if sentences is not None:
             out["sentences"] = [
-                {name: Score(*map(float, arr[i]))._asdict() for name, arr in per_sentence.items()}
-                for i in range(result.n_sentences)
+                {name: dict(zip(cols, map(float, arr[i]), strict=True))
+                 for name, (cols, arr) in sentences.items()}
+                for i in range(len(hyps))
             ]
         print(json.dumps(out, indent=1, ensure_ascii=False))
     elif args.format == "tsv":
-        print(_format_tsv(out, per_sentence))
+        print(_format_tsv(out, sentences))
     else:
         print(_format_text(args.input, out))
-        if per_sentence is not None:
-            print(_format_tsv(out, per_sentence))
+        if sentences is not None:
+            print(_format_tsv(out, sentences))
     return 0
 
 
@@ -147,13 +201,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reference file(s); several files = several references per segment")
     s.add_argument("-i", "--input", required=True, metavar="HYP", help="hypothesis file")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
-                   help="ROUGE variants: rouge1..rouge9, rougeL, rougeW-<w>, rougeS<d>, "
-                        "rougeS*, rougeSU<d>, rougeSU* (default: %(default)s)")
+                   help="ROUGE variants (rouge1..rouge9, rougeL, rougeW-<w>, rougeS<d>, "
+                        "rougeS*, rougeSU<d>, rougeSU*) and DCS scores (dcs, cs0, cs1, cs2) "
+                        "(default: %(default)s)")
     s.add_argument("--tokenize", default="unicode", choices=TOKENIZERS,
-                   help="tokenizer (default: %(default)s)")
-    s.add_argument("--no-lowercase", action="store_true", help="keep case")
+                   help="word tokenizer for ROUGE and word-level DCS (default: %(default)s)")
+    s.add_argument("--no-lowercase", action="store_true",
+                   help="keep case for ROUGE (DCS always compares case as given)")
+    s.add_argument("--level", default="char", choices=LEVELS,
+                   help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
+    s.add_argument("--ignore-spaces", action="store_true",
+                   help="DCS at character level: drop whitespace before matching")
     s.add_argument("--multi-ref", default="max", choices=MULTI_REF,
-                   help="how several references combine (default: %(default)s)")
+                   help="how several references combine for ROUGE (default: %(default)s); "
+                        "DCS keeps the reference with the highest dcs")
     s.add_argument("--jackknife", action="store_true",
                    help="mean over leave-one-out reference sets (needs >= 2 references)")
     s.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default: 1)")

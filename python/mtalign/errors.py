@@ -9,7 +9,7 @@ argument and the index (``hyps has 5 items but refs has 4``, ``refs[3] is empty`
 >>> try:
 ...     mtalign.Rouge(["rougeQ"])
 ... except mtalign.ConfigError as e:
-...     print(str(e)[:25])
+...     print(str(e)[:24])
 unknown variant 'rougeQ'
 
 """

@@ -11,9 +11,12 @@ Any Python ints work as symbols; only equality matters.
 (3, 4, 6)
 >>> kernels.skip_bigram_overlap([1, 5, 3, 4], [1, 2, 3, 4])
 (3, 6, 6)
+>>> [round(v, 4) for v in kernels.dcs([1, 2, 3, 4, 5], [5, 1, 2, 6, 4])]  # reference first
+[0.6, 0.4899, 0.2828, 0.5657]
 """
 
 from mtalign._mtalign import (
+    dcs,
     lcs_length,
     lcs_length_dp,
     ngram_overlap,
@@ -21,4 +24,4 @@ from mtalign._mtalign import (
     wlcs,
 )
 
-__all__ = ["lcs_length", "lcs_length_dp", "ngram_overlap", "skip_bigram_overlap", "wlcs"]
+__all__ = ["dcs", "lcs_length", "lcs_length_dp", "ngram_overlap", "skip_bigram_overlap", "wlcs"]

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple, Union
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, InputError, RougeCore
+from mtalign._batch import check_bool, nrefs, run_batch, single_refs
+from mtalign._mtalign import ConfigError, RougeCore
 from mtalign._mtalign import __version__ as _native_version
-from mtalign.errors import MtalignWarning
 
-TOKENIZERS = ("unicode", "whitespace", "char")
+TOKENIZERS = ("unicode", "whitespace", "char", "codepoint")
 MULTI_REF = ("max", "average", "best", "best_f")
 COMPAT = ("paper",)
 
@@ -85,27 +84,6 @@ class RougeResult:
             lines.append(f"{k:<{width}}  {s.precision:9.4f}  {s.recall:6.4f}  {s.fmeasure:8.4f}")
         lines.append(self.signature)
         return "\n".join(lines)
-
-
-def _as_list(obj: Any, name: str) -> list | tuple:
-    if isinstance(obj, (list, tuple)):
-        return obj
-    if isinstance(obj, (str, bytes)) or not isinstance(obj, Iterable):
-        raise InputError(f"{name} must be a list of sentences (got {type(obj).__name__})")
-    return list(obj)
-
-
-def _check_threads(threads: int | None) -> int | None:
-    if threads is None:
-        return None
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ConfigError(f"threads must be a positive int or None (got {threads!r})")
-    return threads
-
-
-def _nrefs(refs: Sequence[Any]) -> str:
-    counts = {1 if isinstance(r, str) else len(r) for r in refs}
-    return str(counts.pop()) if len(counts) == 1 else "var"
 
 
 class Rouge:
@@ -182,9 +160,8 @@ class Rouge:
             )
         if isinstance(beta, bool) or not isinstance(beta, (int, float)):
             raise ConfigError(f"beta must be a number > 0 (got {beta!r})")
-        for name, value in (("lowercase", lowercase), ("jackknife", jackknife)):
-            if not isinstance(value, bool):
-                raise ConfigError(f"{name} must be True or False (got {value!r})")
+        check_bool("lowercase", lowercase)
+        check_bool("jackknife", jackknife)
         set_ = object.__setattr__
         set_(self, "_variants", tuple(variants))
         set_(self, "_tokenize", tokenize)
@@ -260,23 +237,8 @@ class Rouge:
         return "|".join(parts)
 
     def _score(self, hyps: Any, refs: Any, threads: int | None) -> tuple[np.ndarray, int, int]:
-        hyps = _as_list(hyps, "hyps")
-        refs = _as_list(refs, "refs")
-        threads = _check_threads(threads)
-        pretokenized = bool(hyps) and isinstance(hyps[0], (list, tuple))
-        if pretokenized:
-            arr, hv, rv = self._core.score_tokens(hyps, refs, threads)
-        else:
-            arr, hv, rv = self._core.score_texts(hyps, refs, threads)
-        if hv or rv:
-            where = f"hyps[{hv[0]}]" if hv else f"refs[{rv[0][0]}][{rv[0][1]}]"
-            warnings.warn(
-                f"{len(hv)} hypotheses and {len(rv)} references are non-empty but produced no "
-                f"tokens with tokenize={self._tokenize!r} (first: {where}); they score 0",
-                MtalignWarning,
-                stacklevel=3,
-            )
-        return arr, len(hv), len(rv)
+        arr, nh, nr, _ = run_batch(self._core, hyps, refs, threads, self._tokenize)
+        return arr, nh, nr
 
     def batch_score(self, hyps: Sequence[Text], refs: Sequence[Text | Sequence[Text]],
                     threads: int | None = None) -> dict[str, np.ndarray]:
@@ -302,15 +264,7 @@ class Rouge:
         ...     "the gunman police killed", ["police killed the gunman"])["rougeS*"].fmeasure
         0.3333333333333333
         """
-        if isinstance(hyp, str):
-            if not isinstance(refs, str):
-                refs = _as_list(refs, "refs")
-        elif isinstance(hyp, (list, tuple)):
-            refs = _as_list(refs, "refs")
-        else:
-            raise InputError(f"hyp must be a str or a list of str tokens (got "
-                             f"{type(hyp).__name__})")
-        arr, _, _ = self._score([hyp], [refs], None)
+        arr, _, _ = self._score([hyp], [single_refs(hyp, refs)], None)
         return {v: Score(*(float(x) for x in arr[0, k])) for k, v in enumerate(self._variants)}
 
     def corpus_score(self, hyps: Sequence[Text], refs: Sequence[Text | Sequence[Text]],
@@ -322,11 +276,10 @@ class Rouge:
         >>> res["rougeL"].fmeasure
         0.75
         """
-        arr, nh, nr = self._score(hyps, refs, threads)
+        arr, nh, nr, refs = run_batch(self._core, hyps, refs, threads, self._tokenize)
         per_sentence = {v: np.ascontiguousarray(arr[:, k, :])
                         for k, v in enumerate(self._variants)}
-        refs_list = _as_list(refs, "refs")
-        return RougeResult(per_sentence, nh, nr, self.signature(_nrefs(refs_list)))
+        return RougeResult(per_sentence, nh, nr, self.signature(nrefs(refs)))
 
 
 def _rebuild(config: dict[str, Any]) -> Rouge:

@@ -6,6 +6,7 @@
 //! rayon pools ([`pool`]); no result depends on the thread count.
 
 pub mod counts;
+pub mod dcs;
 pub mod error;
 pub mod intern;
 pub mod lcs;

@@ -5,6 +5,7 @@
 //!   (with any combining marks that follow it), so non-Latin text never vanishes.
 //! * `whitespace`: splits on Unicode whitespace only.
 //! * `char`: every code point that is not whitespace is a token.
+//! * `codepoint`: every code point is a token, whitespace included.
 //!
 //! `lowercase` applies full Unicode lowercasing (`str::to_lowercase`) before splitting.
 //! A tokenizer writes the (possibly lowercased) text into a caller-owned buffer and the token
@@ -18,16 +19,19 @@ pub enum TokenizerKind {
     Unicode,
     Whitespace,
     Char,
+    /// Every code point, whitespace included (character-level DCS keeps spaces).
+    Codepoint,
 }
 
 impl TokenizerKind {
-    pub const NAMES: [&'static str; 3] = ["unicode", "whitespace", "char"];
+    pub const NAMES: [&'static str; 4] = ["unicode", "whitespace", "char", "codepoint"];
 
     pub fn parse(name: &str) -> Result<Self> {
         match name {
             "unicode" => Ok(Self::Unicode),
             "whitespace" => Ok(Self::Whitespace),
             "char" => Ok(Self::Char),
+            "codepoint" => Ok(Self::Codepoint),
             _ => Err(Error::Config(format!(
                 "unknown tokenizer '{name}' (choose from: {})",
                 Self::NAMES.join(", ")
@@ -40,6 +44,7 @@ impl TokenizerKind {
             Self::Unicode => "unicode",
             Self::Whitespace => "whitespace",
             Self::Char => "char",
+            Self::Codepoint => "codepoint",
         }
     }
 }
@@ -73,7 +78,8 @@ impl Tokenizer {
         match self.kind {
             TokenizerKind::Unicode => unicode_spans(buf, spans),
             TokenizerKind::Whitespace => whitespace_spans(buf, spans),
-            TokenizerKind::Char => char_spans(buf, spans),
+            TokenizerKind::Char => char_spans(buf, spans, false),
+            TokenizerKind::Codepoint => char_spans(buf, spans, true),
         }
     }
 
@@ -218,9 +224,9 @@ fn whitespace_spans(text: &str, spans: &mut Vec<(u32, u32)>) {
     close(&mut start, text.len(), spans);
 }
 
-fn char_spans(text: &str, spans: &mut Vec<(u32, u32)>) {
+fn char_spans(text: &str, spans: &mut Vec<(u32, u32)>, keep_spaces: bool) {
     for (pos, c) in text.char_indices() {
-        if !c.is_whitespace() {
+        if keep_spaces || !c.is_whitespace() {
             spans.push((pos as u32, (pos + c.len_utf8()) as u32));
         }
     }
