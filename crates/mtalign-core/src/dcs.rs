@@ -32,10 +32,13 @@ pub struct Block {
     pub y_end: u32,
 }
 
+const NONE: u32 = u32::MAX;
+
 /// Reusable buffers for [`dcs`].
 #[derive(Debug, Default)]
 pub struct DcsScratch {
-    run: Vec<u32>,
+    head: Vec<u32>,
+    next: Vec<u32>,
     runs: Vec<Block>,
     x_used: Vec<bool>,
     y_used: Vec<bool>,
@@ -52,41 +55,59 @@ impl DcsScratch {
         Self::default()
     }
 
-    /// Step 1: maximal diagonal runs in (y_end, x_end) order.
+    /// Step 1: every maximal diagonal run (in no particular order; step 2 sorts them).
+    ///
+    /// Only cells where the symbols are equal are visited: for each x position the
+    /// positions of the same symbol in y are walked through a linked list threaded over y
+    /// (`head` indexed by symbol id, `next` by y position), and each run is followed from
+    /// its first cell. Work is O(|x| + |y| + matching cells), not O(|x|·|y|).
     fn maximal_runs(&mut self, x: &[u32], y: &[u32]) {
-        let (m, n) = (x.len(), y.len());
+        let n = y.len();
         self.runs.clear();
-        // run[i] = length of the common run ending at (i, j-1) on entry, at (i, j) on exit,
-        // for i in 1..=m (index 0 stays 0). Updated from high i to low so run[i-1] still
-        // holds column j-1.
-        self.run.clear();
-        self.run.resize(m + 1, 0);
-        for j in 1..=n {
-            let yj = y[j - 1];
-            for i in (1..=m).rev() {
-                self.run[i] = if x[i - 1] == yj {
-                    self.run[i - 1] + 1
-                } else {
-                    0
-                };
-            }
-            // A run ending at (i, j) is maximal when (i+1, j+1) does not extend it.
-            for (i, &len) in self.run.iter().enumerate().skip(1) {
-                if len > 0 && (i == m || j == n || x[i] != y[j]) {
+        let max_id = y.iter().copied().max().unwrap_or(0) as usize;
+        if self.head.len() <= max_id {
+            self.head.resize(max_id + 1, NONE);
+        }
+        self.next.clear();
+        self.next.resize(n, NONE);
+        for (j, &s) in y.iter().enumerate().rev() {
+            self.next[j] = self.head[s as usize];
+            self.head[s as usize] = j as u32;
+        }
+        for (i, &s) in x.iter().enumerate() {
+            let mut j = match self.head.get(s as usize) {
+                Some(&j) => j,
+                None => continue,
+            };
+            while j != NONE {
+                let ju = j as usize;
+                // (i, j) starts a run unless (i-1, j-1) matches too.
+                if i == 0 || ju == 0 || x[i - 1] != y[ju - 1] {
+                    let len = x[i..]
+                        .iter()
+                        .zip(&y[ju..])
+                        .take_while(|(a, b)| a == b)
+                        .count();
                     self.runs.push(Block {
-                        len,
-                        x_end: i as u32,
-                        y_end: j as u32,
+                        len: len as u32,
+                        x_end: (i + len) as u32,
+                        y_end: (ju + len) as u32,
                     });
                 }
+                j = self.next[ju];
             }
+        }
+        for &s in y {
+            self.head[s as usize] = NONE;
         }
     }
 
     /// Step 2: greedy, longest first, keeping runs that touch an unused x and y position.
     fn select(&mut self, m: usize, n: usize) {
-        // Stable: equal lengths keep step 1's order.
-        self.runs.sort_by_key(|b| std::cmp::Reverse(b.len));
+        // Longer first; equal lengths in the order the authors' table walk meets run ends,
+        // column by column: (y_end, x_end). Ends are unique, so this is a total order.
+        self.runs
+            .sort_unstable_by_key(|b| (std::cmp::Reverse(b.len), b.y_end, b.x_end));
         self.x_used.clear();
         self.x_used.resize(m, false);
         self.y_used.clear();
@@ -244,6 +265,40 @@ mod tests {
         assert_eq!(dcs(&[1], &[]), [0.0; 4]);
         assert_eq!(dcs(&[1, 2], &[3, 4]), [0.0; 4]);
         assert_eq!(dcs(&[7], &[7]), [1.0, 1.0, 0.0, 1.0]);
+    }
+
+    /// The O(|x|·|y|) table walk, as the authors' code does it: the oracle for step 1.
+    fn maximal_runs_dense(x: &[u32], y: &[u32]) -> Vec<Block> {
+        let (m, n) = (x.len(), y.len());
+        let mut runs = Vec::new();
+        for j in 1..=n {
+            for i in 1..=m {
+                if x[i - 1] != y[j - 1] || (i < m && j < n && x[i] == y[j]) {
+                    continue;
+                }
+                let len = (1..=i.min(j)).take_while(|&k| x[i - k] == y[j - k]).count();
+                runs.push(Block {
+                    len: len as u32,
+                    x_end: i as u32,
+                    y_end: j as u32,
+                });
+            }
+        }
+        runs
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sparse_runs_equal_table_walk(
+            x in proptest::collection::vec(0u32..3, 0..40),
+            y in proptest::collection::vec(0u32..3, 0..40),
+        ) {
+            let mut s = DcsScratch::new();
+            s.maximal_runs(&x, &y);
+            let mut got = s.runs.clone();
+            got.sort_unstable_by_key(|b| (b.y_end, b.x_end));
+            proptest::prop_assert_eq!(&got, &maximal_runs_dense(&x, &y));
+        }
     }
 
     #[test]

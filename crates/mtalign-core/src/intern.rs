@@ -7,7 +7,7 @@
 //! tokenized and interned locally in parallel, then local vocabularies are merged in chunk
 //! order. Ids are therefore assigned in order of first appearance, whatever the thread count.
 
-use crate::tokenize::Tokenizer;
+use crate::tokenize::{Tokenizer, TokenizerKind};
 use hashbrown::HashTable;
 use rayon::prelude::*;
 use rustc_hash::{FxBuildHasher, FxHashMap};
@@ -170,6 +170,12 @@ fn merge(chunks: Vec<LocalChunk>) -> Encoded {
 
 /// Tokenizes and interns `texts`. Runs on the current rayon pool.
 pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) -> Encoded {
+    if matches!(
+        tokenizer.kind,
+        TokenizerKind::Char | TokenizerKind::Codepoint
+    ) {
+        return encode_code_points(tokenizer, texts);
+    }
     let chunks: Vec<LocalChunk> = texts
         .par_chunks(CHUNK)
         .map(|chunk| {
@@ -191,6 +197,53 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
         })
         .collect();
     merge(chunks)
+}
+
+/// Character tokenizers need no table: a code point is its own id (ids are then sparse,
+/// below 0x110000, which every kernel's id-indexed scratch accepts).
+fn encode_code_points<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) -> Encoded {
+    let keep_spaces = tokenizer.kind == TokenizerKind::Codepoint;
+    // Nothing can vanish: every non-space character is a token.
+    let chunks: Vec<(Vec<u32>, Vec<usize>)> = texts
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut ids = Vec::new();
+            let mut ends = Vec::with_capacity(chunk.len());
+            let mut lowered = String::new();
+            for text in chunk {
+                let mut text = text.as_ref();
+                if tokenizer.lowercase {
+                    lowered.clear();
+                    lowered.push_str(&text.to_lowercase());
+                    text = &lowered;
+                }
+                ids.extend(
+                    text.chars()
+                        .filter(|c| keep_spaces || !c.is_whitespace())
+                        .map(|c| c as u32),
+                );
+                ends.push(ids.len());
+            }
+            (ids, ends)
+        })
+        .collect();
+    let mut sentences = Sentences::default();
+    let mut max_id = 0;
+    for (ids, ends) in chunks {
+        let base = sentences.ids.len();
+        max_id = ids.iter().copied().fold(max_id, u32::max);
+        sentences.ids.extend_from_slice(&ids);
+        sentences.ends.extend(ends.iter().map(|&e| base + e));
+    }
+    Encoded {
+        vocab_size: if sentences.ids.is_empty() {
+            0
+        } else {
+            max_id as usize + 1
+        },
+        sentences,
+        vanished: Vec::new(),
+    }
 }
 
 /// Interns pre-tokenized sentences (tokens verbatim: no lowercasing, no splitting).
@@ -247,6 +300,21 @@ mod tests {
         let enc = encode_texts(&Tokenizer::new(TokenizerKind::Unicode, true), &texts);
         assert_eq!(enc.vanished, vec![3]);
         assert!(enc.sentences.get(1).is_empty());
+    }
+
+    #[test]
+    fn characters_are_their_own_ids() {
+        let t = Tokenizer::new(TokenizerKind::Codepoint, true);
+        let enc = encode_texts(&t, &["Ab c", "𠮷"]);
+        assert_eq!(
+            enc.sentences.get(0),
+            &['a' as u32, 'b' as u32, ' ' as u32, 'c' as u32]
+        );
+        assert_eq!(enc.sentences.get(1), &[0x20BB7]);
+        let t = Tokenizer::new(TokenizerKind::Char, false);
+        let enc = encode_texts(&t, &["a b", " "]);
+        assert_eq!(enc.sentences.get(0), &['a' as u32, 'b' as u32]);
+        assert!(enc.vanished.is_empty());
     }
 
     #[test]
