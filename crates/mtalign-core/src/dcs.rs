@@ -18,8 +18,8 @@
 //! swapping the arguments can change the result.
 
 use crate::intern::Sentences;
-use crate::rouge::RefSets;
-use crate::{Error, Result};
+use crate::refs::RefSets;
+use crate::Result;
 use rayon::prelude::*;
 use std::cell::RefCell;
 
@@ -196,16 +196,7 @@ thread_local! {
 /// `sentences`), keeping for each hypothesis the reference with the highest dcs (first on
 /// ties). Returns a row-major `n × 4` array (cs0, cs1, cs2, dcs).
 pub fn score_batch(sentences: &Sentences, hyps: &[u32], ref_sets: &RefSets) -> Result<Vec<f64>> {
-    if hyps.len() != ref_sets.len() {
-        return Err(Error::Input(format!(
-            "hyps has {} items but refs has {}",
-            hyps.len(),
-            ref_sets.len()
-        )));
-    }
-    if let Some(i) = (0..ref_sets.len()).find(|&i| ref_sets.get(i).is_empty()) {
-        return Err(Error::Input(format!("refs[{i}] is empty")));
-    }
+    ref_sets.check(hyps.len())?;
     let mut out = vec![0.0; hyps.len() * 4];
     out.par_chunks_mut(4)
         .with_min_len(16)

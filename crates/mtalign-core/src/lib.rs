@@ -12,6 +12,7 @@ pub mod intern;
 pub mod lcs;
 pub mod ngram;
 pub mod pool;
+pub mod refs;
 pub mod rouge;
 pub mod skip_bigram;
 pub mod tokenize;

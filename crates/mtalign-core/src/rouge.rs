@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::intern::Sentences;
 use crate::lcs::LcsMatcher;
 use crate::ngram::NgramScratch;
+pub use crate::refs::RefSets;
 use crate::skip_bigram::SkipBigramScratch;
 use crate::wlcs::WlcsScratch;
 use rayon::prelude::*;
@@ -342,39 +343,6 @@ pub fn score_hypothesis<'a>(
     });
 }
 
-/// For each hypothesis, the indices (into the sentence store) of its references, CSR-style.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RefSets {
-    offsets: Vec<usize>,
-    members: Vec<u32>,
-}
-
-impl RefSets {
-    pub fn new() -> Self {
-        Self {
-            offsets: vec![0],
-            members: Vec::new(),
-        }
-    }
-
-    pub fn push(&mut self, refs: impl IntoIterator<Item = u32>) {
-        self.members.extend(refs);
-        self.offsets.push(self.members.len());
-    }
-
-    pub fn len(&self) -> usize {
-        self.offsets.len() - 1
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn get(&self, i: usize) -> &[u32] {
-        &self.members[self.offsets[i]..self.offsets[i + 1]]
-    }
-}
-
 /// Scores hypotheses `hyps[i]` (indices into `sentences`) against `ref_sets.get(i)`, on the
 /// current rayon pool. Returns a row-major `n × variants × 3` array of P, R, F.
 pub fn score_batch(
@@ -383,16 +351,7 @@ pub fn score_batch(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    if hyps.len() != ref_sets.len() {
-        return Err(Error::Input(format!(
-            "hyps has {} items but refs has {}",
-            hyps.len(),
-            ref_sets.len()
-        )));
-    }
-    if let Some(i) = (0..ref_sets.len()).find(|&i| ref_sets.get(i).is_empty()) {
-        return Err(Error::Input(format!("refs[{i}] is empty")));
-    }
+    ref_sets.check(hyps.len())?;
     let width = 3 * config.variants.len();
     let mut out = vec![0.0; hyps.len() * width];
     out.par_chunks_mut(width)

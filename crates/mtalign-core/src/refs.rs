@@ -1,0 +1,51 @@
+//! Reference sets: for each hypothesis, the sentences it is scored against (ragged: any
+//! number of references per hypothesis, shared sentences stored once).
+
+use crate::{Error, Result};
+
+/// For each hypothesis, the indices (into the sentence store) of its references, CSR-style.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RefSets {
+    offsets: Vec<usize>,
+    members: Vec<u32>,
+}
+
+impl RefSets {
+    pub fn new() -> Self {
+        Self {
+            offsets: vec![0],
+            members: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, refs: impl IntoIterator<Item = u32>) {
+        self.members.extend(refs);
+        self.offsets.push(self.members.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> &[u32] {
+        &self.members[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    /// Checks that there is one non-empty set for each of `n_hyps` hypotheses.
+    pub fn check(&self, n_hyps: usize) -> Result<()> {
+        if n_hyps != self.len() {
+            return Err(Error::Input(format!(
+                "hyps has {n_hyps} items but refs has {}",
+                self.len()
+            )));
+        }
+        match (0..self.len()).find(|&i| self.get(i).is_empty()) {
+            Some(i) => Err(Error::Input(format!("refs[{i}] is empty"))),
+            None => Ok(()),
+        }
+    }
+}
