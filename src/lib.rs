@@ -2,9 +2,9 @@
 //! All computation lives in `mtalign-core`.
 
 use hashbrown::HashTable;
-use mtalign_core::intern::Sentences;
-use mtalign_core::intern::{encode_texts, encode_tokens, Encoded};
-use mtalign_core::rouge::{score_batch, Compat, MultiRef, RefSets, RougeConfig, Variant};
+use mtalign_core::intern::{encode_texts, encode_tokens, Encoded, Sentences};
+use mtalign_core::refs::RefSets;
+use mtalign_core::rouge::{score_batch, Compat, MultiRef, RougeConfig, Variant};
 use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
 use mtalign_core::{counts::Counts, dcs, lcs, ngram, pool, skip_bigram, wlcs, Error};
 use numpy::{PyArray1, PyArrayMethods};

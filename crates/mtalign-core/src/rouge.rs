@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::intern::Sentences;
 use crate::lcs::LcsMatcher;
 use crate::ngram::NgramScratch;
-pub use crate::refs::RefSets;
+use crate::refs::RefSets;
 use crate::skip_bigram::SkipBigramScratch;
 use crate::wlcs::WlcsScratch;
 use rayon::prelude::*;
