@@ -1,8 +1,7 @@
 //! PyO3 bindings of mtalign: conversion in, one GIL-release-and-error helper, pyclasses.
 //! All computation lives in `mtalign-core`.
 
-use hashbrown::HashTable;
-use mtalign_core::intern::{encode_texts, encode_tokens, Encoded, Sentences};
+use mtalign_core::intern::{encode_texts, encode_tokens, Encoded, Sentences, StrTable};
 use mtalign_core::refs::RefSets;
 use mtalign_core::rouge::{score_batch, Compat, MultiRef, RougeConfig, Variant};
 use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
@@ -11,9 +10,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
-use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 
 pyo3::create_exception!(
     _mtalign,
@@ -90,9 +87,7 @@ fn as_str<'a>(obj: &'a Bound<'_, PyAny>, what: impl FnOnce() -> String) -> PyRes
 /// Owned copy of a text batch: every distinct text (hypothesis or reference) once, in one
 /// buffer, so the GIL can be released while it is tokenized and scored.
 struct TextBatch {
-    text: String,
-    ends: Vec<usize>,
-    table: HashTable<u32>,
+    texts: StrTable,
     /// Sentence index of each hypothesis.
     hyp_ids: Vec<u32>,
     ref_sets: RefSets,
@@ -101,35 +96,13 @@ struct TextBatch {
 }
 
 impl TextBatch {
-    fn text_of(&self, k: u32) -> &str {
-        let k = k as usize;
-        let start = if k == 0 { 0 } else { self.ends[k - 1] };
-        &self.text[start..self.ends[k]]
-    }
-
     /// The sentence index of `s`, storing it if it is new.
     fn intern(&mut self, s: &str) -> u32 {
-        let hash = FxBuildHasher.hash_one(s);
-        if let Some(&k) = self.table.find(hash, |&k| self.text_of(k) == s) {
-            return k;
+        let (id, new) = self.texts.intern(s);
+        if new {
+            self.ref_origin.push(None);
         }
-        let k = self.ends.len() as u32;
-        self.text.push_str(s);
-        self.ends.push(self.text.len());
-        self.ref_origin.push(None);
-        let (text, ends) = (&self.text, &self.ends);
-        self.table.insert_unique(hash, k, |&k| {
-            let k = k as usize;
-            let start = if k == 0 { 0 } else { ends[k - 1] };
-            FxBuildHasher.hash_one(&text[start..ends[k]])
-        });
-        k
-    }
-
-    fn slices(&self) -> Vec<&str> {
-        (0..self.ends.len() as u32)
-            .map(|k| self.text_of(k))
-            .collect()
+        id
     }
 }
 
@@ -147,9 +120,7 @@ fn read_text_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult
         )));
     }
     let mut batch = TextBatch {
-        text: String::new(),
-        ends: Vec::with_capacity(hyp_items.len()),
-        table: HashTable::with_capacity(hyp_items.len()),
+        texts: StrTable::with_capacity(hyp_items.len()),
         hyp_ids: Vec::with_capacity(hyp_items.len()),
         ref_sets: RefSets::new(),
         ref_origin: Vec::new(),
@@ -407,11 +378,12 @@ fn score_text_batch<'py>(
 ) -> PyResult<BatchOut<'py>> {
     let batch = read_text_batch(hyps, refs)?;
     let (scores, vanished) = run_detached(py, threads, || {
-        let enc = encode_texts(&tokenizer, &batch.slices());
+        let texts: Vec<&str> = batch.texts.iter().collect();
+        let enc = encode_texts(&tokenizer, &texts);
         let scores = kernel(&enc.sentences, &batch.hyp_ids, &batch.ref_sets)?;
         Ok((scores, enc.vanished))
     })?;
-    let mut is_vanished = vec![false; batch.ends.len()];
+    let mut is_vanished = vec![false; batch.texts.len()];
     vanished.iter().for_each(|&k| is_vanished[k] = true);
     let hyp_vanished = (0..batch.hyp_ids.len())
         .filter(|&i| is_vanished[batch.hyp_ids[i] as usize])

@@ -63,15 +63,68 @@ pub struct Encoded {
 /// Sentences per chunk: fixed, so interning order never depends on the thread count.
 const CHUNK: usize = 1024;
 
-/// One chunk interned on its own: local ids, sentence ends and the local vocabulary.
-///
-/// Distinct tokens are appended to one `text` buffer; the hash table holds only ids and
-/// compares against that buffer, so interning allocates nothing per token.
-struct LocalChunk {
+/// Distinct strings numbered 0, 1, 2, … in first-seen order, stored in one buffer: the
+/// hash table holds only ids and compares against that buffer, so interning allocates
+/// nothing per string. Used for the tokens of a chunk and for the texts of a batch.
+#[derive(Debug, Default)]
+pub struct StrTable {
     table: HashTable<u32>,
     text: String,
-    /// `vocab[id]` = span of that token in `text`.
-    vocab: Vec<(u32, u32)>,
+    ends: Vec<usize>,
+}
+
+impl StrTable {
+    pub fn with_capacity(strings: usize) -> Self {
+        Self {
+            table: HashTable::with_capacity(strings),
+            text: String::new(),
+            ends: Vec::with_capacity(strings),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn get(&self, id: u32) -> &str {
+        str_at(&self.text, &self.ends, id)
+    }
+
+    /// The strings in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.len() as u32).map(move |id| self.get(id))
+    }
+
+    /// The id of `s`, and whether it was new.
+    pub fn intern(&mut self, s: &str) -> (u32, bool) {
+        let hash = FxBuildHasher.hash_one(s);
+        if let Some(&id) = self.table.find(hash, |&id| self.get(id) == s) {
+            return (id, false);
+        }
+        let id = self.ends.len() as u32;
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+        let (text, ends) = (&self.text, &self.ends);
+        self.table.insert_unique(hash, id, |&id| {
+            FxBuildHasher.hash_one(str_at(text, ends, id))
+        });
+        (id, true)
+    }
+}
+
+fn str_at<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
+    let k = id as usize;
+    let start = if k == 0 { 0 } else { ends[k - 1] };
+    &text[start..ends[k]]
+}
+
+/// One chunk interned on its own: local ids, sentence ends and the local vocabulary.
+struct LocalChunk {
+    vocab: StrTable,
     ids: Vec<u32>,
     ends: Vec<usize>,
     /// Chunk-relative indices of sentences that vanished in tokenization.
@@ -82,42 +135,15 @@ impl LocalChunk {
     fn new(sentences: usize) -> Self {
         // Sized for typical sentences, so the table rarely grows.
         Self {
-            table: HashTable::with_capacity(sentences * 8),
-            text: String::new(),
-            vocab: Vec::new(),
+            vocab: StrTable::with_capacity(sentences * 8),
             ids: Vec::with_capacity(sentences * 24),
             ends: Vec::with_capacity(sentences),
             vanished: Vec::new(),
         }
     }
 
-    fn token(&self, id: u32) -> &str {
-        let (s, e) = self.vocab[id as usize];
-        &self.text[s as usize..e as usize]
-    }
-
     fn push_token(&mut self, token: &str) {
-        let hash = FxBuildHasher.hash_one(token);
-        let (text, vocab) = (&self.text, &self.vocab);
-        let span_of = |id: &u32| {
-            let (s, e) = vocab[*id as usize];
-            &text[s as usize..e as usize]
-        };
-        let id = match self.table.find(hash, |id| span_of(id) == token) {
-            Some(&id) => id,
-            None => {
-                let id = self.vocab.len() as u32;
-                let start = self.text.len() as u32;
-                self.text.push_str(token);
-                self.vocab.push((start, self.text.len() as u32));
-                let (text, vocab) = (&self.text, &self.vocab);
-                self.table.insert_unique(hash, id, |id| {
-                    let (s, e) = vocab[*id as usize];
-                    FxBuildHasher.hash_one(&text[s as usize..e as usize])
-                });
-                id
-            }
-        };
+        let (id, _) = self.vocab.intern(token);
         self.ids.push(id);
     }
 
@@ -131,9 +157,10 @@ fn merge(chunks: Vec<LocalChunk>) -> Encoded {
     let mut global: FxHashMap<&str, u32> = FxHashMap::default();
     let mut remaps: Vec<Vec<u32>> = Vec::with_capacity(chunks.len());
     for chunk in &chunks {
-        let remap = (0..chunk.vocab.len() as u32)
-            .map(|id| {
-                let token = chunk.token(id);
+        let remap = chunk
+            .vocab
+            .iter()
+            .map(|token| {
                 let next = global.len() as u32;
                 *global.entry(token).or_insert(next)
             })
@@ -292,6 +319,17 @@ mod tests {
                 .collect();
             assert_eq!(enc.sentences.get(i), want.as_slice());
         }
+    }
+
+    #[test]
+    fn str_table_numbers_in_first_seen_order() {
+        let mut t = StrTable::with_capacity(2);
+        assert_eq!(t.intern("b"), (0, true));
+        assert_eq!(t.intern(""), (1, true));
+        assert_eq!(t.intern("ab"), (2, true));
+        assert_eq!(t.intern("b"), (0, false));
+        assert_eq!(t.intern(""), (1, false));
+        assert_eq!(t.iter().collect::<Vec<_>>(), ["b", "", "ab"]);
     }
 
     #[test]
