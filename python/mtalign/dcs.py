@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mtalign._batch import check_bool, nrefs, run_batch, single_refs
+from mtalign._metric import ConfiguredMetric
 from mtalign._mtalign import ConfigError, DcsCore
 from mtalign._mtalign import __version__ as _native_version
 
@@ -70,7 +71,7 @@ class DcsResult:
         return f"DcsResult({body}, n={self.n_sentences})"
 
 
-class Dcs:
+class Dcs(ConfiguredMetric):
     """DCS scorer, faithful to the authors' published code (their Table 1).
 
     The first matching keeps maximal common substrings (greedily, longest first, a run kept
@@ -129,31 +130,15 @@ class Dcs:
             if ignore_spaces:
                 raise ConfigError("ignore_spaces applies to level='char' only")
             native_tok = tokenize
-        set_ = object.__setattr__
-        set_(self, "_level", level)
-        set_(self, "_tokenize", tokenize)
-        set_(self, "_lowercase", lowercase)
-        set_(self, "_multi_ref", multi_ref)
-        set_(self, "_ignore_spaces", ignore_spaces)
-        set_(self, "_core", DcsCore(native_tok, lowercase))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Dcs objects are immutable; create a new one")
+        self._init_slots(_level=level, _tokenize=tokenize, _lowercase=lowercase,
+                         _multi_ref=multi_ref, _ignore_spaces=ignore_spaces,
+                         _core=DcsCore(native_tok, lowercase))
 
     def config(self) -> dict[str, Any]:
         """The keyword arguments that rebuild this scorer."""
         return {"level": self._level, "tokenize": self._tokenize,
                 "lowercase": self._lowercase, "multi_ref": self._multi_ref,
                 "ignore_spaces": self._ignore_spaces}
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.config(),))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Dcs) and self.config() == other.config()
-
-    def __hash__(self) -> int:
-        return hash(repr(self))
 
     def __repr__(self) -> str:
         return "Dcs(" + ", ".join(f"{k}={v!r}" for k, v in self.config().items()) + ")"
@@ -204,8 +189,3 @@ class Dcs:
         """
         arr, nh, nr, refs = self._run(hyps, refs, threads)
         return DcsResult(arr, nh, nr, self.signature(nrefs(refs)))
-
-
-def _rebuild(config: dict[str, Any]) -> Dcs:
-    level = config.pop("level")
-    return Dcs(level, **config)

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple, Union
 import numpy as np
 
 from mtalign._batch import check_bool, nrefs, run_batch, single_refs
+from mtalign._metric import ConfiguredMetric
 from mtalign._mtalign import ConfigError, RougeCore
 from mtalign._mtalign import __version__ as _native_version
 
@@ -86,7 +87,7 @@ class RougeResult:
         return "\n".join(lines)
 
 
-class Rouge:
+class Rouge(ConfiguredMetric):
     """ROUGE scorer: ROUGE-N, ROUGE-L, ROUGE-W, ROUGE-S and ROUGE-SU as Lin & Och (2004).
 
     Args:
@@ -162,25 +163,11 @@ class Rouge:
             raise ConfigError(f"beta must be a number > 0 (got {beta!r})")
         check_bool("lowercase", lowercase)
         check_bool("jackknife", jackknife)
-        set_ = object.__setattr__
-        set_(self, "_variants", tuple(variants))
-        set_(self, "_tokenize", tokenize)
-        set_(self, "_lowercase", lowercase)
-        set_(self, "_stem", False)
-        set_(self, "_beta", float(beta))
-        set_(self, "_multi_ref", multi_ref)
-        set_(self, "_jackknife", jackknife)
-        set_(self, "_compat", compat)
-        set_(self, "_core", RougeCore(list(variants), tokenize, lowercase, float(beta),
-                                       multi_ref, jackknife, compat))
-
-    # -- immutability and pickling ------------------------------------------------------
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Rouge objects are immutable; create a new one")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("Rouge objects are immutable")
+        core = RougeCore(list(variants), tokenize, lowercase, float(beta), multi_ref,
+                         jackknife, compat)
+        self._init_slots(_variants=tuple(variants), _tokenize=tokenize, _lowercase=lowercase,
+                         _stem=False, _beta=float(beta), _multi_ref=multi_ref,
+                         _jackknife=jackknife, _compat=compat, _core=core)
 
     def config(self) -> dict[str, Any]:
         """The keyword arguments that rebuild this scorer."""
@@ -194,15 +181,6 @@ class Rouge:
             "jackknife": self._jackknife,
             "compat": self._compat,
         }
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.config(),))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Rouge) and self.config() == other.config()
-
-    def __hash__(self) -> int:
-        return hash(repr(self))
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.config().items() if k != "variants")
@@ -280,8 +258,3 @@ class Rouge:
         per_sentence = {v: np.ascontiguousarray(arr[:, k, :])
                         for k, v in enumerate(self._variants)}
         return RougeResult(per_sentence, nh, nr, self.signature(nrefs(refs)))
-
-
-def _rebuild(config: dict[str, Any]) -> Rouge:
-    variants = config.pop("variants")
-    return Rouge(variants, **config)
