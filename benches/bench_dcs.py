@@ -33,13 +33,10 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
-import platform
 import statistics
 import sys
 import time
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -51,18 +48,9 @@ TARGET_RATIO = 1000.0  # mtalign (threads=None) pairs/s over the twin's
 
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 import dcs_twin  # noqa: E402  (the pure-Python twin lives with the tests)
+from _common import machine_info, read_lines  # noqa: E402
 
 # ------------------------------------------------------------------------------------- data
-
-
-def read_lines(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.rstrip("\r") for line in lines]
 
 
 def load_corpus(data_dir: Path) -> tuple[dict[str, list[str]], list[str], list[str]]:
@@ -97,35 +85,6 @@ def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, list[float],
     return statistics.median(times), times, out
 
 
-def machine_info() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = os.cpu_count() or 1
-    versions = {}
-    for dist in ("mtalign", "numpy"):
-        try:
-            versions[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            versions[dist] = None
-    return {
-        "nproc": usable,
-        "cpu": cpu,
-        "platform": platform.platform(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "MTALIGN_NUM_THREADS": os.environ.get("MTALIGN_NUM_THREADS"),
-        "versions": versions,
-    }
-
-
 # ------------------------------------------------------------------------------------- main
 
 
@@ -142,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     import mtalign
     import numpy as np
 
-    info = machine_info()
+    info = machine_info(("mtalign", "numpy"))
     systems, ref_a, ref_b = load_corpus(args.data_dir)
     hyps = [line for lines in systems.values() for line in lines]
     ref_sets = [[a, b] for _ in systems for a, b in zip(ref_a, ref_b, strict=True)]

@@ -32,7 +32,6 @@ import argparse
 import gc
 import json
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -40,9 +39,10 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from _common import machine_info, read_lines
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
@@ -82,13 +82,6 @@ TOKENIZATION_NOTES = (
 
 # --------------------------------------------------------------------------------------------
 # Corpus
-
-
-def read_lines(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8")
-    if text.endswith("\n"):
-        text = text[:-1]
-    return text.split("\n") if text else []
 
 
 def base_pairs(data_dir: Path) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
@@ -441,13 +434,6 @@ def run_peer(peer: str, threads: int | None, args: argparse.Namespace) -> list[d
 # Report
 
 
-def installed_version(dist: str) -> str | None:
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return None
-
-
 def is_importable(module: str) -> bool:
     import importlib.util
 
@@ -455,31 +441,6 @@ def is_importable(module: str) -> bool:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         return False
-
-
-def machine_info() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = os.cpu_count() or 1
-    return {
-        "nproc": usable,
-        "cpu_count": os.cpu_count(),
-        "cpu": cpu,
-        "platform": platform.platform(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "RAYON_NUM_THREADS": os.environ.get("RAYON_NUM_THREADS"),
-        "MTALIGN_NUM_THREADS": os.environ.get("MTALIGN_NUM_THREADS"),
-        "versions": {d: installed_version(d) for d in DIST_NAMES},
-    }
 
 
 def fmt_rate(x: float | None) -> str:
@@ -768,7 +729,7 @@ def main(argv: list[str] | None = None) -> int:
         worker_main(args)
         return 0
 
-    info = machine_info()
+    info = machine_info(DIST_NAMES)
     ncpu = info["nproc"]
     print("== mtalign ROUGE throughput benchmark")
     print(f"machine: {ncpu} usable cores (os.cpu_count()={info['cpu_count']}), {info['cpu']}")

@@ -1,0 +1,54 @@
+"""Helpers shared by the benchmark scripts: reading aligned text files, machine facts."""
+
+from __future__ import annotations
+
+import os
+import platform
+from collections.abc import Iterable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+
+def read_lines(path: Path) -> list[str]:
+    """One segment per line, UTF-8 (a leading BOM and a final newline are not content)."""
+    text = path.read_text(encoding="utf-8")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
+
+
+def installed_version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def machine_info(dists: Iterable[str]) -> dict[str, Any]:
+    """Usable cores, CPU model, Python, thread settings and the versions of `dists`."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count() or 1
+    return {
+        "nproc": usable,
+        "cpu_count": os.cpu_count(),
+        "cpu": cpu,
+        "platform": platform.platform(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "RAYON_NUM_THREADS": os.environ.get("RAYON_NUM_THREADS"),
+        "MTALIGN_NUM_THREADS": os.environ.get("MTALIGN_NUM_THREADS"),
+        "versions": {d: installed_version(d) for d in dists},
+    }
