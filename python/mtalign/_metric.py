@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
+
+from mtalign._mtalign import ConfigError
 
 
 class ConfiguredMetric(ABC):
@@ -15,9 +20,35 @@ class ConfiguredMetric(ABC):
 
     __slots__ = ()
 
+    #: Whether a higher score means a better translation (False for error rates such as
+    #: WER). ORANGE and reranking read it to rank in the right direction.
+    higher_is_better: bool = True
+
     @abstractmethod
     def config(self) -> dict[str, Any]:
         """The keyword arguments that rebuild this scorer."""
+
+    @abstractmethod
+    def scalar_names(self) -> tuple[str, ...]:
+        """The names of the single numbers this scorer can rank by; the first is the default."""
+
+    @abstractmethod
+    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
+                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
+        """One float per hypothesis (shape (n,)): the score named ``variant``.
+
+        This is the common interface of every metric for ranking (ORANGE, reranking,
+        pairwise matrices); ``variant=None`` means ``scalar_names()[0]``.
+        """
+
+    def _pick_scalar(self, variant: str | None) -> str:
+        names = self.scalar_names()
+        if variant is None:
+            return names[0]
+        if variant not in names:
+            raise ConfigError(f"unknown variant {variant!r} for {type(self).__name__} "
+                              f"(choose from: {', '.join(names)})")
+        return variant
 
     def _init_slots(self, **values: Any) -> None:
         for name, value in values.items():

@@ -159,6 +159,21 @@ class Dcs(ConfiguredMetric):
                   f"version:{_native_version}"]
         return "|".join(parts)
 
+    def scalar_names(self) -> tuple[str, ...]:
+        """``("dcs", "cs0", "cs1", "cs2")``: ranking uses ``dcs`` unless told otherwise."""
+        return ("dcs", "cs0", "cs1", "cs2")
+
+    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
+                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
+        """One of cs0, cs1, cs2, dcs per hypothesis, shape (n,).
+
+        >>> Dcs().scalar_scores(["ab"], ["ab"]).tolist()
+        [1.0]
+        """
+        k = DCS_FIELDS.index(self._pick_scalar(variant))
+        arr, _, _, _ = self._run(hyps, refs, threads)
+        return np.ascontiguousarray(arr[:, k])
+
     def _run(self, hyps: Any, refs: Any, threads: int | None):
         tok = "char" if self._level == "char" else self._tokenize
         return run_batch(self._core, hyps, refs, threads, tok)

@@ -192,6 +192,25 @@ class Rouge(ConfiguredMetric):
 
     higher_is_better = True
 
+    def scalar_names(self) -> tuple[str, ...]:
+        """The configured variants; ranking uses the F-measure of the one chosen.
+
+        >>> Rouge(["rougeL", "rouge2"]).scalar_names()
+        ('rougeL', 'rouge2')
+        """
+        return self._variants
+
+    def scalar_scores(self, hyps: Sequence[Text], refs: Sequence[Text | Sequence[Text]],
+                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
+        """The F-measure of one variant per hypothesis, shape (n,).
+
+        >>> Rouge("rouge1").scalar_scores(["a b", "c"], ["a c", "c"]).tolist()
+        [0.5, 1.0]
+        """
+        k = self._variants.index(self._pick_scalar(variant))
+        arr, _, _ = self._score(hyps, refs, threads)
+        return np.ascontiguousarray(arr[:, k, 2])
+
     # -- scoring -----------------------------------------------------------------------
 
     def signature(self, nrefs: str | int | None = None) -> str:
