@@ -12,6 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use std::collections::HashMap;
 
+mod sia_py;
+
 pyo3::create_exception!(
     _mtalign,
     MtalignError,
@@ -531,6 +533,7 @@ fn _mtalign(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ngram_overlap, m)?)?;
     m.add_function(wrap_pyfunction!(skip_bigram_overlap, m)?)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    sia_py::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -11,6 +11,14 @@ from mtalign._mtalign import __version__
 from mtalign.dcs import Dcs, DcsResult, DcsScore
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
 from mtalign.rouge import Rouge, RougeResult, Score
+from mtalign.sia import (
+    Sia,
+    SiaExplanation,
+    SiaResult,
+    SiaRound,
+    TranslationTable,
+    WordSimilarity,
+)
 from mtalign.tokenizers import default_threads, tokenize
 
 __all__ = [
@@ -24,6 +32,12 @@ __all__ = [
     "Rouge",
     "RougeResult",
     "Score",
+    "Sia",
+    "SiaExplanation",
+    "SiaResult",
+    "SiaRound",
+    "TranslationTable",
+    "WordSimilarity",
     "__version__",
     "default_threads",
     "kernels",

@@ -19,3 +19,7 @@ pub mod tokenize;
 pub mod wlcs;
 
 pub use error::{Error, Result};
+pub mod ibm1;
+pub mod lexfile;
+pub mod sia;
+pub mod similarity;

@@ -1,0 +1,500 @@
+//! SIA, stochastic iterative alignment (Liu & Gildea 2006), with the paper's pseudo-code
+//! repaired as settled in the golden README (section SIA).
+//!
+//! * A **candidate** is a cell (i, j) (1-based) with match weight w > 0 whose MT position i and
+//!   reference position j are both unblocked. Mismatched cells are never states.
+//! * A **chain** of candidates strictly increasing on both sides scores
+//!   Σ w(i_k, j_k) / √((i_k − i_{k−1})(j_k − j_{k−1})) from a virtual start (0, 0); gaps are
+//!   measured in original positions. The alignment score is the best chain over all end cells,
+//!   divided by M = |mt|.
+//! * **Iteration** (Figure 6): each round aligns every reference, keeps the best (lowest index
+//!   on ties), adds score × weight, blocks the aligned positions in the MT output and in that
+//!   reference; stops when no candidate is left. Weights α, α², α⁴, … (`Decay::Figure`, the
+//!   literal `α ×= α`) or α, α², α³, … (`Decay::Geometric`).
+//! * **Length penalty**: 1 if |mt| > mean reference length, else |mt| / mean reference length.
+//!
+//! The fast kernel ([`best_chain`]) uses that the best predecessor of a candidate is always a
+//! *maximal* candidate below-left of it: a candidate strictly inside the box between a
+//! predecessor and the cell could be inserted into the chain and would raise its score
+//! (its own term is positive and it shrinks the last gap). Scanning rows downwards while
+//! tracking the highest column seen so far visits exactly those, O(M + N) per candidate, so
+//! O(K·(M+N)) for K candidates. [`best_chain_naive`] is the paper's O(M²N²) programme, kept as
+//! the test oracle.
+//!
+//! Tie-break (it decides which positions are blocked): candidates in row-major order; each
+//! keeps the first predecessor reaching its maximum (the start first, then predecessors in
+//! row-major order, strict >); the chain ends at the first cell holding the global maximum.
+
+use crate::intern::Sentences;
+use crate::refs::RefSets;
+use crate::{Error, Result};
+use rayon::prelude::*;
+
+/// How the round weight decays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decay {
+    /// Figure 6 read literally (`α ×= α`): α, α², α⁴, α⁸, …
+    Figure,
+    /// α, α², α³, …
+    Geometric,
+}
+
+impl Decay {
+    pub const NAMES: [&'static str; 2] = ["figure", "geometric"];
+
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "figure" => Ok(Decay::Figure),
+            "geometric" => Ok(Decay::Geometric),
+            _ => Err(Error::Config(format!(
+                "unknown decay {name:?} (choose from: figure, geometric)"
+            ))),
+        }
+    }
+}
+
+/// A validated SIA configuration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SiaConfig {
+    pub alpha: f64,
+    pub decay: Decay,
+}
+
+impl SiaConfig {
+    pub fn new(alpha: f64, decay: Decay) -> Result<Self> {
+        if !(alpha > 0.0 && alpha <= 1.0) {
+            return Err(Error::Config(format!(
+                "alpha must be in (0, 1] (got {alpha})"
+            )));
+        }
+        Ok(Self { alpha, decay })
+    }
+}
+
+/// A candidate cell: 1-based positions and its match weight (> 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    pub i: u32,
+    pub j: u32,
+    pub w: f64,
+}
+
+/// The best chain: its un-normalised score and its cells as (i, j), 1-based, in order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Chain {
+    pub raw: f64,
+    pub pairs: Vec<(u32, u32)>,
+}
+
+/// The score a candidate adds after predecessor (n, p).
+#[inline]
+fn term(w: f64, di: u32, dj: u32) -> f64 {
+    w / ((di as u64 * dj as u64) as f64).sqrt()
+}
+
+const START: usize = usize::MAX;
+
+/// Reusable buffers for [`best_chain_with`].
+#[derive(Debug, Default)]
+pub struct ChainScratch {
+    best: Vec<f64>,
+    back: Vec<usize>,
+    row_start: Vec<usize>,
+}
+
+/// The best chain through `cells` (row-major order, unblocked, w > 0), fast.
+pub fn best_chain(cells: &[Cell]) -> Chain {
+    best_chain_with(cells, &mut ChainScratch::default())
+}
+
+/// [`best_chain`] with caller-owned buffers.
+pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
+    if cells.is_empty() {
+        return Chain::default();
+    }
+    let rows = cells[cells.len() - 1].i as usize;
+    // row_start[r]..row_start[r+1]: the cells of row r (rows 1..=rows).
+    s.row_start.clear();
+    s.row_start.resize(rows + 2, 0);
+    for c in cells {
+        s.row_start[c.i as usize + 1] += 1;
+    }
+    for r in 1..s.row_start.len() {
+        s.row_start[r] += s.row_start[r - 1];
+    }
+    s.best.clear();
+    s.back.clear();
+    for (k, c) in cells.iter().enumerate() {
+        let mut best_v = term(c.w, c.i, c.j);
+        let mut best_p = START;
+        // Highest column (< c.j) among candidates in the rows already scanned: a cell of a
+        // lower row with a smaller column has one of them strictly inside its box.
+        let mut lo = 0u32;
+        for a in (1..c.i as usize).rev() {
+            let row = &cells[s.row_start[a]..s.row_start[a + 1]];
+            let end = row.partition_point(|x| x.j < c.j);
+            if end == 0 {
+                continue;
+            }
+            let start = row[..end].partition_point(|x| x.j < lo);
+            for (q, x) in row[start..end].iter().enumerate() {
+                let idx = s.row_start[a] + start + q;
+                let v = s.best[idx] + term(c.w, c.i - x.i, c.j - x.j);
+                // Row-major order decides ties: the start, then the lowest index.
+                if v > best_v || (v == best_v && best_p != START && idx < best_p) {
+                    best_v = v;
+                    best_p = idx;
+                }
+            }
+            lo = lo.max(row[end - 1].j);
+        }
+        debug_assert_eq!(s.best.len(), k);
+        s.best.push(best_v);
+        s.back.push(best_p);
+    }
+    finish(cells, &s.best, &s.back)
+}
+
+/// Picks the first cell holding the global maximum and traces its chain back.
+fn finish(cells: &[Cell], best: &[f64], back: &[usize]) -> Chain {
+    let mut end = 0;
+    for k in 1..best.len() {
+        if best[k] > best[end] {
+            end = k;
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut k = end;
+    while k != START {
+        pairs.push((cells[k].i, cells[k].j));
+        k = back[k];
+    }
+    pairs.reverse();
+    Chain {
+        raw: best[end],
+        pairs,
+    }
+}
+
+/// The paper's dynamic programme (Figures 3 and 7), O(M²N²): every candidate looks at every
+/// earlier candidate below-left of it. The test oracle for [`best_chain`].
+pub fn best_chain_naive(cells: &[Cell]) -> Chain {
+    if cells.is_empty() {
+        return Chain::default();
+    }
+    let mut best = Vec::with_capacity(cells.len());
+    let mut back = Vec::with_capacity(cells.len());
+    for c in cells {
+        let mut best_v = term(c.w, c.i, c.j);
+        let mut best_p = START;
+        for (idx, x) in cells.iter().enumerate() {
+            if x.i < c.i && x.j < c.j {
+                let v: f64 = best[idx] + term(c.w, c.i - x.i, c.j - x.j);
+                if v > best_v {
+                    best_v = v;
+                    best_p = idx;
+                }
+            }
+        }
+        best.push(best_v);
+        back.push(best_p);
+    }
+    finish(cells, &best, &back)
+}
+
+/// One alignment round: the reference chosen, its score (raw / M), the round weight and the
+/// aligned pairs (1-based).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round {
+    pub reference: usize,
+    pub score: f64,
+    pub weight: f64,
+    pub pairs: Vec<(u32, u32)>,
+}
+
+/// Everything about one sentence's SIA score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SiaDetail {
+    pub score: f64,
+    pub before_length_penalty: f64,
+    pub length_penalty: f64,
+    pub rounds: Vec<Round>,
+    /// Best un-normalised chain per reference with nothing blocked.
+    pub first_round_raw: Vec<f64>,
+}
+
+/// The length penalty: 1 if |mt| > mean reference length, else |mt| / mean (0 for an empty
+/// MT output; 1 when every reference is empty).
+pub fn length_penalty(m: usize, ref_lens: &[usize]) -> f64 {
+    if m == 0 {
+        return 0.0;
+    }
+    if ref_lens.is_empty() {
+        return 1.0;
+    }
+    let mean = ref_lens.iter().sum::<usize>() as f64 / ref_lens.len() as f64;
+    if m as f64 > mean {
+        1.0
+    } else {
+        m as f64 / mean
+    }
+}
+
+/// All cells of (mt, reference) with weight > 0, row-major.
+fn all_cells(mt: &[u32], reference: &[u32], weight: &impl Fn(u32, u32) -> f64) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for (i, &a) in mt.iter().enumerate() {
+        for (j, &b) in reference.iter().enumerate() {
+            let w = if a == b { 1.0 } else { weight(a, b) };
+            if w > 0.0 {
+                cells.push(Cell {
+                    i: i as u32 + 1,
+                    j: j as u32 + 1,
+                    w,
+                });
+            }
+        }
+    }
+    cells
+}
+
+/// SIA of one MT output against its references. `weight(mt_token, ref_token)` gives the
+/// similarity of two different tokens (0 for none); identical tokens always weigh 1.
+/// `fast = false` uses the naive programme (tests and benchmarks only).
+pub fn sia_detail(
+    mt: &[u32],
+    refs: &[&[u32]],
+    weight: impl Fn(u32, u32) -> f64,
+    config: &SiaConfig,
+    fast: bool,
+) -> SiaDetail {
+    let m = mt.len();
+    let ref_lens: Vec<usize> = refs.iter().map(|r| r.len()).collect();
+    let lp = length_penalty(m, &ref_lens);
+    let full: Vec<Vec<Cell>> = refs.iter().map(|r| all_cells(mt, r, &weight)).collect();
+    let mut scratch = ChainScratch::default();
+    let mut align = |cells: &[Cell]| {
+        if fast {
+            best_chain_with(cells, &mut scratch)
+        } else {
+            best_chain_naive(cells)
+        }
+    };
+    let mut chains: Vec<Chain> = full.iter().map(|c| align(c)).collect();
+    let first_round_raw = chains.iter().map(|c| c.raw).collect();
+    let mut mt_blocked = vec![false; m + 1];
+    let mut ref_blocked: Vec<Vec<bool>> = refs.iter().map(|r| vec![false; r.len() + 1]).collect();
+    let mut dirty = vec![false; refs.len()];
+    let mut rounds = Vec::new();
+    let mut total = 0.0;
+    let mut weight_now = config.alpha;
+    let mut live: Vec<Cell> = Vec::new();
+    loop {
+        for r in 0..refs.len() {
+            if dirty[r] {
+                live.clear();
+                live.extend(
+                    full[r]
+                        .iter()
+                        .filter(|c| !mt_blocked[c.i as usize] && !ref_blocked[r][c.j as usize]),
+                );
+                chains[r] = align(&live);
+                dirty[r] = false;
+            }
+        }
+        let mut max_score = 0.0;
+        let mut max_ref = None;
+        for (r, chain) in chains.iter().enumerate() {
+            let s = chain.raw / m as f64;
+            if s > max_score {
+                max_score = s;
+                max_ref = Some(r);
+            }
+        }
+        let Some(r) = max_ref else { break };
+        total += max_score * weight_now;
+        let pairs = std::mem::take(&mut chains[r].pairs);
+        chains[r].raw = 0.0;
+        for &(i, j) in &pairs {
+            mt_blocked[i as usize] = true;
+            ref_blocked[r][j as usize] = true;
+        }
+        // A reference whose best chain avoids every newly blocked position keeps it: blocking
+        // only removes candidates, and the tie-break picks the same chain again.
+        for (q, chain) in chains.iter().enumerate() {
+            // The naive path realigns everything, so the tests also check this shortcut.
+            dirty[q] = !fast || q == r || chain.pairs.iter().any(|&(i, _)| mt_blocked[i as usize]);
+        }
+        rounds.push(Round {
+            reference: r,
+            score: max_score,
+            weight: weight_now,
+            pairs,
+        });
+        weight_now = match config.decay {
+            Decay::Figure => weight_now * weight_now,
+            Decay::Geometric => weight_now * config.alpha,
+        };
+    }
+    SiaDetail {
+        score: total * lp,
+        before_length_penalty: total,
+        length_penalty: lp,
+        rounds,
+        first_round_raw,
+    }
+}
+
+/// SIA scores of a batch: `hyps[i]` (a sentence index) against the sentences of
+/// `ref_sets.get(i)`, in parallel. `weight` as for [`sia_detail`].
+pub fn score_batch(
+    config: &SiaConfig,
+    weight: &(impl Fn(u32, u32) -> f64 + Sync),
+    sentences: &Sentences,
+    hyps: &[u32],
+    ref_sets: &RefSets,
+) -> Result<Vec<f64>> {
+    ref_sets.check(hyps.len())?;
+    let mut out = vec![0.0; hyps.len()];
+    out.par_iter_mut()
+        .with_min_len(16)
+        .enumerate()
+        .for_each(|(i, slot)| {
+            let mt = sentences.get(hyps[i] as usize);
+            let refs: Vec<&[u32]> = ref_sets
+                .get(i)
+                .iter()
+                .map(|&r| sentences.get(r as usize))
+                .collect();
+            *slot = sia_detail(mt, &refs, weight, config, true).score;
+        });
+    Ok(out)
+}
+
+/// Exact matching: different tokens never match.
+pub fn exact(_: u32, _: u32) -> f64 {
+    0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    fn ids(words: &str, vocab: &mut HashMap<String, u32>) -> Vec<u32> {
+        words
+            .split_whitespace()
+            .map(|w| {
+                let n = vocab.len() as u32;
+                *vocab.entry(w.to_string()).or_insert(n)
+            })
+            .collect()
+    }
+
+    fn cfg(alpha: f64) -> SiaConfig {
+        SiaConfig::new(alpha, Decay::Figure).unwrap()
+    }
+
+    #[test]
+    fn paper_figure_1() {
+        let mut v = HashMap::new();
+        let r = ids("life is just like a box of tasty chocolate", &mut v);
+        let mt1 = ids("life is like one nice chocolate in box", &mut v);
+        let mt2 = ids("life is of one nice chocolate in box", &mut v);
+        let d1 = sia_detail(&mt1, &[&r], exact, &cfg(1.0), true);
+        let want1 = (2.0 + 1.0 / 2f64.sqrt() + 1.0 / 10f64.sqrt()) / 8.0;
+        assert!((d1.rounds[0].score - want1).abs() < 1e-15);
+        assert!((d1.rounds[0].score - 0.3779).abs() < 5e-5);
+        assert_eq!(d1.rounds[0].pairs, vec![(1, 1), (2, 2), (3, 4), (8, 6)]);
+        let d2 = sia_detail(&mt2, &[&r], exact, &cfg(1.0), true);
+        assert!((d2.rounds[0].score - 0.357).abs() < 5e-4);
+        assert_eq!(d2.rounds[0].pairs, vec![(1, 1), (2, 2), (3, 7), (6, 9)]);
+    }
+
+    #[test]
+    fn paper_figure_8() {
+        let mut v = HashMap::new();
+        let mt = ids(
+            "England with France discussed this crisis in London",
+            &mut v,
+        );
+        let r1 = ids(
+            "Britain and France consulted about this crisis in London with each other",
+            &mut v,
+        );
+        let r2 = ids("England and France discussed the crisis in London", &mut v);
+        let d = sia_detail(&mt, &[&r1, &r2], exact, &cfg(1.0), true);
+        let refs: Vec<usize> = d.rounds.iter().map(|r| r.reference).collect();
+        assert_eq!(refs, vec![1, 0, 0]);
+        assert_eq!(d.rounds[0].score, 0.625);
+        assert_eq!(d.rounds[1].pairs, vec![(2, 10)]);
+        assert_eq!(d.rounds[2].pairs, vec![(5, 6)]);
+        assert!((d.length_penalty - 0.8).abs() < 1e-15);
+        assert!((d.score - 0.5406).abs() < 5e-5);
+    }
+
+    #[test]
+    fn edge_cases() {
+        assert_eq!(
+            sia_detail(&[], &[&[1, 2]], exact, &cfg(0.5), true).score,
+            0.0
+        );
+        assert_eq!(sia_detail(&[1], &[&[2]], exact, &cfg(0.5), true).score, 0.0);
+        assert!(SiaConfig::new(0.0, Decay::Figure).is_err());
+        assert!(SiaConfig::new(1.5, Decay::Figure).is_err());
+        assert!(SiaConfig::new(f64::NAN, Decay::Figure).is_err());
+        assert_eq!(length_penalty(3, &[0, 0]), 1.0);
+    }
+
+    fn cells_strategy() -> impl Strategy<Value = Vec<Cell>> {
+        (1u32..9, 1u32..9, 0u32..3).prop_flat_map(|(m, n, kind)| {
+            proptest::collection::vec(0u32..4, (m * n) as usize).prop_map(move |ws| {
+                let mut cells = Vec::new();
+                for i in 1..=m {
+                    for j in 1..=n {
+                        let code = ws[((i - 1) * n + j - 1) as usize];
+                        let w = match (kind, code) {
+                            (_, 0) => 0.0,
+                            (0, _) => 1.0,
+                            (1, c) => c as f64 / 4.0,
+                            (_, c) => 1.0 / (c as f64 + 2.0),
+                        };
+                        if w > 0.0 {
+                            cells.push(Cell { i, j, w });
+                        }
+                    }
+                }
+                cells
+            })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn fast_equals_naive(cells in cells_strategy()) {
+            let a = best_chain(&cells);
+            let b = best_chain_naive(&cells);
+            prop_assert_eq!(a, b);
+        }
+
+        #[test]
+        fn sentence_fast_equals_naive(
+            mt in proptest::collection::vec(0u32..4, 0..12),
+            r1 in proptest::collection::vec(0u32..4, 0..12),
+            r2 in proptest::collection::vec(0u32..4, 0..12),
+            alpha in 0.1f64..1.0,
+        ) {
+            let sim = |a: u32, b: u32| if (a + b) % 3 == 0 { 0.25 } else { 0.0 };
+            let c = cfg(alpha);
+            prop_assert_eq!(
+                sia_detail(&mt, &[&r1, &r2], sim, &c, true),
+                sia_detail(&mt, &[&r1, &r2], sim, &c, false)
+            );
+            prop_assert_eq!(
+                sia_detail(&mt, &[&r1, &r2], exact, &c, true),
+                sia_detail(&mt, &[&r1, &r2], exact, &c, false)
+            );
+        }
+    }
+}
