@@ -245,3 +245,34 @@ def test_tanaka_ibm1_school(mtalign):
     assert sim.lookup("school", "school") == 1.0
     near = dict(sim.neighbors("school"))
     assert all(0 < v <= 1 for v in near.values())
+
+
+def test_cli_score_and_train(mtalign, tmp_path, capsys):
+    from mtalign.cli import main
+
+    (tmp_path / "hyp").write_text("England with France discussed this crisis in London\n")
+    (tmp_path / "r1").write_text(
+        "Britain and France consulted about this crisis in London with each other\n")
+    (tmp_path / "r2").write_text("England and France discussed the crisis in London\n")
+    code = main(["score", "-i", str(tmp_path / "hyp"), "-r", str(tmp_path / "r1"),
+                 str(tmp_path / "r2"), "-m", "sia", "--sia-alpha", "1"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert round(out["scores"]["sia"]["score"], 4) == 0.5406
+    assert out["signature"].startswith("nrefs:2|alpha:1|decay:figure|sim:exact")
+
+    (tmp_path / "f").write_text("das haus\ndas buch\nein buch\n")
+    (tmp_path / "e").write_text("the house\nthe book\na book\n")
+    table = tmp_path / "t.sim"
+    assert main(["train-similarity", "--src", str(tmp_path / "f"), "--tgt", str(tmp_path / "e"),
+                 "-o", str(table), "--iterations", "10", "--min-prob", "0"]) == 0
+    err = capsys.readouterr().err
+    assert "IBM-1 iteration 10/10" in err
+    sim = mtalign.WordSimilarity.load(table)
+    assert sim.lookup("house", "house") == 1.0 and len(sim) == 4
+    assert main(["score", "-i", str(tmp_path / "hyp"), "-r", str(tmp_path / "r2"), "-m", "sia",
+                 "--similarity", str(table)]) == 0
+    assert "sim:table-" in json.loads(capsys.readouterr().out)["signature"]
+    assert main(["score", "-i", str(tmp_path / "hyp"), "-r", str(tmp_path / "r2"), "-m", "sia",
+                 "--sia-alpha", "2"]) == 2
+    assert "alpha" in capsys.readouterr().err

@@ -2,7 +2,8 @@
 
 ``mtalign score -r REF [REF ...] -i HYP [-m rougeL rougeS4 dcs ...]`` scores a hypothesis file
 against one or more reference files (one segment per line, UTF-8, aligned line by line);
-``mtalign demo`` scores the sample shipped inside the package.
+``mtalign demo`` scores the sample shipped inside the package;
+``mtalign train-similarity --src F --tgt E -o TABLE`` builds a word-similarity table for SIA.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from mtalign import __version__
 from mtalign.dcs import DCS_FIELDS, LEVELS, Dcs
 from mtalign.errors import MtalignError
 from mtalign.rouge import MULTI_REF, TOKENIZERS, Rouge, Score
+from mtalign.sia import DEFAULT_ALPHA as DEFAULT_SIA_ALPHA
 
 DEFAULT_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
 DEMO_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS0", "rougeS4", "rougeS9",
@@ -78,7 +80,8 @@ def _split_metrics(metrics: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) -> dict:
     """Scores every requested metric: corpus values, per-sentence arrays, signatures."""
-    rouge_names, dcs_names = _split_metrics(args.metrics)
+    sia_names = [m for m in args.metrics if m == "sia"]
+    rouge_names, dcs_names = _split_metrics([m for m in args.metrics if m != "sia"])
     scores: dict[str, dict[str, float]] = {}
     sentences: dict[str, tuple[tuple[str, ...], np.ndarray]] = {}
     signatures: dict[str, str] = {}
@@ -103,11 +106,102 @@ def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) ->
         signatures["dcs"] = dres.signature
         counts["n_empty_hyps"] = max(counts["n_empty_hyps"], dres.n_empty_hyps)
         counts["n_empty_refs"] = max(counts["n_empty_refs"], dres.n_empty_refs)
+    if sia_names:
+        _compute_sia(args, hyps, refs, scores, sentences, signatures, counts)
     out: dict = {"scores": scores, **counts}
     if len(signatures) == 1:
         out["signature"] = next(iter(signatures.values()))
     out["signatures"] = signatures
     return {"out": out, "sentences": sentences}
+
+
+def _compute_sia(args: argparse.Namespace, hyps: list[str], refs: list[list[str]],
+                 scores: dict, sentences: dict, signatures: dict, counts: dict) -> None:
+    from mtalign.sia import Sia, WordSimilarity
+
+    sim = None if args.similarity is None else WordSimilarity.load(args.similarity)
+    alpha = DEFAULT_SIA_ALPHA if args.sia_alpha is None else args.sia_alpha
+    res = Sia(alpha=alpha, decay=args.sia_decay, similarity=sim, tokenize=args.tokenize,
+              lowercase=not args.no_lowercase).corpus_score(hyps, refs, threads=args.threads)
+    scores["sia"] = {"score": res.score}
+    sentences["sia"] = (("score",), res.per_sentence[:, None])
+    signatures["sia"] = res.signature
+    counts["n_empty_hyps"] = max(counts["n_empty_hyps"], res.n_empty_hyps)
+    counts["n_empty_refs"] = max(counts["n_empty_refs"], res.n_empty_refs)
+
+
+def cmd_train_similarity(args: argparse.Namespace) -> int:
+    from mtalign.sia import TranslationTable, WordSimilarity
+
+    if args.table is not None:
+        if args.src is not None or args.tgt is not None:
+            raise CliError("give either --table or --src/--tgt, not both")
+        table = TranslationTable.read(args.table, args.format, src_vcb=args.src_vcb,
+                                      tgt_vcb=args.tgt_vcb)
+    else:
+        if args.src is None or args.tgt is None:
+            raise CliError("--src and --tgt are needed to train (or --table to convert)")
+        src, tgt = read_lines(args.src), read_lines(args.tgt)
+        if len(src) != len(tgt):
+            raise CliError(f"{args.src} has {len(src)} lines but {args.tgt} has {len(tgt)}")
+
+        def progress(it: int, n: int, ll: float) -> None:
+            if not args.quiet:
+                print(f"IBM-1 iteration {it}/{n}: log-likelihood per word {ll:.4f}",
+                      file=sys.stderr)
+
+        table = TranslationTable.train(src, tgt, iterations=args.iterations,
+                                       src_tokenize=args.src_tokenize,
+                                       tgt_tokenize=args.tgt_tokenize,
+                                       lowercase=not args.no_lowercase,
+                                       min_prob=args.min_prob, threads=args.threads,
+                                       progress=progress)
+    sim = WordSimilarity.from_translation_table(table, top=args.top, min_prob=args.min_prob,
+                                                threads=args.threads)
+    sim.save(args.output)
+    if not args.quiet:
+        print(f"wrote {args.output}: {len(sim)} words, {sim.n_entries} entries "
+              f"(from {len(table)} translation entries)", file=sys.stderr)
+    return 0
+
+
+def _add_sia_parsers(s: argparse.ArgumentParser, sub: argparse._SubParsersAction) -> None:
+    s.add_argument("--sia-alpha", type=float, default=None,
+                   help=f"SIA decay factor in (0, 1] (default: {DEFAULT_SIA_ALPHA})")
+    s.add_argument("--sia-decay", default="figure", choices=("figure", "geometric"),
+                   help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
+                        "a^3, ... (default: %(default)s)")
+    s.add_argument("--similarity", default=None, metavar="TABLE",
+                   help="SIA stochastic matching with a similarity table saved by "
+                        "`mtalign train-similarity` (default: exact matching)")
+    t = sub.add_parser("train-similarity",
+                       help="build a SIA word-similarity table (IBM-1 training or a table file)",
+                       description="Train IBM Model 1 p(e|f) on aligned files F (pivot "
+                                   "language) and E (the MT output language), or read a "
+                                   "lexical table, then write SIA's word similarity "
+                                   "sim(e1,e2) = sum_f p(e1|f) p(e2|f) (top 100 per word, "
+                                   "renormalised) to TABLE.")
+    t.add_argument("--src", metavar="F", help="pivot-language file (one sentence a line)")
+    t.add_argument("--tgt", metavar="E", help="MT-output-language file, aligned with F")
+    t.add_argument("--table", metavar="LEX", help="read p(e|f) from LEX instead of training")
+    t.add_argument("--format", default="tsv", choices=("tsv", "fast_align", "moses", "giza"),
+                   help="format of --table (default: %(default)s)")
+    t.add_argument("--src-vcb", help="GIZA++ source .vcb (with --format giza)")
+    t.add_argument("--tgt-vcb", help="GIZA++ target .vcb (with --format giza)")
+    t.add_argument("-o", "--output", required=True, metavar="TABLE", help="output file")
+    t.add_argument("--iterations", type=int, default=5, help="EM iterations (default: 5)")
+    t.add_argument("--src-tokenize", default="whitespace", choices=TOKENIZERS,
+                   help="tokenizer of F (default: %(default)s: pre-tokenized text)")
+    t.add_argument("--tgt-tokenize", default="unicode", choices=TOKENIZERS,
+                   help="tokenizer of E; use the scorer's (default: %(default)s)")
+    t.add_argument("--no-lowercase", action="store_true", help="keep case")
+    t.add_argument("--top", type=int, default=100,
+                   help="most similar words kept per word (default: 100)")
+    t.add_argument("--min-prob", type=float, default=1e-3,
+                   help="drop p(e|f) below this before eq. 3 (default: 0.001)")
+    t.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    t.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    t.set_defaults(func=cmd_train_similarity)
 
 
 def _format_text(name: str, out: dict) -> str:
@@ -202,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-i", "--input", required=True, metavar="HYP", help="hypothesis file")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
                    help="ROUGE variants (rouge1..rouge9, rougeL, rougeW-<w>, rougeS<d>, "
-                        "rougeS*, rougeSU<d>, rougeSU*) and DCS scores (dcs, cs0, cs1, cs2) "
+                        "rougeS*, rougeSU<d>, rougeSU*), DCS scores (dcs, cs0, cs1, cs2) and sia "
                         "(default: %(default)s)")
     s.add_argument("--tokenize", default="unicode", choices=TOKENIZERS,
                    help="word tokenizer for ROUGE and word-level DCS (default: %(default)s)")
@@ -225,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--threads", type=int, default=None,
                    help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
     s.set_defaults(func=cmd_score)
+    _add_sia_parsers(s, sub)
 
     d = sub.add_parser("demo", help="score the WMT21 de-en sample shipped with mtalign")
     d.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
