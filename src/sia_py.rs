@@ -276,10 +276,12 @@ impl SiaCore {
         sentences: &mtalign_core::intern::Sentences,
         hyps: &[u32],
         refs: &mtalign_core::refs::RefSets,
+        fast: bool,
     ) -> Result<Vec<f64>, Error> {
+        let c = &self.config;
         match &self.table {
-            None => sia::score_batch(&self.config, &sia::exact, sentences, hyps, refs),
-            Some(t) => sia::score_batch(&self.config, &|a, b| t.get(a, b), sentences, hyps, refs),
+            None => sia::score_batch(c, &sia::exact, sentences, hyps, refs, fast),
+            Some(t) => sia::score_batch(c, &|a, b| t.get(a, b), sentences, hyps, refs, fast),
         }
     }
 }
@@ -304,18 +306,21 @@ impl SiaCore {
         })
     }
 
-    /// Scores text input; see `mtalign.Sia.batch_score`.
-    #[pyo3(signature = (hyps, refs, threads=None))]
+    /// Scores text input; see `mtalign.Sia.batch_score`. `naive` runs the paper's O(M²N²)
+    /// programme (benchmarks and tests).
+    #[pyo3(signature = (hyps, refs, threads=None, naive=false))]
     fn score_texts<'py>(
         &self,
         py: Python<'py>,
         hyps: &Bound<'py, PyAny>,
         refs: &Bound<'py, PyAny>,
         threads: Option<usize>,
+        naive: bool,
     ) -> PyResult<BatchOut<'py>> {
+        let fast = !naive;
         let Some(table) = &self.table else {
             return score_text_batch(py, self.tokenizer, hyps, refs, threads, &[], |s, h, r| {
-                self.batch(s, h, r)
+                self.batch(s, h, r, fast)
             });
         };
         // With a table, tokens are numbered by the table so its rows apply directly.
@@ -324,7 +329,7 @@ impl SiaCore {
         let (scores, vanished) = run_detached(py, threads, || {
             let texts: Vec<&str> = batch.texts.iter().collect();
             let (sentences, vanished) = table.encode_texts(&tokenizer, &texts);
-            let scores = self.batch(&sentences, &batch.hyp_ids, &batch.ref_sets)?;
+            let scores = self.batch(&sentences, &batch.hyp_ids, &batch.ref_sets, fast)?;
             Ok((scores, vanished))
         })?;
         let mut is_vanished = vec![false; batch.texts.len()];
@@ -350,14 +355,16 @@ impl SiaCore {
         threads: Option<usize>,
     ) -> PyResult<BatchOut<'py>> {
         let Some(table) = &self.table else {
-            return score_token_batch(py, hyps, refs, threads, &[], |s, h, r| self.batch(s, h, r));
+            return score_token_batch(py, hyps, refs, threads, &[], |s, h, r| {
+                self.batch(s, h, r, true)
+            });
         };
         let batch = read_token_batch(hyps, refs)?;
         let n = batch.n_hyps;
         let scores = run_detached(py, threads, || {
             let sentences = table.encode_tokens(&batch.sentences);
             let hyp_ids: Vec<u32> = (0..n as u32).collect();
-            self.batch(&sentences, &hyp_ids, &batch.ref_sets)
+            self.batch(&sentences, &hyp_ids, &batch.ref_sets, true)
         })?;
         Ok((to_array(py, scores, n, &[])?, Vec::new(), Vec::new()))
     }

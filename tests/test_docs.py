@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["mtalign", "mtalign.rouge", "mtalign.dcs", "mtalign.kernels", "mtalign.tokenizers",
-           "mtalign.errors", "mtalign.demo"]
+           "mtalign.errors", "mtalign.demo", "mtalign.sia"]
 
 
 @pytest.mark.parametrize("name", MODULES)

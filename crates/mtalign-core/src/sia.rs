@@ -177,27 +177,37 @@ fn finish(cells: &[Cell], best: &[f64], back: &[usize]) -> Chain {
 }
 
 /// The paper's dynamic programme (Figures 3 and 7), O(M²N²): every candidate looks at every
-/// earlier candidate below-left of it. The test oracle for [`best_chain`].
-pub fn best_chain_naive(cells: &[Cell]) -> Chain {
+/// position (n, p) below-left of it, candidate or not, in row-major order. The test oracle for
+/// [`best_chain`]; `m` and `n` are the sentence lengths.
+pub fn best_chain_naive(cells: &[Cell], m: usize, n: usize) -> Chain {
     if cells.is_empty() {
         return Chain::default();
     }
-    let mut best = Vec::with_capacity(cells.len());
-    let mut back = Vec::with_capacity(cells.len());
-    for c in cells {
+    // Dense grid of cell indices (usize::MAX where there is no candidate).
+    let mut grid = vec![START; (m + 1) * (n + 1)];
+    for (k, c) in cells.iter().enumerate() {
+        grid[c.i as usize * (n + 1) + c.j as usize] = k;
+    }
+    let mut best = vec![f64::NEG_INFINITY; cells.len()];
+    let mut back = vec![START; cells.len()];
+    for (k, c) in cells.iter().enumerate() {
         let mut best_v = term(c.w, c.i, c.j);
         let mut best_p = START;
-        for (idx, x) in cells.iter().enumerate() {
-            if x.i < c.i && x.j < c.j {
-                let v: f64 = best[idx] + term(c.w, c.i - x.i, c.j - x.j);
+        for a in 1..c.i {
+            for b in 1..c.j {
+                let idx = grid[a as usize * (n + 1) + b as usize];
+                if idx == START {
+                    continue;
+                }
+                let v: f64 = best[idx] + term(c.w, c.i - a, c.j - b);
                 if v > best_v {
                     best_v = v;
                     best_p = idx;
                 }
             }
         }
-        best.push(best_v);
-        back.push(best_p);
+        best[k] = best_v;
+        back[k] = best_p;
     }
     finish(cells, &best, &back)
 }
@@ -272,12 +282,13 @@ pub fn sia_detail(
     let ref_lens: Vec<usize> = refs.iter().map(|r| r.len()).collect();
     let lp = length_penalty(m, &ref_lens);
     let full: Vec<Vec<Cell>> = refs.iter().map(|r| all_cells(mt, r, &weight)).collect();
+    let max_n = ref_lens.iter().copied().max().unwrap_or(0);
     let mut scratch = ChainScratch::default();
     let mut align = |cells: &[Cell]| {
         if fast {
             best_chain_with(cells, &mut scratch)
         } else {
-            best_chain_naive(cells)
+            best_chain_naive(cells, m, max_n)
         }
     };
     let mut chains: Vec<Chain> = full.iter().map(|c| align(c)).collect();
@@ -346,13 +357,14 @@ pub fn sia_detail(
 }
 
 /// SIA scores of a batch: `hyps[i]` (a sentence index) against the sentences of
-/// `ref_sets.get(i)`, in parallel. `weight` as for [`sia_detail`].
+/// `ref_sets.get(i)`, in parallel. `weight` and `fast` as for [`sia_detail`].
 pub fn score_batch(
     config: &SiaConfig,
     weight: &(impl Fn(u32, u32) -> f64 + Sync),
     sentences: &Sentences,
     hyps: &[u32],
     ref_sets: &RefSets,
+    fast: bool,
 ) -> Result<Vec<f64>> {
     ref_sets.check(hyps.len())?;
     let mut out = vec![0.0; hyps.len()];
@@ -366,7 +378,7 @@ pub fn score_batch(
                 .iter()
                 .map(|&r| sentences.get(r as usize))
                 .collect();
-            *slot = sia_detail(mt, &refs, weight, config, true).score;
+            *slot = sia_detail(mt, &refs, weight, config, fast).score;
         });
     Ok(out)
 }
@@ -474,7 +486,7 @@ mod tests {
         #[test]
         fn fast_equals_naive(cells in cells_strategy()) {
             let a = best_chain(&cells);
-            let b = best_chain_naive(&cells);
+            let b = best_chain_naive(&cells, 9, 9);
             prop_assert_eq!(a, b);
         }
 
