@@ -18,9 +18,8 @@ import argparse
 import csv
 from pathlib import Path
 
-import numpy as np
-
 import mtalign
+import numpy as np
 
 GRID = [round(0.05 * k, 2) for k in range(1, 21)]
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 import pytest
 import sia_twin
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 MAX_EXAMPLES = int(os.environ.get("MTALIGN_HYPOTHESIS_EXAMPLES", "250"))
 SETTINGS = settings(max_examples=MAX_EXAMPLES, deadline=None,

@@ -10,6 +10,9 @@ __all__ = [
     "InputError",
     "MtalignError",
     "RougeCore",
+    "SiaCore",
+    "TranslationTableCore",
+    "WordSimilarityCore",
     "__version__",
     "dcs",
     "default_threads",
@@ -67,6 +70,7 @@ def skip_bigram_overlap(
 def default_threads() -> int: ...
 
 # SIA (issue 6)
+@final
 class TranslationTableCore:
     @staticmethod
     def read(
@@ -88,6 +92,7 @@ class TranslationTableCore:
     def entries(self) -> list[tuple[str, str, float]]: ...
     def __len__(self) -> int: ...
 
+@final
 class WordSimilarityCore:
     @staticmethod
     def from_pairs(pairs: Any) -> WordSimilarityCore: ...
@@ -107,6 +112,7 @@ class WordSimilarityCore:
     def n_entries(self) -> int: ...
     def same_as(self, other: WordSimilarityCore) -> bool: ...
 
+@final
 class SiaCore:
     def __new__(
         cls,

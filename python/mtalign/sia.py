@@ -397,5 +397,5 @@ class Sia(ConfiguredMetric):
             raise InputError(f"refs must be a str or a list (got {type(refs).__name__})")
         score, before, lp, first, rounds, mt, rt = self._core.explain(hyp, list(refs), naive)
         return SiaExplanation(score, before, lp, list(first),
-                              [SiaRound(r, [tuple(p) for p in pairs], s, w)
+                              [SiaRound(r, [(int(i), int(j)) for i, j in pairs], s, w)
                                for r, s, w, pairs in rounds], mt, rt)

@@ -497,7 +497,7 @@ mod tests {
             r2 in proptest::collection::vec(0u32..4, 0..12),
             alpha in 0.1f64..1.0,
         ) {
-            let sim = |a: u32, b: u32| if (a + b) % 3 == 0 { 0.25 } else { 0.0 };
+            let sim = |a: u32, b: u32| if (a + b).is_multiple_of(3) { 0.25 } else { 0.0 };
             let c = cfg(alpha);
             prop_assert_eq!(
                 sia_detail(&mt, &[&r1, &r2], sim, &c, true),

@@ -303,7 +303,7 @@ impl WordSimilarity {
         tokenizer: &Tokenizer,
         texts: &[S],
     ) -> (Sentences, Vec<usize>) {
-        let chunks: Vec<(Vec<Vec<TokenId>>, Vec<String>, Vec<usize>)> = texts
+        let chunks: Vec<(EncodedChunk, Vec<usize>)> = texts
             .par_chunks(1024)
             .enumerate()
             .map(|(c, chunk)| {
@@ -326,13 +326,13 @@ impl WordSimilarity {
                             .collect()
                     })
                     .collect();
-                (sents, local.words, vanished)
+                ((sents, local.words), vanished)
             })
             .collect();
         let mut vanished_all = Vec::new();
-        let merged = self.merge_unknown(chunks.into_iter().map(|(s, w, v)| {
+        let merged = self.merge_unknown(chunks.into_iter().map(|(c, v)| {
             vanished_all.extend(v);
-            (s, w)
+            c
         }));
         (merged, vanished_all)
     }
@@ -342,7 +342,7 @@ impl WordSimilarity {
         &self,
         sentences: &[S],
     ) -> Sentences {
-        let chunks: Vec<(Vec<Vec<TokenId>>, Vec<String>)> = sentences
+        let chunks: Vec<EncodedChunk> = sentences
             .par_chunks(1024)
             .map(|chunk| {
                 let mut local = LocalUnknown::default();
@@ -369,10 +369,7 @@ impl WordSimilarity {
     }
 
     /// Gives unknown words global ids from `len()` upwards, in chunk order.
-    fn merge_unknown(
-        &self,
-        chunks: impl Iterator<Item = (Vec<Vec<TokenId>>, Vec<String>)>,
-    ) -> Sentences {
+    fn merge_unknown(&self, chunks: impl Iterator<Item = EncodedChunk>) -> Sentences {
         let base = self.words.len() as u32;
         let mut global: FxHashMap<String, u32> = FxHashMap::default();
         let mut out: Vec<Vec<u32>> = Vec::new();
@@ -396,6 +393,9 @@ impl WordSimilarity {
         Sentences::from_ids(&out)
     }
 }
+
+/// A chunk's sentences (table ids or chunk-local unknown ids) and its unknown words.
+type EncodedChunk = (Vec<Vec<TokenId>>, Vec<String>);
 
 #[derive(Clone, Copy)]
 enum TokenId {
