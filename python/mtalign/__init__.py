@@ -10,6 +10,7 @@ from mtalign import kernels
 from mtalign._mtalign import __version__
 from mtalign.dcs import Dcs, DcsResult, DcsScore
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+from mtalign.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
 from mtalign.rouge import Rouge, RougeResult, Score
 from mtalign.tokenizers import default_threads, tokenize
 
@@ -28,4 +29,8 @@ __all__ = [
     "default_threads",
     "kernels",
     "tokenize",
+    "OrangeCurve",
+    "OrangeResult",
+    "orange",
+    "orange_from_scores",
 ]
