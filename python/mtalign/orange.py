@@ -321,12 +321,10 @@ def _bootstrap(values: Sequence[np.ndarray], n_bootstrap: int,
     n = values[0].size
     rng = np.random.default_rng(seed)
     means = [np.empty(n_bootstrap) for _ in values]
-    block = max(1, 2_000_000 // max(n, 1))  # bounds memory: block × n indices at a time
-    for start in range(0, n_bootstrap, block):
-        stop = min(start + block, n_bootstrap)
-        idx = rng.integers(0, n, size=(stop - start, n))
+    for b in range(n_bootstrap):
+        idx = rng.integers(0, n, size=n)  # one resample of the sentences
         for m, v in zip(means, values, strict=True):
-            m[start:stop] = v[idx].mean(axis=1)
+            m[b] = v[idx].mean()
     return [(float(np.percentile(m, 2.5)), float(np.percentile(m, 97.5))) for m in means]
 
 
@@ -499,6 +497,9 @@ def plot_curves(curves: Sequence[OrangeCurve], path: str | None = None, ax: Any 
     for c in curves:
         ax.plot(c.sizes, 100 * c.orange, label=c.label, linewidth=1.4,
                 marker="o" if c.sizes.size <= 40 else None, markersize=3)
+    from matplotlib.ticker import MaxNLocator  # type: ignore[import-not-found, unused-ignore]
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("list length N (first N candidates)")
     ax.set_ylabel("ORANGE (%) — lower is better")
     ax.set_title(title or "ORANGE vs list length")

@@ -65,7 +65,8 @@ class RerankResult:
 
 
 def _hypothesis(entry: Any) -> Any:
-    return entry if isinstance(entry, (str, list, tuple)) else entry.hypothesis
+    # NBestEntry is a tuple too, so look for its field first.
+    return entry.hypothesis if hasattr(entry, "hypothesis") else entry
 
 
 def rerank(metric: Any, nbest: Sequence[Sequence[Any]], refs: Sequence[Any],
