@@ -214,22 +214,25 @@ def _format_entry(sid: int, entry: NBestEntry | str) -> str:
         if "\n" in field or "|||" in field:
             raise InputError(f"sentence {sid}: an n-best field contains a newline or '|||': "
                              f"{field!r}")
-    parts = [str(sid), entry.hypothesis, entry.features, repr(float(entry.score)),
-             *entry.extra]
+    score = repr(float(entry.score))
+    if score.endswith(".0"):  # Moses writes whole scores without a decimal part
+        score = score[:-2]
+    parts = [str(sid), entry.hypothesis, entry.features, score, *entry.extra]
     return " ||| ".join(parts)
 
 
 def write_nbest(dest: PathLike | IO[str], nbest: Sequence[Sequence[NBestEntry | str]]) -> None:
     """Writes n-best lists in Moses format (``id ||| hypothesis ||| features ||| score``).
 
-    Plain strings are written with empty features and score 0.0.
+    Plain strings are written with empty features and score 0. Scores are written in the
+    shortest form that reads back to the same float.
 
     >>> import io
     >>> out = io.StringIO()
     >>> write_nbest(out, [[NBestEntry("a b", "lm: -1", -1.5)], ["c"]])
     >>> print(out.getvalue(), end="")
     0 ||| a b ||| lm: -1 ||| -1.5
-    1 ||| c |||  ||| 0.0
+    1 ||| c |||  ||| 0
     """
     lines: list[str] = []
     for sid, lst in enumerate(nbest):
