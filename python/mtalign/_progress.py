@@ -8,7 +8,7 @@ from typing import TextIO
 
 
 class Progress:
-    """Draws ``label [#####.....] done/total  elapsed`` on one stderr line.
+    r"""Draws ``label [#####.....] done/total  elapsed`` on one stderr line.
 
     Nothing is drawn until ``delay`` seconds have passed (short runs stay silent), nor when
     the stream is not a terminal unless ``force``. Use as a callable ``progress(done, total)``.
@@ -17,8 +17,8 @@ class Progress:
     >>> out = io.StringIO()
     >>> p = Progress("scoring", stream=out, delay=0.0, force=True)
     >>> p(1, 4); p(4, 4); p.close()
-    >>> out.getvalue().split("\r")[-1]
-    'scoring [##############################] 4/4  0.0s\n'
+    >>> out.getvalue().split("\r")[-1].rstrip()
+    'scoring [##############################] 4/4  0.0s'
     """
 
     def __init__(self, label: str, *, stream: TextIO | None = None, delay: float = 2.0,
