@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +152,28 @@ def test_cli_rerank(mtalign: Any, capsys: pytest.CaptureFixture[str], tmp_path: 
     assert out_file.read_text(encoding="utf-8").splitlines() == want.hypotheses
     code, out, _ = run(["rerank", "--nbest", str(NBEST), "-r", str(NBEST_REF)], capsys)
     assert code == 0 and out.splitlines() == want.hypotheses
+
+
+def test_cli_progress_bar(mtalign: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    systems = sorted(str(p) for p in (WMT / "hyp").glob("*.de"))
+    refs = [str(WMT / f"ref.{x}.de") for x in "AC"]
+    code, _, err = run(["orange", "--systems", *systems, "-r", *refs, "-m", "rougeL", "rouge1",
+                        "--progress", "always", "--bootstrap", "0"], capsys)
+    # Both metrics on one bar: half way after the first, full after the second.
+    draws = [tuple(map(int, m)) for m in re.findall(r"\] (\d+)/(\d+)", err)]
+    assert code == 0 and draws[0][1] == 2 * draws[0][0] and draws[-1][0] == draws[-1][1]
+    code, _, err = run(["orange", "--systems", *systems, "-r", *refs, "-m", "rougeL",
+                        "--bootstrap", "0"], capsys)
+    assert code == 0 and err == ""  # not a terminal: no bar
+
+
+def test_progress_callback_sees_chunks(mtalign: Any) -> None:
+    seen: list[tuple[int, int]] = []
+    cands = [[f"w{i} x{j}" for j in range(30)] for i in range(400)]
+    refs = [[f"w{i} x", f"x w{i}"] for i in range(400)]
+    res = mtalign.orange(mtalign.Rouge("rouge1"), cands, refs, n_bootstrap=0,
+                         progress=lambda d, t: seen.append((d, t)))
+    total = 400 * 30 * 2 + 400 * 2
+    assert seen[-1] == (total, total) and len(seen) == -(-total // 20000)
+    plain = mtalign.orange(mtalign.Rouge("rouge1"), cands, refs, n_bootstrap=0)
+    assert plain.ranks.tolist() == res.ranks.tolist()  # chunking changes nothing
