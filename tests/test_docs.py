@@ -9,6 +9,8 @@ import pytest
 
 MODULES = ["mtalign", "mtalign.rouge", "mtalign.dcs", "mtalign.kernels", "mtalign.tokenizers",
            "mtalign.errors", "mtalign.demo", "mtalign.sia"]
+MODULES += ["mtalign.orange", "mtalign.io", "mtalign.rerank", "mtalign.registry",
+            "mtalign._metric", "mtalign._progress"]
 
 
 @pytest.mark.parametrize("name", MODULES)

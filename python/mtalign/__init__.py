@@ -6,10 +6,12 @@
 0.8333333333333334
 """
 
-from mtalign import kernels
+from mtalign import io, kernels
 from mtalign._mtalign import __version__
 from mtalign.dcs import Dcs, DcsResult, DcsScore
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+from mtalign.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
+from mtalign.rerank import RerankResult, rerank
 from mtalign.rouge import Rouge, RougeResult, Score
 from mtalign.sia import (
     Sia,
@@ -42,4 +44,11 @@ __all__ = [
     "default_threads",
     "kernels",
     "tokenize",
+    "OrangeCurve",
+    "OrangeResult",
+    "orange",
+    "orange_from_scores",
+    "RerankResult",
+    "io",
+    "rerank",
 ]

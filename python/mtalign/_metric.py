@@ -41,6 +41,22 @@ class ConfiguredMetric(ABC):
         pairwise matrices); ``variant=None`` means ``scalar_names()[0]``.
         """
 
+    def pairwise(self, hyps: Sequence[Any], pseudo_refs: Sequence[Any],
+                 variant: str | None = None, threads: int | None = None) -> np.ndarray:
+        """The (n, m) matrix of ``hyps[i]`` scored against ``pseudo_refs[j]``.
+
+        For minimum-Bayes-risk decoding: ``pseudo_refs`` is usually the n-best list itself
+        (``pairwise(hyps, hyps)``). ``pseudo_refs[j]`` is one text (or one token list when
+        ``hyps`` are token lists) or a list of texts used together as a reference set. The
+        n·m pairs go to :meth:`scalar_scores` as one batch, so each distinct text is
+        tokenized once and the work runs in parallel with the GIL released.
+
+        >>> from mtalign import Rouge
+        >>> Rouge("rouge1").pairwise(["a b", "a"], ["a b", "b", "c"]).tolist()
+        [[1.0, 0.6666666666666666, 0.0], [0.6666666666666666, 0.0, 0.0]]
+        """
+        return pairwise_scores(self.scalar_scores, hyps, pseudo_refs, variant, threads)
+
     def _pick_scalar(self, variant: str | None) -> str:
         names = self.scalar_names()
         if variant is None:
@@ -72,3 +88,21 @@ class ConfiguredMetric(ABC):
 
 def _rebuild(cls: type[ConfiguredMetric], config: dict[str, Any]) -> ConfiguredMetric:
     return cls(**config)
+
+
+def pairwise_scores(scalar_scores: Any, hyps: Sequence[Any], pseudo_refs: Sequence[Any],
+                    variant: str | None = None, threads: int | None = None) -> np.ndarray:
+    """:meth:`ConfiguredMetric.pairwise` for any object with a ``scalar_scores`` method."""
+    hyps = list(hyps)
+    refs = list(pseudo_refs)
+    n, m = len(hyps), len(refs)
+    if n == 0 or m == 0:
+        return np.zeros((n, m), dtype=np.float64)
+    if isinstance(hyps[0], (list, tuple)):
+        # Token lists: a pseudo-reference is one token list, i.e. a reference set of one.
+        refs = [[r] for r in refs]
+    flat_hyps = [h for h in hyps for _ in range(m)]
+    flat_refs = refs * n
+    scores = np.asarray(scalar_scores(flat_hyps, flat_refs, variant=variant, threads=threads),
+                        dtype=np.float64)
+    return scores.reshape(n, m)

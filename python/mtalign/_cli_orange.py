@@ -1,0 +1,230 @@
+"""``mtalign orange`` and ``mtalign rerank``: the command-line side of ORANGE and reranking."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtalign import registry
+from mtalign._progress import Progress
+from mtalign.dcs import LEVELS
+from mtalign.io import nbest_hypotheses, read_nbest, read_references, read_systems
+from mtalign.orange import ORACLES, OrangeCurve, OrangeResult, orange, plot_curves
+from mtalign.rerank import rerank
+from mtalign.rouge import TOKENIZERS
+
+ORANGE_METRICS = ["rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
+
+
+class _Combined:
+    """Progress over several metrics on one bar."""
+
+    def __init__(self, bar: Progress, k: int, n_metrics: int) -> None:
+        self.bar, self.k, self.n = bar, k, n_metrics
+
+    def __call__(self, done: int, total: int) -> None:
+        self.bar(self.k * total + done, self.n * total)
+
+
+def _load(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]], str]:
+    """Candidate lists, reference sets and a description of the candidates' source."""
+    if args.nbest is not None:
+        refs = read_references(args.refs)
+        nbest = read_nbest(args.nbest, n_sentences=len(refs))
+        return nbest_hypotheses(nbest), refs, args.nbest
+    cands = read_systems(args.systems)
+    refs = read_references(args.refs, n_sentences=len(cands), against=args.systems[0])
+    return cands, refs, f"{len(args.systems)} system outputs"
+
+
+def _curve_sizes(longest: int) -> list[int]:
+    if longest <= 200:
+        return list(range(1, longest + 1))
+    step = math.ceil(longest / 100)
+    return sorted({1, *range(step, longest + 1, step), longest})
+
+
+def _text_report(results: dict[str, OrangeResult], curves: dict[str, OrangeCurve] | None,
+                 where: str, n_refs: str) -> str:
+    first = next(iter(results.values()))
+    sizes = first.list_sizes
+    size_desc = str(sizes[0]) if sizes.min() == sizes.max() else f"{sizes.min()}-{sizes.max()}"
+    lines = [f"# ORANGE of {len(results)} metric(s) on {where}: {first.n_sentences} sentences"
+             f" (+{first.n_dropped} dropped), lists of {size_desc}, {n_refs} references, "
+             f"oracle {first.oracle}",
+             "(lower is better; 95% CI from a bootstrap over sentences)"]
+    width = max([len("metric")] + [len(k) for k in results])
+    lines.append(f"{'metric':<{width}}  {'ORANGE':>8}  {'95% CI':>15}  {'avg rank':>8}  "
+                 f"{'95% CI':>13}")
+    for name, r in results.items():
+        lines.append(f"{name:<{width}}  {100 * r.orange:7.2f}%  "
+                     f"{100 * r.ci[0]:6.2f}-{100 * r.ci[1]:6.2f}%  {r.avg_rank:8.2f}  "
+                     f"{r.rank_ci[0]:6.2f}-{r.rank_ci[1]:6.2f}")
+    if curves:
+        names = list(curves)
+        lines.append("")
+        lines.append("# ORANGE (%) by list length N (first N candidates)")
+        lines.append("N      " + "  ".join(f"{n:>10}" for n in names) + "  sentences")
+        c0 = curves[names[0]]
+        for k, n in enumerate(c0.sizes):
+            cells = "  ".join(f"{100 * curves[m].orange[k]:10.2f}" for m in names)
+            lines.append(f"{n:<5}  {cells}  {c0.n_sentences[k]:>9}")
+    lines += [f"signature ({name}): {r.signature}" for name, r in results.items()]
+    return "\n".join(lines)
+
+
+def cmd_orange(args: argparse.Namespace) -> int:
+    from mtalign.cli import CliError
+
+    cands, refs, where = _load(args)
+    options = registry.MetricOptions.from_args(args)
+    metrics = [(name, *registry.make_metric(name, options)) for name in args.metrics]
+    bar = Progress("mtalign orange", force=args.progress == "always",
+                   delay=0.0 if args.progress == "always" else 2.0)
+    if args.progress == "never":
+        bar.enabled = False
+    results: dict[str, OrangeResult] = {}
+    try:
+        for k, (name, metric, variant) in enumerate(metrics):
+            results[name] = orange(metric, cands, refs, variant=variant, oracle=args.oracle,
+                                   min_size=args.min_size, n_bootstrap=args.bootstrap,
+                                   seed=args.seed, threads=args.threads,
+                                   progress=_Combined(bar, k, len(metrics)))
+            results[name].label = name
+    finally:
+        bar.close()
+    curves = None
+    if args.curve or args.plot:
+        longest = int(next(iter(results.values())).list_sizes.max())
+        grid = _curve_sizes(longest)
+        curves = {name: r.curve(grid) for name, r in results.items()}
+    if args.plot:
+        try:
+            plot_curves(list(curves.values()) if curves else [], path=args.plot,
+                        title=f"ORANGE vs list length ({where})")
+        except ImportError as e:
+            raise CliError(str(e)) from None
+        except OSError as e:
+            raise CliError(f"cannot write {args.plot}: {e.strerror or e}") from None
+    counts = {len(r) for r in refs}
+    n_refs = str(counts.pop()) if len(counts) == 1 else "varying"
+    if args.format == "json":
+        out: dict[str, Any] = {"candidates": where, "n_refs": n_refs, "metrics": {}}
+        for name, r in results.items():
+            entry = r.to_dict(sentences=args.sentence_level)
+            if args.curve and curves:
+                entry["curve"] = curves[name].to_dict()
+            out["metrics"][name] = entry
+        if args.plot:
+            out["plot"] = args.plot
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+    else:
+        print(_text_report(results, curves if args.curve else None, where, n_refs))
+        if args.plot:
+            print(f"plot written to {args.plot}")
+    return 0
+
+
+def cmd_rerank(args: argparse.Namespace) -> int:
+    refs_sets = read_references(args.refs)
+    refs: list[Any] = [r[0] if len(r) == 1 else r for r in refs_sets]
+    nbest = read_nbest(args.nbest, n_sentences=len(refs))
+    options = registry.MetricOptions.from_args(args)
+    metric, variant = registry.make_metric(args.metric, options)
+    bar = Progress("mtalign rerank", force=args.progress == "always",
+                   delay=0.0 if args.progress == "always" else 2.0)
+    if args.progress == "never":
+        bar.enabled = False
+    try:
+        res = rerank(metric, nbest, refs, variant=variant, threads=args.threads, progress=bar)
+    finally:
+        bar.close()
+    text = "".join(h + "\n" for h in res.hypotheses)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            from mtalign.cli import CliError
+
+            raise CliError(f"cannot write {args.output}: {e.strerror}") from None
+    sizes = np.array([len(lst) for lst in nbest])
+    print(f"mtalign rerank: {len(nbest)} sentences, {int(sizes.sum())} hypotheses; mean "
+          f"{args.metric} of the first hypothesis {res.mean_score(0):.4f}, of the oracle choice "
+          f"{res.mean_score():.4f}; chose the first in {int((res.best == 0).sum())} sentences",
+          file=sys.stderr)
+    return 0
+
+
+def _metric_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tokenize", default="unicode", choices=TOKENIZERS,
+                   help="word tokenizer for ROUGE and word-level DCS (default: %(default)s)")
+    p.add_argument("--no-lowercase", action="store_true",
+                   help="keep case for ROUGE (DCS always compares case as given)")
+    p.add_argument("--level", default="char", choices=LEVELS,
+                   help="DCS level: char or word (default: %(default)s)")
+    p.add_argument("--ignore-spaces", action="store_true",
+                   help="DCS at character level: drop whitespace before matching")
+    p.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default: 1)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
+    p.add_argument("--progress", default="auto", choices=("auto", "always", "never"),
+                   help="progress bar on stderr: auto = on a terminal, after 2 s")
+
+
+def add_commands(sub: Any) -> None:
+    """Adds ``orange`` and ``rerank`` to the ``mtalign`` subcommands."""
+    o = sub.add_parser(
+        "orange", help="ORANGE: how well metrics rank references above candidates",
+        description="ORANGE (Lin & Och 2004): for every source sentence, score each "
+                    "reference against the other references and each candidate against the "
+                    "same leave-one-out sets; report the average rank of the references "
+                    "among the candidates divided by (list length + 1). Lower is better.")
+    src = o.add_mutually_exclusive_group(required=True)
+    src.add_argument("--nbest", metavar="FILE",
+                     help="Moses n-best file (id ||| hypothesis ||| features ||| score)")
+    src.add_argument("--systems", nargs="+", metavar="HYP",
+                     help="system output files; line i of each is a candidate for sentence i")
+    o.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
+                   help="reference files (at least 2), aligned with the sentences")
+    o.add_argument("-m", "--metrics", nargs="+", default=ORANGE_METRICS, metavar="METRIC",
+                   help="metric names as for `mtalign score` (default: %(default)s)")
+    o.add_argument("--oracle", default="average_score", choices=ORACLES,
+                   help="rank the mean reference score (paper) or average each "
+                        "reference's own rank (default: %(default)s)")
+    o.add_argument("--min-size", type=int, default=None, metavar="N",
+                   help="drop sentences with fewer than N candidates")
+    o.add_argument("--bootstrap", type=int, default=1000, metavar="B",
+                   help="bootstrap resamples for the 95%% CI (default: %(default)s; 0 = none)")
+    o.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: 12345)")
+    o.add_argument("-f", "--format", default="text", choices=("json", "text"),
+                   help="output format (default: %(default)s)")
+    o.add_argument("--curve", action="store_true",
+                   help="also report ORANGE for every list length N (prefixes of the lists)")
+    o.add_argument("--plot", metavar="PNG",
+                   help="draw ORANGE vs list length to PNG (needs mtalign[plot])")
+    o.add_argument("--sentence-level", action="store_true",
+                   help="JSON: include each sentence's reference rank")
+    _metric_options(o)
+    o.set_defaults(func=cmd_orange)
+
+    r = sub.add_parser(
+        "rerank", help="oracle-rerank an n-best list with a metric and the references",
+        description="Pick in every n-best list the hypothesis the metric scores best against "
+                    "the references (ties: the earliest); write the picks one per line.")
+    r.add_argument("--nbest", required=True, metavar="FILE", help="Moses n-best file")
+    r.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
+                   help="reference file(s), one line per n-best id")
+    r.add_argument("-m", "--metric", default="rougeL", metavar="METRIC",
+                   help="metric name as for `mtalign score` (default: %(default)s)")
+    r.add_argument("-o", "--output", default=None, metavar="OUT",
+                   help="where to write the chosen hypotheses (default: stdout)")
+    _metric_options(r)
+    r.set_defaults(func=cmd_rerank)

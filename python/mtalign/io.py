@@ -1,0 +1,251 @@
+"""Reading and writing MT files: plain segment files, system outputs, Moses n-best lists.
+
+Every error is an :class:`~mtalign.InputError` that names the file and the line.
+
+* segment files: UTF-8, one segment per line (a leading BOM, ``\\r\\n`` endings and a final
+  newline are not content);
+* system outputs (:func:`read_systems`): several segment files aligned line by line; line i of
+  every system is a candidate for source sentence i;
+* Moses n-best lists (:func:`read_nbest`, :func:`write_nbest`): lines
+  ``id ||| hypothesis ||| features ||| score`` (further ``|||`` fields such as word
+  alignments are kept), ids 0, 1, 2, … in blocks, every sentence with at least one entry.
+
+>>> import io
+>>> nb = read_nbest(io.StringIO("0 ||| a b ||| lm: -1 ||| -1.5\\n1 ||| c ||| lm: -2 ||| -2\\n"))
+>>> [[e.hypothesis for e in lst] for lst in nb]
+[['a b'], ['c']]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import IO, Any, NamedTuple, Union
+
+from mtalign._mtalign import InputError
+
+PathLike = Union[str, "os.PathLike[str]"]  # noqa: UP007 (a runtime alias)
+Source = Union[PathLike, IO[str], IO[bytes]]  # noqa: UP007
+
+
+class NBestEntry(NamedTuple):
+    """One line of a Moses n-best list (without its sentence id)."""
+
+    hypothesis: str
+    features: str = ""
+    score: float = 0.0
+    extra: tuple[str, ...] = ()
+
+    def feature_values(self) -> dict[str, list[float]]:
+        """The features as ``name -> values`` (Moses writes ``name: v1 v2 name2: v3``).
+
+        >>> NBestEntry("x", "d: 0 -7.5 lm: -41.3 w: -9").feature_values()
+        {'d': [0.0, -7.5], 'lm': [-41.3], 'w': [-9.0]}
+        """
+        out: dict[str, list[float]] = {}
+        current = ""
+        for tok in self.features.split():
+            if tok.endswith(("=", ":")):
+                current = tok[:-1]
+                out.setdefault(current, [])
+            else:
+                out.setdefault(current, []).append(float(tok))
+        return out
+
+
+def _name(source: Any) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    return str(getattr(source, "name", "<stream>"))
+
+
+def _read_text(source: Source) -> tuple[str, str]:
+    """(name, decoded text) of a path or an open text/binary stream."""
+    name = _name(source)
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            data: Any = Path(source).read_bytes()
+        except OSError as e:
+            raise InputError(f"cannot read {name}: {e.strerror}") from None
+    else:
+        data = source.read()
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data[: e.start].count(b"\n") + 1
+            raise InputError(f"{name}: line {line} is not valid UTF-8 "
+                             f"(byte offset {e.start})") from None
+    else:
+        text = data
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return name, text
+
+
+def _split_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def read_lines(source: Source) -> list[str]:
+    """The segments of a UTF-8 file (path or open stream), one per line.
+
+    >>> import io
+    >>> read_lines(io.BytesIO(b"\\xef\\xbb\\xbfone\\r\\ntwo\\n"))
+    ['one', 'two']
+    """
+    return _split_lines(_read_text(source)[1])
+
+
+def _read_aligned(sources: Sequence[Source], what: str) -> tuple[list[str], list[list[str]]]:
+    if isinstance(sources, (str, os.PathLike)) or not sources:
+        raise InputError(f"give a list of one or more {what} files")
+    names, files = [], []
+    for s in sources:
+        name, text = _read_text(s)
+        names.append(name)
+        files.append(_split_lines(text))
+    for name, lines in zip(names[1:], files[1:], strict=True):
+        if len(lines) != len(files[0]):
+            raise InputError(f"{name} has {len(lines)} lines but {names[0]} has "
+                             f"{len(files[0])}; {what} files must be aligned line by line")
+    return names, files
+
+
+def read_systems(sources: Sequence[Source]) -> list[list[str]]:
+    """Candidate lists from system outputs: ``result[i]`` = line i of every system, in order.
+
+    >>> import io
+    >>> read_systems([io.StringIO("a\\nb\\n"), io.StringIO("c\\nd\\n")])
+    [['a', 'c'], ['b', 'd']]
+    """
+    _, files = _read_aligned(sources, "system output")
+    return [list(row) for row in zip(*files, strict=True)]
+
+
+def read_references(sources: Sequence[Source], n_sentences: int | None = None,
+                    against: str = "the candidates") -> list[list[str]]:
+    """Reference sets: ``result[i]`` = line i of every reference file.
+
+    With ``n_sentences``, every file must have that many lines (``against`` names where the
+    number comes from, for the error message).
+
+    >>> import io
+    >>> read_references([io.StringIO("r1\\n"), io.StringIO("r2\\n")], n_sentences=1)
+    [['r1', 'r2']]
+    """
+    names, files = _read_aligned(sources, "reference")
+    if n_sentences is not None and len(files[0]) != n_sentences:
+        raise InputError(f"{names[0]} has {len(files[0])} lines but {against} has "
+                         f"{n_sentences} sentences; files must be aligned line by line")
+    return [list(row) for row in zip(*files, strict=True)]
+
+
+def read_nbest(source: Source, n_sentences: int | None = None) -> list[list[NBestEntry]]:
+    """Reads a Moses n-best list: ``result[id]`` is the list of entries for sentence ``id``.
+
+    Checks, each reported with file and line: at least four ``|||`` fields; an integer id;
+    a numeric score; ids that start at 0 and never go back or skip a sentence (a skipped id is
+    a sentence with no candidates); with ``n_sentences``, exactly that many sentences.
+
+    >>> import io
+    >>> nb = read_nbest(io.StringIO("0 ||| a ||| f: 1 ||| 0.5\\n0 ||| b ||| f: 2 ||| 0.25\\n"))
+    >>> nb[0][1]
+    NBestEntry(hypothesis='b', features='f: 2', score=0.25, extra=())
+    """
+    name, text = _read_text(source)
+    out: list[list[NBestEntry]] = []
+    for lineno, line in enumerate(_split_lines(text), start=1):
+        where = f"{name}: line {lineno}"
+        if not line.strip():
+            raise InputError(f"{where} is empty (expected 'id ||| hypothesis ||| features "
+                             "||| score')")
+        fields = [f.strip() for f in line.split("|||")]
+        if len(fields) < 4:
+            raise InputError(f"{where} has {len(fields)} '|||'-separated fields, expected at "
+                             "least 4: id ||| hypothesis ||| features ||| score")
+        raw_id = fields[0]
+        if not raw_id.isdigit():
+            raise InputError(f"{where}: the id {raw_id!r} is not a non-negative integer")
+        sid = int(raw_id)
+        try:
+            score = float(fields[3])
+        except ValueError:
+            raise InputError(f"{where}: the score {fields[3]!r} is not a number") from None
+        current = len(out) - 1
+        if sid < current:
+            raise InputError(f"{where}: id {sid} comes after id {current}; the entries of "
+                             "each sentence must be together and ids in increasing order")
+        if sid > current + 1:
+            missing = f"{current + 1}" if sid == current + 2 else f"{current + 1}-{sid - 1}"
+            raise InputError(f"{where}: id {sid} follows id {current}, so sentence(s) "
+                             f"{missing} have no candidates (missing ids)")
+        if sid == current + 1:
+            out.append([])
+        out[sid].append(NBestEntry(fields[1], fields[2], score, tuple(fields[4:])))
+    if n_sentences is not None and len(out) != n_sentences:
+        if len(out) < n_sentences:
+            gap = f"{len(out)}" if len(out) == n_sentences - 1 else \
+                f"{len(out)}-{n_sentences - 1}"
+            raise InputError(f"{name} has candidates for {len(out)} sentences but "
+                             f"{n_sentences} are expected: sentence(s) {gap} have none")
+        raise InputError(f"{name} has candidates for {len(out)} sentences but only "
+                         f"{n_sentences} are expected")
+    return out
+
+
+def nbest_hypotheses(nbest: Iterable[Iterable[Any]]) -> list[list[str]]:
+    """The hypothesis strings of n-best lists (entries or plain strings).
+
+    >>> nbest_hypotheses([[NBestEntry("a"), "b"]])
+    [['a', 'b']]
+    """
+    return [[e if isinstance(e, str) else e.hypothesis for e in lst] for lst in nbest]
+
+
+def _format_entry(sid: int, entry: NBestEntry | str) -> str:
+    if isinstance(entry, str):
+        entry = NBestEntry(entry)
+    for field in (entry.hypothesis, entry.features, *entry.extra):
+        if "\n" in field or "|||" in field:
+            raise InputError(f"sentence {sid}: an n-best field contains a newline or '|||': "
+                             f"{field!r}")
+    score = repr(float(entry.score))
+    if score.endswith(".0"):  # Moses writes whole scores without a decimal part
+        score = score[:-2]
+    parts = [str(sid), entry.hypothesis, entry.features, score, *entry.extra]
+    return " ||| ".join(parts)
+
+
+def write_nbest(dest: PathLike | IO[str], nbest: Sequence[Sequence[NBestEntry | str]]) -> None:
+    """Writes n-best lists in Moses format (``id ||| hypothesis ||| features ||| score``).
+
+    Plain strings are written with empty features and score 0. Scores are written in the
+    shortest form that reads back to the same float.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> write_nbest(out, [[NBestEntry("a b", "lm: -1", -1.5)], ["c"]])
+    >>> print(out.getvalue(), end="")
+    0 ||| a b ||| lm: -1 ||| -1.5
+    1 ||| c |||  ||| 0
+    """
+    lines: list[str] = []
+    for sid, lst in enumerate(nbest):
+        if len(lst) == 0:
+            raise InputError(f"sentence {sid} has no candidates; Moses n-best files cannot "
+                             "represent an empty list")
+        lines.extend(_format_entry(sid, e) for e in lst)
+    text = "".join(line + "\n" for line in lines)
+    if isinstance(dest, (str, os.PathLike)):
+        Path(dest).write_text(text, encoding="utf-8")
+    else:
+        dest.write(text)
+
+
+__all__ = ["NBestEntry", "nbest_hypotheses", "read_lines", "read_nbest", "read_references",
+           "read_systems", "write_nbest"]

@@ -1,0 +1,511 @@
+"""ORANGE (Lin & Och 2004): judge a metric by where it ranks the references among candidates.
+
+For each source sentence i there is a list of N_i candidate translations (an n-best list, or
+the outputs of several systems) and R_i ≥ 2 reference translations. A good metric should
+score the references above the machine translations. Section 4 of the paper:
+
+* each reference r is scored against the other R−1 references: s_r;
+* each candidate is scored against each of the R leave-one-out sets (all references but r)
+  and the R scores are averaged (jackknifing: candidates and references then face the same
+  number of references);
+* ``oracle="average_score"`` (the paper's procedure): the oracle score is the mean of the
+  s_r, and its rank among the candidates is 1 + #candidates scoring better + ½·#ties;
+  ``oracle="average_rank"`` (the paper's other wording, "the average rank of the
+  references"): each reference is ranked on its own among the candidates the same way, and
+  the R ranks are averaged;
+* ORANGE = mean over sentences of rank_i / (N_i + 1), which is eq. 10 when every list has N
+  entries. Smaller is better: 1/(N+1) means the references always come first.
+
+The 95% confidence interval resamples source sentences with replacement (seeded bootstrap,
+percentile method), for ORANGE and for the average rank.
+
+>>> import mtalign
+>>> res = mtalign.orange(mtalign.Rouge("rougeL", tokenize="whitespace"),
+...                      [["a b c", "x y z"]], [["a b c", "a b d"]], n_bootstrap=0)
+>>> res.ranks.tolist(), round(res.orange, 4)
+([2.0], 0.6667)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mtalign._mtalign import ConfigError, InputError
+from mtalign._scoring import ProgressFn, Scorer
+
+ORACLES = ("average_score", "average_rank")
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+class OrangeCurve:
+    """ORANGE as a function of the list length N (prefixes of each list), as in Figure 1.
+
+    Attributes:
+        sizes: the list lengths N (int array).
+        orange / avg_rank: ORANGE and the mean oracle rank at each N.
+        n_sentences: how many sentences have at least N candidates (only those count at N).
+        label: a name for legends.
+    """
+
+    __slots__ = ("sizes", "orange", "avg_rank", "n_sentences", "label")
+
+    def __init__(self, sizes: np.ndarray, orange: np.ndarray, avg_rank: np.ndarray,
+                 n_sentences: np.ndarray, label: str) -> None:
+        self.sizes = sizes
+        self.orange = orange
+        self.avg_rank = avg_rank
+        self.n_sentences = n_sentences
+        self.label = label
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready lists."""
+        return {"label": self.label, "sizes": self.sizes.tolist(),
+                "orange": self.orange.tolist(), "avg_rank": self.avg_rank.tolist(),
+                "n_sentences": self.n_sentences.tolist()}
+
+    def plot(self, path: str | None = None, ax: Any = None) -> Any:
+        """Draws this curve (see :func:`plot_curves`)."""
+        return plot_curves([self], path=path, ax=ax)
+
+    def __repr__(self) -> str:
+        return f"OrangeCurve({self.label!r}, sizes={self.sizes.size})"
+
+
+class OrangeResult:
+    """The outcome of :func:`orange` / :func:`orange_from_scores`.
+
+    Attributes:
+        orange: mean over sentences of rank_i / (N_i + 1) (smaller is better).
+        avg_rank: mean oracle rank over sentences.
+        ci: (low, high) 95% bootstrap interval of ``orange``; NaNs when ``n_bootstrap=0``.
+        rank_ci: the same interval for ``avg_rank`` (the paper's 95%-CI columns).
+        ranks: per kept sentence, the oracle's rank (float array; halves come from ties).
+        list_sizes: N_i of each kept sentence.
+        sentence_ids: index in the input of each kept sentence.
+        n_sentences / n_dropped: sentences kept, and dropped by ``min_size``.
+        candidate_scores / reference_scores: per kept sentence, the (jackknifed) candidate
+            scores and the leave-one-out reference scores, for error analysis and curves.
+        oracle, higher_is_better, n_bootstrap, seed, signature: how it was computed.
+    """
+
+    __slots__ = ("orange", "avg_rank", "ci", "rank_ci", "ranks", "list_sizes",
+                 "sentence_ids", "n_sentences", "n_dropped", "candidate_scores",
+                 "reference_scores", "oracle", "higher_is_better", "n_bootstrap", "seed",
+                 "signature", "label")
+
+    orange: float
+    avg_rank: float
+    ci: tuple[float, float]
+    rank_ci: tuple[float, float]
+    ranks: np.ndarray
+    list_sizes: np.ndarray
+    sentence_ids: np.ndarray
+    n_sentences: int
+    n_dropped: int
+    candidate_scores: list[np.ndarray]
+    reference_scores: list[np.ndarray]
+    oracle: str
+    higher_is_better: bool
+    n_bootstrap: int
+    seed: int | None
+    signature: str
+    label: str
+
+    def to_dict(self, sentences: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict; ``sentences=True`` adds per-sentence ranks and list sizes."""
+        out: dict[str, Any] = {
+            "orange": self.orange, "avg_rank": self.avg_rank,
+            "ci": list(self.ci), "rank_ci": list(self.rank_ci),
+            "n_sentences": self.n_sentences, "n_dropped": self.n_dropped,
+            "oracle": self.oracle, "higher_is_better": self.higher_is_better,
+            "n_bootstrap": self.n_bootstrap, "seed": self.seed, "signature": self.signature,
+        }
+        if sentences:
+            out["sentences"] = [
+                {"id": int(i), "rank": float(r), "list_size": int(n)}
+                for i, r, n in zip(self.sentence_ids, self.ranks, self.list_sizes,
+                                   strict=True)
+            ]
+        return out
+
+    def curve(self, sizes: Sequence[int] | None = None) -> OrangeCurve:
+        """ORANGE for the first N candidates of every list, for each N in ``sizes``.
+
+        Only sentences with at least N candidates count at N (as the paper's 16384-best
+        experiment). ``sizes`` defaults to 1 … the longest list. Nothing is rescored: the
+        candidate scores do not depend on the list.
+
+        >>> res = orange_from_scores([[0.9, 0.1, 0.2]], [[0.5, 0.5]], n_bootstrap=0)
+        >>> res.curve().orange.tolist()
+        [1.0, 0.6666666666666666, 0.5]
+        """
+        return _curve(self, sizes)
+
+    def __repr__(self) -> str:
+        return (f"OrangeResult(orange={self.orange:.4f}, avg_rank={self.avg_rank:.2f}, "
+                f"ci=({self.ci[0]:.4f}, {self.ci[1]:.4f}), n={self.n_sentences})")
+
+    def __str__(self) -> str:
+        return (f"ORANGE {100 * self.orange:.2f}% (95% CI {100 * self.ci[0]:.2f}-"
+                f"{100 * self.ci[1]:.2f}), average rank {self.avg_rank:.2f} "
+                f"(95% CI {self.rank_ci[0]:.2f}-{self.rank_ci[1]:.2f}), "
+                f"{self.n_sentences} sentences\n{self.signature}")
+
+
+# -- argument checks --------------------------------------------------------------------
+
+
+def _check_options(oracle: str, min_size: int | None, n_bootstrap: int,
+                   seed: int | None) -> None:
+    if oracle not in ORACLES:
+        raise ConfigError(f"unknown oracle {oracle!r} (choose from: {', '.join(ORACLES)})")
+    if min_size is not None and (isinstance(min_size, bool) or not isinstance(min_size, int)
+                                 or min_size < 1):
+        raise ConfigError(f"min_size must be a positive int or None (got {min_size!r})")
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int) or n_bootstrap < 0:
+        raise ConfigError(f"n_bootstrap must be an int >= 0 (got {n_bootstrap!r})")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ConfigError(f"seed must be an int or None (got {seed!r})")
+
+
+def _as_lists(obj: Any, name: str) -> list:
+    if isinstance(obj, (str, bytes)) or not isinstance(obj, Sequence):
+        raise InputError(f"{name} must be a list with one list per source sentence "
+                         f"(got {type(obj).__name__})")
+    return list(obj)
+
+
+def _check_candidates(candidates: Any) -> list[list[Any]]:
+    cands = _as_lists(candidates, "candidates")
+    out = []
+    for i, c in enumerate(cands):
+        if isinstance(c, (str, bytes)) or not isinstance(c, Sequence):
+            raise InputError(f"candidates[{i}] must be a list of candidate translations "
+                             f"(got {type(c).__name__})")
+        if len(c) == 0:
+            raise InputError(f"candidates[{i}] is empty: every source sentence needs at "
+                             "least one candidate translation")
+        out.append(list(c))
+    return out
+
+
+def _check_references(refs: Any, n: int) -> list[list[Any]]:
+    rlist = _as_lists(refs, "refs")
+    if len(rlist) != n:
+        raise InputError(f"candidates has {n} sentences but refs has {len(rlist)}")
+    out = []
+    for i, r in enumerate(rlist):
+        count = 1 if isinstance(r, str) else len(r) if isinstance(r, Sequence) else 0
+        if isinstance(r, str) or count < 2:
+            raise InputError(
+                f"refs[{i}] has {count} reference(s); ORANGE needs at least 2 per sentence: "
+                "each reference is scored against the other references (against itself it "
+                "would score perfectly), so one reference leaves nothing to score it against")
+        out.append(list(r))
+    return out
+
+
+# -- scoring with a metric ----------------------------------------------------------------
+
+
+def _sequential_mean(flat: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Mean of flat[starts[t] : starts[t] + counts[t]] for every t, summed left to right.
+
+    Left to right (as Python's ``sum``) so that results are bit-identical to a plain loop.
+    """
+    acc = np.zeros(starts.size, dtype=np.float64)
+    for k in range(int(counts.max()) if counts.size else 0):
+        live = counts > k
+        acc[live] += flat[starts[live] + k]
+    return acc / counts
+
+
+def _jackknife_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
+                      progress: ProgressFn | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Candidate scores (mean over leave-one-out sets) and reference scores, per sentence.
+
+    Everything is one flat batch (candidates, then references) so the native scorer
+    tokenizes each distinct text once and scores in parallel. A text that appears several
+    times in a sentence's list (identical system outputs) is scored once.
+    """
+    hyps: list[Any] = []
+    sets: list[Any] = []
+    item_start: list[int] = []
+    item_count: list[int] = []
+    cand_items: list[np.ndarray] = []  # per sentence: item index of each candidate
+    for c_list, r_list in zip(cands, refs, strict=True):
+        loo = [r_list[:k] + r_list[k + 1:] for k in range(len(r_list))]
+        seen: dict[Any, int] = {}
+        idx = np.empty(len(c_list), dtype=np.int64)
+        for j, c in enumerate(c_list):
+            key = c if isinstance(c, str) else tuple(c)
+            t = seen.get(key)
+            if t is None:
+                t = seen[key] = len(item_start)
+                item_start.append(len(hyps))
+                item_count.append(len(loo))
+                for subset in loo:
+                    hyps.append(c)
+                    sets.append(subset)
+            idx[j] = t
+        cand_items.append(idx)
+    n_cand_flat = len(hyps)
+    for r_list in refs:
+        for k in range(len(r_list)):
+            hyps.append(r_list[k])
+            sets.append(r_list[:k] + r_list[k + 1:])
+    flat = scorer(hyps, sets, progress)
+    if not np.all(np.isfinite(flat)):
+        bad = int(np.flatnonzero(~np.isfinite(flat))[0])
+        raise InputError(f"{scorer.name} returned a non-finite score ({flat[bad]}) for "
+                         f"{hyps[bad]!r}")
+    means = _sequential_mean(flat, np.asarray(item_start, dtype=np.int64),
+                             np.asarray(item_count, dtype=np.int64))
+    cand_scores = [means[idx] for idx in cand_items]
+    ref_scores = []
+    pos = n_cand_flat
+    for r_list in refs:
+        ref_scores.append(flat[pos:pos + len(r_list)].copy())
+        pos += len(r_list)
+    return cand_scores, ref_scores
+
+
+# -- ranking --------------------------------------------------------------------------------
+
+
+def _padded(rows: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    sizes = np.array([r.size for r in rows], dtype=np.int64)
+    width = int(sizes.max()) if sizes.size else 0
+    out = np.full((len(rows), width), np.nan)
+    for i, r in enumerate(rows):
+        out[i, : r.size] = r
+    return out, sizes
+
+
+def _counts(cand: np.ndarray, target: np.ndarray,
+            higher_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, booleans: candidate scores better than / equal to the row's target."""
+    t = target[:, None]
+    better = cand > t if higher_is_better else cand < t
+    return better, cand == t  # NaN padding compares False both ways
+
+
+def _rank_prefix(cand: np.ndarray, refs: np.ndarray, ref_counts: np.ndarray, oracle: str,
+                 higher_is_better: bool) -> np.ndarray:
+    """(S, Nmax) oracle rank among the first N candidates, for every prefix length N."""
+    if oracle == "average_score":
+        oracle_score = _sequential_mean(refs.ravel(), np.arange(refs.shape[0]) * refs.shape[1],
+                                        ref_counts)
+        better, tie = _counts(cand, oracle_score, higher_is_better)
+        return 1.0 + np.cumsum(better, axis=1) + 0.5 * np.cumsum(tie, axis=1)
+    acc = np.zeros(cand.shape, dtype=np.float64)
+    for k in range(refs.shape[1]):
+        better, tie = _counts(cand, refs[:, k], higher_is_better)
+        rank_k = 1.0 + np.cumsum(better, axis=1) + 0.5 * np.cumsum(tie, axis=1)
+        live = ref_counts > k
+        acc[live] += rank_k[live]
+    return acc / ref_counts[:, None]
+
+
+def _bootstrap(values: Sequence[np.ndarray], n_bootstrap: int,
+               seed: int | None) -> list[tuple[float, float]]:
+    """Percentile 95% intervals of the mean of each array, over the same resamples."""
+    if n_bootstrap == 0:
+        return [(math.nan, math.nan) for _ in values]
+    n = values[0].size
+    rng = np.random.default_rng(seed)
+    means = [np.empty(n_bootstrap) for _ in values]
+    for b in range(n_bootstrap):
+        idx = rng.integers(0, n, size=n)  # one resample of the sentences
+        for m, v in zip(means, values, strict=True):
+            m[b] = v[idx].mean()
+    return [(float(np.percentile(m, 2.5)), float(np.percentile(m, 97.5))) for m in means]
+
+
+def _finish(cand_scores: list[np.ndarray], ref_scores: list[np.ndarray], oracle: str,
+            min_size: int | None, n_bootstrap: int, seed: int | None,
+            higher_is_better: bool, signature: str, label: str) -> OrangeResult:
+    keep = [i for i, c in enumerate(cand_scores) if min_size is None or c.size >= min_size]
+    if not keep:
+        what = "no sentences were given" if not cand_scores else \
+            f"min_size={min_size} dropped all {len(cand_scores)} sentences"
+        raise InputError(f"nothing to rank: {what}")
+    cands = [cand_scores[i] for i in keep]
+    refs = [ref_scores[i] for i in keep]
+    cand_pad, sizes = _padded(cands)
+    ref_pad, ref_counts = _padded(refs)
+    prefix = _rank_prefix(cand_pad, ref_pad, ref_counts, oracle, higher_is_better)
+    ranks = prefix[np.arange(len(keep)), sizes - 1]
+    ratios = ranks / (sizes + 1)
+    res = OrangeResult.__new__(OrangeResult)
+    res.orange = math.fsum(ratios.tolist()) / len(keep)
+    res.avg_rank = math.fsum(ranks.tolist()) / len(keep)
+    res.ci, res.rank_ci = _bootstrap([ratios, ranks], n_bootstrap, seed)
+    res.ranks = ranks
+    res.list_sizes = sizes
+    res.sentence_ids = np.asarray(keep, dtype=np.int64)
+    res.n_sentences = len(keep)
+    res.n_dropped = len(cand_scores) - len(keep)
+    res.candidate_scores = cands
+    res.reference_scores = refs
+    res.oracle = oracle
+    res.higher_is_better = higher_is_better
+    res.n_bootstrap = n_bootstrap
+    res.seed = seed
+    res.label = label
+    res.signature = (f"orange:{oracle}|higher:{'yes' if higher_is_better else 'no'}|"
+                     f"min_size:{min_size if min_size is not None else 'none'}|"
+                     f"boot:{n_bootstrap}|seed:{seed}" + (f"|{signature}" if signature else ""))
+    return res
+
+
+def _curve(res: OrangeResult, sizes: Sequence[int] | None) -> OrangeCurve:
+    cand_pad, list_sizes = _padded(res.candidate_scores)
+    ref_pad, ref_counts = _padded(res.reference_scores)
+    prefix = _rank_prefix(cand_pad, ref_pad, ref_counts, res.oracle, res.higher_is_better)
+    longest = int(list_sizes.max())
+    grid = np.arange(1, longest + 1) if sizes is None else np.asarray(list(sizes), np.int64)
+    if grid.size and (grid.min() < 1 or grid.max() > longest):
+        raise ConfigError(f"curve sizes must be between 1 and the longest list ({longest})")
+    orange_n = np.empty(grid.size)
+    rank_n = np.empty(grid.size)
+    count_n = np.empty(grid.size, dtype=np.int64)
+    for k, n in enumerate(grid):
+        live = list_sizes >= n
+        ranks = prefix[live, n - 1]
+        count_n[k] = ranks.size
+        orange_n[k] = math.fsum((ranks / (n + 1)).tolist()) / ranks.size
+        rank_n[k] = math.fsum(ranks.tolist()) / ranks.size
+    return OrangeCurve(grid, orange_n, rank_n, count_n, res.label)
+
+
+# -- public API -------------------------------------------------------------------------------
+
+
+def orange(metric: Any, candidates: Sequence[Sequence[Any]], refs: Sequence[Sequence[Any]],
+           *, variant: str | None = None, oracle: str = "average_score",
+           min_size: int | None = None, n_bootstrap: int = 1000, seed: int | None = 12345,
+           higher_is_better: bool | None = None, threads: int | None = None,
+           progress: ProgressFn | None = None) -> OrangeResult:
+    """ORANGE of ``metric``: where it ranks the references among the candidates.
+
+    Args:
+        metric: an mtalign metric (anything with ``scalar_names``/``scalar_scores``), or a
+            Python callable ``(hyp, refs) -> float`` where ``refs`` is a list of references
+            (slow: called once per pair).
+        candidates: ``candidates[i]`` is the list of candidate translations of sentence i
+            (an n-best list in order, or one output per system); lists may differ in length.
+        refs: ``refs[i]`` is the list of R_i ≥ 2 references of sentence i.
+        variant: the score to rank by when the metric has several (e.g. ``"rougeL"``, whose
+            F-measure is used; ``Dcs`` → ``"dcs"``); default the metric's first.
+        oracle: ``"average_score"`` (rank of the mean reference score) or
+            ``"average_rank"`` (mean of each reference's own rank); see the module doc.
+        min_size: drop sentences with fewer candidates (the paper kept only full lists).
+        n_bootstrap, seed: the bootstrap of the 95% interval over sentences (0 = none).
+        higher_is_better: override the metric's own direction (for callables that
+            compute an error rate, pass False).
+        threads: threads for the native scorer (default: all cores).
+        progress: optional ``callback(done, total)`` called as the scoring advances.
+
+    All the scoring is one batch call to the metric: each candidate against each of its
+    sentence's R leave-one-out reference sets, and each reference against the others.
+
+    >>> from mtalign import Rouge
+    >>> cands = [["the cat sat", "a cat sat down", "dogs"], ["hello world", "hello"]]
+    >>> refs = [["the cat sat down", "a cat sat"], ["hello world !", "hello world"]]
+    >>> res = orange(Rouge("rougeL"), cands, refs, n_bootstrap=0)
+    >>> res.ranks.tolist(), res.orange
+    ([3.0, 1.5], 0.625)
+    """
+    _check_options(oracle, min_size, n_bootstrap, seed)
+    scorer = Scorer(metric, variant, higher_is_better, threads)
+    cands = _check_candidates(candidates)
+    rlists = _check_references(refs, len(cands))
+    cand_scores, ref_scores = _jackknife_scores(scorer, cands, rlists, progress)
+    parts = [f"metric:{scorer.name}"]
+    if scorer.metric_signature:
+        parts.append(scorer.metric_signature)
+    return _finish(cand_scores, ref_scores, oracle, min_size, n_bootstrap, seed,
+                   scorer.higher_is_better, "|".join(parts), scorer.name)
+
+
+def orange_from_scores(candidate_scores: Sequence[Sequence[float]],
+                       reference_scores: Sequence[Sequence[float]], *,
+                       oracle: str = "average_score", min_size: int | None = None,
+                       n_bootstrap: int = 1000, seed: int | None = 12345,
+                       higher_is_better: bool = True, label: str = "scores") -> OrangeResult:
+    """ORANGE from precomputed scores, for metrics outside mtalign.
+
+    ``candidate_scores[i]`` holds the score of each candidate of sentence i (already
+    averaged over the leave-one-out reference sets if you follow the paper), and
+    ``reference_scores[i]`` the score of each reference against the other references.
+
+    >>> res = orange_from_scores([[0.2, 0.9, 0.5]], [[0.5, 0.5]], n_bootstrap=0)
+    >>> res.ranks.tolist(), res.orange
+    ([2.5], 0.625)
+    >>> orange_from_scores([[0.2, 0.9, 0.5]], [[0.5, 0.7]], n_bootstrap=0,
+    ...                    oracle="average_rank").ranks.tolist()
+    [2.25]
+    """
+    _check_options(oracle, min_size, n_bootstrap, seed)
+    if not isinstance(higher_is_better, bool):
+        raise ConfigError(f"higher_is_better must be True or False (got {higher_is_better!r})")
+    cands = _as_lists(candidate_scores, "candidate_scores")
+    refs = _as_lists(reference_scores, "reference_scores")
+    if len(cands) != len(refs):
+        raise InputError(f"candidate_scores has {len(cands)} sentences but reference_scores "
+                         f"has {len(refs)}")
+    c_arrays: list[np.ndarray] = []
+    r_arrays: list[np.ndarray] = []
+    for name, rows, out in (("candidate_scores", cands, c_arrays),
+                            ("reference_scores", refs, r_arrays)):
+        for i, row in enumerate(rows):
+            arr = np.asarray(row, dtype=np.float64)
+            if arr.ndim != 1 or arr.size == 0:
+                raise InputError(f"{name}[{i}] must be a non-empty list of numbers")
+            if not np.all(np.isfinite(arr)):
+                raise InputError(f"{name}[{i}] has a non-finite score")
+            out.append(arr)
+    return _finish(c_arrays, r_arrays, oracle, min_size, n_bootstrap, seed, higher_is_better,
+                   "", label)
+
+
+def plot_curves(curves: Sequence[OrangeCurve], path: str | None = None, ax: Any = None,
+                title: str | None = None) -> Any:
+    """Plots ORANGE against list length for several curves (needs ``mtalign[plot]``).
+
+    Writes the figure to ``path`` when given; returns the matplotlib Axes.
+    """
+    try:
+        import matplotlib  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        raise ImportError("plotting needs matplotlib: pip install 'mtalign[plot]'") from None
+    if ax is None:
+        if path is not None:
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt  # type: ignore[import-not-found, unused-ignore]
+
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+    else:
+        fig = ax.figure
+    for c in curves:
+        ax.plot(c.sizes, 100 * c.orange, label=c.label, linewidth=1.4,
+                marker="o" if c.sizes.size <= 40 else None, markersize=3)
+    from matplotlib.ticker import MaxNLocator  # type: ignore[import-not-found, unused-ignore]
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("list length N (first N candidates)")
+    ax.set_ylabel("ORANGE (%) — lower is better")
+    ax.set_title(title or "ORANGE vs list length")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    if path is not None:
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+    return ax
