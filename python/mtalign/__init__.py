@@ -11,7 +11,7 @@ from mtalign._mtalign import __version__
 from mtalign.dcs import Dcs, DcsResult, DcsScore
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
 from mtalign.rouge import Rouge, RougeResult, Score
-from mtalign.tokenizers import default_threads, tokenize
+from mtalign.tokenizers import default_threads, stem, tokenize
 
 __all__ = [
     "ConfigError",
@@ -27,5 +27,6 @@ __all__ = [
     "__version__",
     "default_threads",
     "kernels",
+    "stem",
     "tokenize",
 ]
