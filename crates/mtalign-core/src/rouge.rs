@@ -217,11 +217,17 @@ impl RougeConfig {
         }
     }
 
-    /// The recall `-f B` compares: ROUGE-1.5.5 has already rounded ROUGE-N and S/SU recalls
-    /// to 5 decimals when it compares them.
-    fn best_key(&self, variant: Variant, recall: f64) -> f64 {
+    /// The recall `-f B` compares. ROUGE-1.5.5 has already rounded ROUGE-N and S/SU recalls
+    /// to 5 decimals when it compares them, and for ROUGE-W it compares the paper's recall
+    /// (hit / m^w)^(1/w), not the m^(w·w) one it reports.
+    fn best_key(&self, variant: Variant, c: Counts, recall: f64) -> f64 {
         match (self.compat, variant) {
             (Compat::Rouge155, Variant::Ngram(_) | Variant::Skip { .. }) => round5(recall),
+            (Compat::Rouge155, Variant::Wlcs(w)) => {
+                // ref_total is m^(w·w); m is a token count.
+                let m = c.ref_total.powf(1.0 / (w * w)).round();
+                variant.finalize(ratio(c.hit, m.powf(w)))
+            }
             _ => recall,
         }
     }
@@ -257,21 +263,18 @@ impl RougeConfig {
                 self.prf(variant, pooled)
             }
             MultiRef::Best | MultiRef::BestF => {
-                let mut best: Option<Prf> = None;
+                let mut best: Option<(Prf, f64)> = None;
                 for &j in subset {
                     let s = self.prf(variant, per_ref[j]);
-                    let better = match best {
-                        None => true,
-                        Some(b) if self.multi_ref == MultiRef::Best => {
-                            self.best_key(variant, s.recall) > self.best_key(variant, b.recall)
-                        }
-                        Some(b) => s.fmeasure > b.fmeasure,
+                    let key = match self.multi_ref {
+                        MultiRef::Best => self.best_key(variant, per_ref[j], s.recall),
+                        _ => s.fmeasure,
                     };
-                    if better {
-                        best = Some(s);
+                    if best.is_none_or(|(_, b)| key > b) {
+                        best = Some((s, key));
                     }
                 }
-                best.unwrap_or_default()
+                best.map(|(s, _)| s).unwrap_or_default()
             }
         }
     }
