@@ -9,6 +9,8 @@ import pytest
 
 MODULES = ["mtalign", "mtalign.rouge", "mtalign.dcs", "mtalign.kernels", "mtalign.tokenizers",
            "mtalign.errors", "mtalign.demo"]
+MODULES += ["mtalign.compat.rouge_score", "mtalign.compat.rouge_score.rouge_scorer",
+            "mtalign.compat.rouge_score.scoring"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -18,7 +18,7 @@ import numpy as np
 from mtalign import __version__
 from mtalign.dcs import DCS_FIELDS, LEVELS, Dcs
 from mtalign.errors import MtalignError
-from mtalign.rouge import MULTI_REF, TOKENIZERS, Rouge, Score
+from mtalign.rouge import COMPAT, MULTI_REF, TOKENIZERS, Rouge, Score
 
 DEFAULT_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
 DEMO_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS0", "rougeS4", "rougeS9",
@@ -85,7 +85,8 @@ def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) ->
     counts = {"n_sentences": len(hyps), "n_empty_hyps": 0, "n_empty_refs": 0}
     if rouge_names:
         scorer = Rouge(rouge_names, tokenize=args.tokenize, lowercase=not args.no_lowercase,
-                       beta=args.beta, multi_ref=args.multi_ref, jackknife=args.jackknife)
+                       beta=args.beta, multi_ref=args.multi_ref, jackknife=args.jackknife,
+                       compat=args.compat, stem=args.stem)
         res = scorer.corpus_score(hyps, refs, threads=args.threads)
         for name in rouge_names:
             scores[name] = res[name]._asdict()
@@ -94,7 +95,8 @@ def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) ->
         counts["n_empty_hyps"] = max(counts["n_empty_hyps"], res.n_empty_hyps)
         counts["n_empty_refs"] = max(counts["n_empty_refs"], res.n_empty_refs)
     if dcs_names:
-        dres = Dcs(args.level, tokenize=args.tokenize, ignore_spaces=args.ignore_spaces,
+        dres = Dcs(args.level, tokenize=args.tokenize or "unicode",
+                   ignore_spaces=args.ignore_spaces,
                    multi_ref="max").corpus_score(hyps, refs, threads=args.threads)
         for name in dcs_names:
             k = DCS_FIELDS.index(name)
@@ -201,20 +203,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reference file(s); several files = several references per segment")
     s.add_argument("-i", "--input", required=True, metavar="HYP", help="hypothesis file")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
-                   help="ROUGE variants (rouge1..rouge9, rougeL, rougeW-<w>, rougeS<d>, "
+                   help="ROUGE variants (rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<d>, "
                         "rougeS*, rougeSU<d>, rougeSU*) and DCS scores (dcs, cs0, cs1, cs2) "
                         "(default: %(default)s)")
-    s.add_argument("--tokenize", default="unicode", choices=TOKENIZERS,
-                   help="word tokenizer for ROUGE and word-level DCS (default: %(default)s)")
+    s.add_argument("--tokenize", default=None, choices=TOKENIZERS,
+                   help="word tokenizer for ROUGE and word-level DCS (default: the --compat "
+                        "profile's: unicode, rouge155 or rouge_score)")
     s.add_argument("--no-lowercase", action="store_true",
                    help="keep case for ROUGE (DCS always compares case as given)")
     s.add_argument("--level", default="char", choices=LEVELS,
                    help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
     s.add_argument("--ignore-spaces", action="store_true",
                    help="DCS at character level: drop whitespace before matching")
-    s.add_argument("--multi-ref", default="max", choices=MULTI_REF,
-                   help="how several references combine for ROUGE (default: %(default)s); "
-                        "DCS keeps the reference with the highest dcs")
+    s.add_argument("--multi-ref", default=None, choices=MULTI_REF,
+                   help="how several references combine for ROUGE (default: the --compat "
+                        "profile's: max, average or best_f); DCS keeps the reference with the "
+                        "highest dcs")
+    s.add_argument("--compat", default="paper", choices=COMPAT,
+                   help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
+                        "or as rouge-score 0.1.2 does (default: %(default)s)")
+    s.add_argument("--stem", action="store_true",
+                   help="ROUGE with stemming: ROUGE-1.5.5's -m under --compat rouge155, nltk's "
+                        "Porter otherwise (as rouge-score)")
     s.add_argument("--jackknife", action="store_true",
                    help="mean over leave-one-out reference sets (needs >= 2 references)")
     s.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default: 1)")
