@@ -34,8 +34,21 @@ fn consonants(w: &[char]) -> impl Iterator<Item = bool> + '_ {
     })
 }
 
-fn is_consonant(w: &[char], i: usize) -> bool {
-    consonants(&w[..=i]).last().unwrap_or(true)
+/// Whether `w[i]` is a consonant: walks back over a run of y's only (nltk's own way).
+fn is_consonant(w: &[char], mut i: usize) -> bool {
+    if is_vowel(w[i]) {
+        return false;
+    }
+    if w[i] != 'y' {
+        return true;
+    }
+    let mut negate = false;
+    while i > 0 && w[i] == 'y' {
+        negate = !negate;
+        i -= 1;
+    }
+    // A leading y stops the walk and counts as a consonant.
+    !is_vowel(w[i]) != negate
 }
 
 /// Porter's m: the number of vowel→consonant transitions.
@@ -72,9 +85,14 @@ fn ends_cvc(w: &[char]) -> bool {
         || (n == 2 && !is_consonant(w, 0) && is_consonant(w, 1))
 }
 
+/// Suffixes are ASCII, so their byte length is their length in characters.
 fn ends_with(w: &[char], suffix: &str) -> bool {
-    let n = suffix.chars().count();
-    n <= w.len() && w[w.len() - n..].iter().copied().eq(suffix.chars())
+    let n = suffix.len();
+    n <= w.len()
+        && w[w.len() - n..]
+            .iter()
+            .zip(suffix.bytes())
+            .all(|(&c, b)| c == b as char)
 }
 
 fn replace(w: &mut Word, suffix_len: usize, with: &str) {
@@ -97,7 +115,7 @@ fn m_gt1(stem: &[char]) -> bool {
 fn apply_rules(w: &mut Word, rules: &[(&str, &str, Cond)]) {
     for &(suffix, with, cond) in rules {
         if ends_with(w, suffix) {
-            let n = suffix.chars().count();
+            let n = suffix.len();
             if cond(&w[..w.len() - n]) {
                 replace(w, n, with);
             }
