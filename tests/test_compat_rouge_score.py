@@ -21,8 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+from rouge_score import rouge_scorer
 
 DATA = Path(__file__).resolve().parent / "data" / "en_pairs.json.gz"
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -85,7 +84,7 @@ def _as_array(scores: list[dict], kind: str) -> np.ndarray:
     return np.array([[tuple(s[kind]) for s in scores]], dtype=float)[0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference(stem: bool, which: str) -> dict[str, np.ndarray]:
     """rouge-score's (n, 3) P, R, F per type for a pair set."""
     scorer = _scorer(stem)

@@ -21,8 +21,7 @@ import twins
 import twins_stem
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-nltk_porter = pytest.importorskip("nltk.stem.porter")
+from nltk.stem import porter as nltk_porter
 
 DATA = Path(__file__).resolve().parent / "data"
 WORDS = gzip.open(DATA / "english_words.txt.gz", "rt", encoding="utf-8").read().split()

@@ -7,9 +7,10 @@ regular expressions and counts syllables as ``[aeiou]*[^aeiou][^aeiouy]*[aeiouy]
 Porter's measure. It also carries Richardson's extra rules for British ``-ise`` spellings and his
 m>0 (not m>1) condition in step 5b. One departure from Porter.pm, established by running
 ROUGE-1.5.5 (its ``-m`` counts in tests/data/rouge155_dev.jsonl): step 4 applies its rules one
-after another instead of the one its last two letters select. The patterns below are that formulation, written with
-Python's ``re`` (whose backtracking semantics are Perl's for these patterns), so that it is an
-independent check on the procedural Rust implementation in ``crates/mtalign-core/src/stem``.
+after another instead of the one its last two letters select. The patterns below are that
+formulation, written with Python's ``re`` (whose backtracking semantics are Perl's for these
+patterns), an independent check on the procedural Rust implementation in
+``crates/mtalign-core/src/stem``.
 """
 
 from __future__ import annotations
