@@ -48,7 +48,7 @@ fn is_consonant(w: &[char], mut i: usize) -> bool {
         i -= 1;
     }
     // A leading y stops the walk and counts as a consonant.
-    !is_vowel(w[i]) != negate
+    is_vowel(w[i]) == negate
 }
 
 /// Porter's m: the number of vowel→consonant transitions.

@@ -51,118 +51,68 @@ fn starts(r: &[u8], pat: &[u8]) -> bool {
     r.starts_with(pat)
 }
 
-/// Step 2 (reversed suffix → reversed replacement, when the stem has a syllable).
-fn step2(r: &mut Vec<u8>) {
-    let key: &[u8] = &r[..r.len().min(3)];
-    let syl = |r: &[u8], q| syl_end(r, q).is_some();
-    match key {
-        b"lan" => {
-            if starts(r, b"lanoita") && syl(r, 7) {
-                replace_prefix(r, 7, b"eta");
-            } else if starts(r, b"lanoit") && syl(r, 6) {
-                replace_prefix(r, 6, b"noit");
-            }
-        }
-        b"icn" => {
-            if r.len() > 3 && matches!(r[3], b'a' | b'e') && syl(r, 4) {
-                replace_prefix(r, 3, b"ecn");
-            }
-        }
-        // `^re(.)i($syl)`: -izer, -iser (the key already fixed the middle letter).
-        b"rez" | b"res" => {
-            if r.len() > 3 && r[3] == b'i' && syl(r, 4) {
-                r.remove(0);
-            }
-        }
-        b"ilb" => {
-            if r.len() > 3 && matches!(r[3], b'a' | b'i') && syl(r, 4) {
-                r[0] = b'e';
-            }
-        }
-        b"ill" => {
-            if starts(r, b"illa") && syl(r, 4) {
-                replace_prefix(r, 4, b"la");
-            }
-        }
-        b"ilt" => {
-            if starts(r, b"iltne") && syl(r, 5) {
-                replace_prefix(r, 5, b"tne");
-            }
-        }
-        b"ile" => {
-            if syl(r, 3) {
-                replace_prefix(r, 3, b"e");
-            }
-        }
-        b"ils" => {
-            if starts(r, b"ilsuo") && syl(r, 5) {
-                replace_prefix(r, 5, b"suo");
-            }
-        }
-        b"noi" => {
-            if starts(r, b"noita")
-                && r.len() > 6
-                && matches!(r[5], b's' | b'z')
-                && r[6] == b'i'
-                && syl(r, 7)
-            {
-                // -ization → -ize, -isation → -ise
-                let z = r[5];
-                replace_prefix(r, 7, &[b'e', z, b'i']);
-            } else if starts(r, b"noita") && syl(r, 5) {
-                replace_prefix(r, 5, b"eta");
-            }
-        }
-        b"rot" => {
-            if starts(r, b"rota") && syl(r, 4) {
-                replace_prefix(r, 4, b"eta");
-            }
-        }
-        b"msi" => {
-            if starts(r, b"msila") && syl(r, 5) {
-                replace_prefix(r, 5, b"la");
-            }
-        }
-        b"sse" => {
-            for end in [&b"evi"[..], b"luf", b"suo"] {
-                if r.len() >= 7 && &r[4..7] == end && starts(r, b"ssen") && syl(r, 7) {
-                    replace_prefix(r, 4, b"");
-                    break;
-                }
-            }
-        }
-        b"iti" => {
-            // aliti → al, biliti → ble, iviti → ive (tried in this order).
-            if starts(r, b"itila") && syl(r, 5) {
-                replace_prefix(r, 5, b"la");
-            } else if starts(r, b"itilib") && syl(r, 6) {
-                replace_prefix(r, 6, b"elb");
-            } else if starts(r, b"itivi") && syl(r, 5) {
-                replace_prefix(r, 5, b"evi");
-            }
-        }
-        _ => {}
-    }
-}
+/// A rule group of steps 2 and 3: the word's last three letters (reversed) select it; its
+/// rules are tried in order and the first whose suffix ends the word with a syllable before it
+/// replaces the suffix (both reversed), as the Perl's `s/a/../ || s/b/../`.
+type Group = (&'static [u8], &'static [(&'static [u8], &'static [u8])]);
 
-/// Step 3.
-fn step3(r: &mut Vec<u8>) {
-    let key: &[u8] = &r[..r.len().min(3)];
-    let rules: &[(&[u8], &[u8])] = match key {
-        b"eta" => &[(b"etaci", b"ci")],
-        b"evi" => &[(b"evita", b"")],
-        b"ezi" => &[(b"ezila", b"la")],
-        b"esi" => &[(b"esila", b"la")],
-        b"iti" => &[(b"itici", b"ci")],
-        b"lac" => &[(b"laci", b"ci")],
-        b"luf" => &[(b"luf", b"")],
-        b"sse" => &[(b"ssen", b"")],
-        _ => &[],
+const STEP2: [Group; 14] = [
+    (b"lan", &[(b"lanoita", b"eta"), (b"lanoit", b"noit")]),
+    (b"icn", &[(b"icna", b"ecna"), (b"icne", b"ecne")]),
+    (b"rez", &[(b"rezi", b"ezi")]),
+    (b"res", &[(b"resi", b"esi")]),
+    (b"ilb", &[(b"ilba", b"elba"), (b"ilbi", b"elbi")]),
+    (b"ill", &[(b"illa", b"la")]),
+    (b"ilt", &[(b"iltne", b"tne")]),
+    (b"ile", &[(b"ile", b"e")]),
+    (b"ils", &[(b"ilsuo", b"suo")]),
+    // -ization → -ize, -isation → -ise, else -ation → -ate.
+    (
+        b"noi",
+        &[
+            (b"noitazi", b"ezi"),
+            (b"noitasi", b"esi"),
+            (b"noita", b"eta"),
+        ],
+    ),
+    (b"rot", &[(b"rota", b"eta")]),
+    (b"msi", &[(b"msila", b"la")]),
+    (
+        b"sse",
+        &[
+            (b"ssenevi", b"evi"),
+            (b"ssenluf", b"luf"),
+            (b"ssensuo", b"suo"),
+        ],
+    ),
+    // aliti → al, biliti → ble, iviti → ive.
+    (
+        b"iti",
+        &[(b"itila", b"la"), (b"itilib", b"elb"), (b"itivi", b"evi")],
+    ),
+];
+
+const STEP3: [Group; 8] = [
+    (b"eta", &[(b"etaci", b"ci")]),
+    (b"evi", &[(b"evita", b"")]),
+    (b"ezi", &[(b"ezila", b"la")]),
+    (b"esi", &[(b"esila", b"la")]),
+    (b"iti", &[(b"itici", b"ci")]),
+    (b"lac", &[(b"laci", b"ci")]),
+    (b"luf", &[(b"luf", b"")]),
+    (b"sse", &[(b"ssen", b"")]),
+];
+
+fn apply_group(r: &mut Vec<u8>, groups: &[Group]) {
+    let key = &r[..r.len().min(3)];
+    let Some((_, rules)) = groups.iter().find(|(k, _)| *k == key) else {
+        return;
     };
-    for &(suffix, with) in rules {
-        if starts(r, suffix) && syl_end(r, suffix.len()).is_some() {
-            replace_prefix(r, suffix.len(), with);
-        }
+    let hit = rules
+        .iter()
+        .find(|(suffix, _)| r.starts_with(suffix) && syl_end(r, suffix.len()).is_some());
+    if let Some((suffix, with)) = hit {
+        replace_prefix(r, suffix.len(), with);
     }
 }
 
@@ -242,8 +192,8 @@ pub fn stem(word: &str) -> String {
     if r.first() == Some(&b'y') && has_vowel(&r, 1) {
         r[0] = b'i';
     }
-    step2(&mut r);
-    step3(&mut r);
+    apply_group(&mut r, &STEP2);
+    apply_group(&mut r, &STEP3);
     step4(&mut r);
     // Step 5a: final e, when m > 1, or m = 1 and not *o.
     if r.first() == Some(&b'e') {

@@ -58,7 +58,7 @@ class RougeScorer:
         self._lsum = Rouge(lsum, **opts) if lsum else None
 
     def _sentence_lines(self, text: str) -> str:
-        import nltk  # optional: rouge-score needs it for split_summaries too
+        import nltk  # type: ignore[import-untyped]  # optional, as in rouge-score
 
         return "\n".join(s.replace("\n", " ") for s in nltk.sent_tokenize(text))
 
