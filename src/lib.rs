@@ -3,7 +3,8 @@
 
 use mtalign_core::intern::{encode_texts, encode_tokens, Encoded, Sentences, StrTable};
 use mtalign_core::refs::RefSets;
-use mtalign_core::rouge::{score_batch, Compat, MultiRef, RougeConfig, Variant};
+use mtalign_core::rouge::{score_batch, score_docs, Compat, Docs, MultiRef, RougeConfig, Variant};
+use mtalign_core::stem::{stem_encoded, Stemmer};
 use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
 use mtalign_core::{counts::Counts, dcs, lcs, ngram, pool, skip_bigram, wlcs, Error};
 use numpy::{PyArray1, PyArrayMethods};
@@ -235,6 +236,7 @@ fn read_token_batch(hyps: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResul
 struct RougeCore {
     tokenizer: Tokenizer,
     config: RougeConfig,
+    stemmer: Option<Stemmer>,
 }
 
 /// What a batch returns: scores (n, variants, 3), vanished hypothesis indices, vanished
@@ -244,7 +246,8 @@ type BatchOut<'py> = (Bound<'py, PyAny>, Vec<usize>, Vec<(usize, usize)>);
 #[pymethods]
 impl RougeCore {
     #[new]
-    #[pyo3(signature = (variants, tokenize, lowercase, beta, multi_ref, jackknife, compat))]
+    #[pyo3(signature = (variants, tokenize, lowercase, beta, multi_ref, jackknife, compat, stem=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         variants: Vec<String>,
         tokenize: &str,
@@ -253,6 +256,7 @@ impl RougeCore {
         multi_ref: &str,
         jackknife: bool,
         compat: &str,
+        stem: Option<&str>,
     ) -> PyResult<Self> {
         let parsed = variants
             .iter()
@@ -268,9 +272,12 @@ impl RougeCore {
         )
         .map_err(to_py)?;
         let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        let stemmer = stem.map(Stemmer::parse).transpose().map_err(to_py)?;
+        check_rouge_tokenizer(kind, stemmer.is_some(), config.needs_lines())?;
         Ok(Self {
             tokenizer: Tokenizer::new(kind, lowercase),
             config,
+            stemmer,
         })
     }
 
@@ -283,17 +290,7 @@ impl RougeCore {
         refs: &Bound<'py, PyAny>,
         threads: Option<usize>,
     ) -> PyResult<BatchOut<'py>> {
-        let config = &self.config;
-        let shape = [config.variants.len(), 3];
-        score_text_batch(
-            py,
-            self.tokenizer,
-            hyps,
-            refs,
-            threads,
-            &shape,
-            |s, h, r| score_batch(config, s, h, r),
-        )
+        rouge_text_batch(py, self, hyps, refs, threads)
     }
 
     /// Scores pre-tokenized input (tokens verbatim).
@@ -307,10 +304,77 @@ impl RougeCore {
     ) -> PyResult<BatchOut<'py>> {
         let config = &self.config;
         let shape = [config.variants.len(), 3];
-        score_token_batch(py, hyps, refs, threads, &shape, |s, h, r| {
-            score_batch(config, s, h, r)
-        })
+        let batch = read_token_batch(hyps, refs)?;
+        let n = batch.n_hyps;
+        let scores = run_detached(py, threads, || {
+            let mut enc: Encoded = encode_tokens(&batch.sentences);
+            if let Some(stemmer) = self.stemmer {
+                stem_encoded(&mut enc, stemmer);
+            }
+            let hyp_ids: Vec<u32> = (0..n as u32).collect();
+            score_batch(config, &enc.sentences, &hyp_ids, &batch.ref_sets)
+        })?;
+        Ok((to_array(py, scores, n, &shape)?, Vec::new(), Vec::new()))
     }
+}
+
+/// Options that cannot go together: stemming needs word tokens, lines need '\n' to separate.
+fn check_rouge_tokenizer(kind: TokenizerKind, stem: bool, lines: bool) -> PyResult<()> {
+    let chars = matches!(kind, TokenizerKind::Char | TokenizerKind::Codepoint);
+    if stem && chars {
+        return Err(ConfigError::new_err(format!(
+            "stem=True needs word tokens, not tokenize='{}'",
+            kind.name()
+        )));
+    }
+    if lines && kind == TokenizerKind::Codepoint {
+        return Err(ConfigError::new_err(
+            "rougeLsum splits texts into lines, which tokenize='codepoint' would keep as tokens",
+        ));
+    }
+    Ok(())
+}
+
+/// Text input for ROUGE: tokenized (by line when `rougeLsum` is asked for), stemmed once per
+/// distinct token, scored. Returns what [`score_text_batch`] returns.
+fn rouge_text_batch<'py>(
+    py: Python<'py>,
+    core: &RougeCore,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+) -> PyResult<BatchOut<'py>> {
+    let config = &core.config;
+    let batch = read_text_batch(hyps, refs)?;
+    let (scores, vanished) = run_detached(py, threads, || {
+        let texts: Vec<&str> = batch.texts.iter().collect();
+        if !config.needs_lines() {
+            let mut enc = encode_texts(&core.tokenizer, &texts);
+            if let Some(stemmer) = core.stemmer {
+                stem_encoded(&mut enc, stemmer);
+            }
+            let scores = score_batch(config, &enc.sentences, &batch.hyp_ids, &batch.ref_sets)?;
+            return Ok((scores, enc.vanished));
+        }
+        // rouge-score's lines: split on '\n', empty strings dropped.
+        let mut lines: Vec<&str> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(texts.len());
+        for text in &texts {
+            lines.extend(text.split('\n').filter(|l| !l.is_empty()));
+            ends.push(lines.len());
+        }
+        let mut enc = encode_texts(&core.tokenizer, &lines);
+        if let Some(stemmer) = core.stemmer {
+            stem_encoded(&mut enc, stemmer);
+        }
+        let docs = Docs::from_lines(&enc.sentences, &ends)?;
+        let scores = score_docs(config, &docs, &batch.hyp_ids, &batch.ref_sets)?;
+        let vanished = (0..texts.len())
+            .filter(|&d| docs.tokens(d).is_empty() && texts[d].chars().any(|c| !c.is_whitespace()))
+            .collect();
+        Ok((scores, vanished))
+    })?;
+    finish_text_batch(py, &batch, scores, vanished, &[config.variants.len(), 3])
 }
 
 /// The native half of `mtalign.Dcs`: the tokenizer (character or word level).
@@ -385,6 +449,17 @@ fn score_text_batch<'py>(
         let scores = kernel(&enc.sentences, &batch.hyp_ids, &batch.ref_sets)?;
         Ok((scores, enc.vanished))
     })?;
+    finish_text_batch(py, &batch, scores, vanished, shape)
+}
+
+/// Scores and vanished text indices → (array, vanished hypotheses, vanished references).
+fn finish_text_batch<'py>(
+    py: Python<'py>,
+    batch: &TextBatch,
+    scores: Vec<f64>,
+    vanished: Vec<usize>,
+    shape: &[usize],
+) -> PyResult<BatchOut<'py>> {
     let mut is_vanished = vec![false; batch.texts.len()];
     vanished.iter().for_each(|&k| is_vanished[k] = true);
     let hyp_vanished = (0..batch.hyp_ids.len())
@@ -434,6 +509,15 @@ fn to_array<'py>(
 fn tokenize(text: &str, tokenize: &str, lowercase: bool) -> PyResult<Vec<String>> {
     let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
     Ok(Tokenizer::new(kind, lowercase).tokenize(text))
+}
+
+/// Stems words as a ROUGE profile does (exposed as `mtalign.stem`): words of 3 characters or
+/// fewer are returned unchanged.
+#[pyfunction]
+#[pyo3(name = "stem", signature = (words, stemmer="nltk_porter"))]
+fn stem_py(words: Vec<String>, stemmer: &str) -> PyResult<Vec<String>> {
+    let stemmer = Stemmer::parse(stemmer).map_err(to_py)?;
+    Ok(words.iter().map(|w| stemmer.stem(w)).collect())
 }
 
 /// Maps arbitrary Python ints of two sequences to dense ids (kernels compare ids only).
@@ -533,6 +617,7 @@ fn _mtalign(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ngram_overlap, m)?)?;
     m.add_function(wrap_pyfunction!(skip_bigram_overlap, m)?)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(stem_py, m)?)?;
     sia_py::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -174,7 +174,7 @@ def test_vanishing_text_warns_once_with_count() -> None:
         ({"variants": ["rougeL"], "multi_ref": "mean"}, "unknown multi_ref 'mean'"),
         ({"variants": ["rougeL"], "tokenize": "13b"}, "unknown tokenizer '13b'"),
         ({"variants": ["rougeL"], "compat": "rouge156"}, "unknown compat 'rouge156'"),
-        ({"variants": ["rougeL"], "stem": True}, "stem=True"),
+        ({"variants": ["rougeL"], "stem": True, "tokenize": "char"}, "stem=True needs word tokens"),
         ({"variants": ["rougeL"], "lowercase": "yes"}, "lowercase must be True or False"),
     ],
 )

@@ -11,6 +11,8 @@ MODULES = ["mtalign", "mtalign.rouge", "mtalign.dcs", "mtalign.kernels", "mtalig
            "mtalign.errors", "mtalign.demo", "mtalign.sia"]
 MODULES += ["mtalign.orange", "mtalign.io", "mtalign.rerank", "mtalign.registry",
             "mtalign._metric", "mtalign._progress"]
+MODULES += ["mtalign.compat.rouge_score", "mtalign.compat.rouge_score.rouge_scorer",
+            "mtalign.compat.rouge_score.scoring"]
 
 
 @pytest.mark.parametrize("name", MODULES)

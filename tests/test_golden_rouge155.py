@@ -20,6 +20,8 @@ ROUGE-S* and ROUGE-S0 without stemming:
 
 ROUGE-W and ROUGE-SU are not compared with ROUGE-1.5.5 here: it departs from the paper for both
 (see tests/data/README.md); they are covered by the paper examples and the twin property tests.
+``test_golden_compat.py`` compares ``compat="rouge155"`` (native tokenizer, stemming, W and SU
+quirks) with every field of the golden file from raw text.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from mtalign.sia import (
     TranslationTable,
     WordSimilarity,
 )
-from mtalign.tokenizers import default_threads, tokenize
+from mtalign.tokenizers import default_threads, stem, tokenize
 
 __all__ = [
     "ConfigError",
@@ -43,6 +43,7 @@ __all__ = [
     "__version__",
     "default_threads",
     "kernels",
+    "stem",
     "tokenize",
     "OrangeCurve",
     "OrangeResult",

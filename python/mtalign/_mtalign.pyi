@@ -20,6 +20,7 @@ __all__ = [
     "lcs_length_dp",
     "ngram_overlap",
     "skip_bigram_overlap",
+    "stem",
     "tokenize",
     "wlcs",
 ]
@@ -40,6 +41,7 @@ class RougeCore:
         multi_ref: str,
         jackknife: bool,
         compat: str,
+        stem: str | None = None,
     ) -> RougeCore: ...
     def score_texts(
         self, hyps: Any, refs: Any, threads: int | None = None
@@ -68,6 +70,8 @@ def skip_bigram_overlap(
     hyp: list[int], reference: list[int], max_gap: int | None = None, unigrams: bool = False
 ) -> tuple[int, int, int]: ...
 def default_threads() -> int: ...
+
+def stem(words: list[str], stemmer: str = "nltk_porter") -> list[str]: ...
 
 # SIA (issue 6)
 @final

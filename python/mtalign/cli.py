@@ -22,7 +22,7 @@ from mtalign import __version__, registry
 from mtalign._cli_orange import add_commands as add_orange_commands
 from mtalign.dcs import DCS_FIELDS, LEVELS
 from mtalign.errors import MtalignError
-from mtalign.rouge import MULTI_REF, TOKENIZERS, Rouge, Score
+from mtalign.rouge import COMPAT, MULTI_REF, TOKENIZERS, Rouge, Score
 from mtalign.sia import DEFAULT_ALPHA as DEFAULT_SIA_ALPHA
 
 DEFAULT_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
@@ -125,8 +125,9 @@ def _compute_sia(args: argparse.Namespace, hyps: list[str], refs: list[list[str]
 
     sim = None if args.similarity is None else WordSimilarity.load(args.similarity)
     alpha = DEFAULT_SIA_ALPHA if args.sia_alpha is None else args.sia_alpha
-    res = Sia(alpha=alpha, decay=args.sia_decay, similarity=sim, tokenize=args.tokenize,
-              lowercase=not args.no_lowercase).corpus_score(hyps, refs, threads=args.threads)
+    res = Sia(alpha=alpha, decay=args.sia_decay, similarity=sim,
+              tokenize=args.tokenize or "unicode", lowercase=not args.no_lowercase,
+              ).corpus_score(hyps, refs, threads=args.threads)
     scores["sia"] = {"score": res.score}
     sentences["sia"] = (("score",), res.per_sentence[:, None])
     signatures["sia"] = res.signature
@@ -299,20 +300,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reference file(s); several files = several references per segment")
     s.add_argument("-i", "--input", required=True, metavar="HYP", help="hypothesis file")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
-                   help="ROUGE variants (rouge1..rouge9, rougeL, rougeW-<w>, rougeS<d>, "
-                        "rougeS*, rougeSU<d>, rougeSU*), DCS scores (dcs, cs0, cs1, cs2) and sia "
+                   help="ROUGE variants (rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, "
+                        "rougeS<d>, rougeS*, rougeSU<d>, rougeSU*), DCS scores (dcs, cs0, cs1, "
+                        "cs2) and sia "
                         "(default: %(default)s)")
-    s.add_argument("--tokenize", default="unicode", choices=TOKENIZERS,
-                   help="word tokenizer for ROUGE and word-level DCS (default: %(default)s)")
+    s.add_argument("--tokenize", default=None, choices=TOKENIZERS,
+                   help="word tokenizer for ROUGE and word-level DCS (default: the --compat "
+                        "profile's: unicode, rouge155 or rouge_score)")
     s.add_argument("--no-lowercase", action="store_true",
                    help="keep case for ROUGE (DCS always compares case as given)")
     s.add_argument("--level", default="char", choices=LEVELS,
                    help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
     s.add_argument("--ignore-spaces", action="store_true",
                    help="DCS at character level: drop whitespace before matching")
-    s.add_argument("--multi-ref", default="max", choices=MULTI_REF,
-                   help="how several references combine for ROUGE (default: %(default)s); "
-                        "DCS keeps the reference with the highest dcs")
+    s.add_argument("--multi-ref", default=None, choices=MULTI_REF,
+                   help="how several references combine for ROUGE (default: the --compat "
+                        "profile's: max, average or best_f); DCS keeps the reference with the "
+                        "highest dcs")
+    s.add_argument("--compat", default="paper", choices=COMPAT,
+                   help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
+                        "or as rouge-score 0.1.2 does (default: %(default)s)")
+    s.add_argument("--stem", action="store_true",
+                   help="ROUGE with stemming: ROUGE-1.5.5's -m under --compat rouge155, nltk's "
+                        "Porter otherwise (as rouge-score)")
     s.add_argument("--jackknife", action="store_true",
                    help="mean over leave-one-out reference sets (needs >= 2 references)")
     s.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default: 1)")

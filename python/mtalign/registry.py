@@ -25,11 +25,13 @@ from mtalign.rouge import Rouge
 class MetricOptions:
     """The command-line options metrics are built from (one field per shared option)."""
 
-    tokenize: str = "unicode"
+    tokenize: str | None = None  # None: each metric's own default (ROUGE: the compat profile's)
     lowercase: bool = True
     beta: float = 1.0
-    multi_ref: str = "max"
+    multi_ref: str | None = None  # None: the ROUGE compat profile's
     jackknife: bool = False
+    compat: str = "paper"
+    stem: bool = False
     level: str = "char"
     ignore_spaces: bool = False
 
@@ -42,6 +44,8 @@ class MetricOptions:
                    beta=getattr(args, "beta", base.beta),
                    multi_ref=getattr(args, "multi_ref", base.multi_ref),
                    jackknife=getattr(args, "jackknife", base.jackknife),
+                   compat=getattr(args, "compat", base.compat),
+                   stem=getattr(args, "stem", base.stem),
                    level=getattr(args, "level", base.level),
                    ignore_spaces=getattr(args, "ignore_spaces", base.ignore_spaces))
 
@@ -63,12 +67,13 @@ class Family:
 
 def _rouge(names: Sequence[str], o: MetricOptions) -> Rouge:
     return Rouge(list(names), tokenize=o.tokenize, lowercase=o.lowercase, beta=o.beta,
-                 multi_ref=o.multi_ref, jackknife=o.jackknife)
+                 multi_ref=o.multi_ref, jackknife=o.jackknife, compat=o.compat, stem=o.stem)
 
 
 def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
     # DCS compares case as given (the authors' definition) and keeps the best reference.
-    return Dcs(o.level, tokenize=o.tokenize, ignore_spaces=o.ignore_spaces, multi_ref="max")
+    return Dcs(o.level, tokenize=o.tokenize or "unicode", ignore_spaces=o.ignore_spaces,
+               multi_ref="max")
 
 
 FAMILIES: tuple[Family, ...] = (

@@ -12,9 +12,17 @@ from mtalign._metric import ConfiguredMetric
 from mtalign._mtalign import ConfigError, RougeCore
 from mtalign._mtalign import __version__ as _native_version
 
-TOKENIZERS = ("unicode", "whitespace", "char", "codepoint")
+TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score")
 MULTI_REF = ("max", "average", "best", "best_f")
-COMPAT = ("paper",)
+COMPAT = ("paper", "rouge155", "rouge_score")
+# What each profile means when tokenize / multi_ref are not given, and its stemmer.
+_COMPAT_DEFAULTS = {
+    "paper": ("unicode", "max", "nltk_porter"),
+    "rouge155": ("rouge155", "average", "rouge155"),
+    "rouge_score": ("rouge_score", "best_f", "nltk_porter"),
+}
+# Tokenizers that lowercase by definition (ROUGE-1.5.5: ASCII only; rouge-score: str.lower()).
+_SELF_LOWERCASING = ("rouge155", "rouge_score")
 
 Text = Union[str, Sequence[str]]  # noqa: UP007 (a runtime alias)
 """A sentence: a str, or a pre-tokenized list of str tokens."""
@@ -96,25 +104,44 @@ class Rouge(ConfiguredMetric):
             ``rougeS<d>`` / ``rougeS*`` (skip-bigrams with at most d words between the two
             words, or unlimited; ``rougeS0`` is bigram overlap), ``rougeSU<d>`` /
             ``rougeSU*`` (skip-bigrams plus unigrams). A single str is one variant.
-        tokenize: ``"unicode"`` (default: splits on anything that is not a letter, digit or
-            mark in any script; each CJK ideograph, kana or hangul character is a token),
-            ``"whitespace"`` or ``"char"``. Pre-tokenized input bypasses it.
-        lowercase: lowercase (full Unicode) before tokenizing.
-        stem: stemming; only ``False`` is available in ``compat="paper"`` for now.
+            ``rougeLsum`` is rouge-score's summary-level LCS: texts are split into lines at
+            ``"\\n"`` and the union LCS of each reference line with the candidate lines counts
+            (it equals ``rougeL`` on one-line texts).
+        tokenize: ``"unicode"`` (splits on anything that is not a letter, digit or mark in any
+            script; each CJK ideograph, kana or hangul character is a token),
+            ``"whitespace"``, ``"char"``, ``"rouge155"`` (ROUGE-1.5.5: ASCII-only lowercasing,
+            tokens are runs of ASCII letters and digits, so ``café`` -> ``caf``) or
+            ``"rouge_score"`` (rouge-score: Python ``lower()``, then runs of ``[a-z0-9]``).
+            Default: the ``compat`` profile's (``unicode``, ``rouge155``, ``rouge_score``).
+            Pre-tokenized input bypasses it.
+        lowercase: lowercase (full Unicode) before tokenizing. ``rouge155`` and
+            ``rouge_score`` lowercase by definition (``lowercase=False`` is refused).
+        stem: stem tokens longer than 3 characters, once per distinct token: with
+            ``compat="rouge155"`` as ROUGE-1.5.5 ``-m`` (WordNet 2.0 exception list, then the
+            1980 Porter algorithm as ROUGE-1.5.5 implements it); otherwise as rouge-score
+            (nltk's ``PorterStemmer`` in its default mode), implemented natively.
         beta: the F-measure's β (eq. 6); must be > 0.
         multi_ref: how several references combine: ``"max"`` (eqs. 7-9: max recall and max
             precision over references, F from those), ``"average"`` (ROUGE-1.5.5 ``-f A``:
             counts pooled, R = Σhit/Σm, P = Σhit/(N·n)), ``"best"`` (ROUGE-1.5.5 ``-f B``:
             the reference with the highest recall, first on ties), ``"best_f"``
-            (rouge-score's ``score_multi``: the reference with the highest F).
+            (rouge-score's ``score_multi``: the reference with the highest F). Default: the
+            ``compat`` profile's (``max``, ``average``, ``best_f``).
         jackknife: with N ≥ 2 references, the mean of P, R and F over the N leave-one-out
             sets of N-1 references (paper section 5); with one reference, no effect.
-        compat: the convention followed: ``"paper"``.
+        compat: the convention followed: ``"paper"`` (Lin & Och 2004 as written),
+            ``"rouge155"`` (ROUGE-1.5.5's numbers: ROUGE-W hits recounted from the traced-back
+            LCS over runs consecutive in the reference and recall over m^(w*w); ROUGE-SU never
+            counts the last token's unigram; ``"best"`` compares ROUGE-N/S recalls rounded to
+            5 decimals) or ``"rouge_score"`` (rouge-score 0.1.2's numbers).
 
     Example:
         >>> r = Rouge(["rougeL", "rougeS*"], tokenize="whitespace")
         >>> r.sentence_score("police kill the gunman", "police killed the gunman")["rougeL"]
         Score(precision=0.75, recall=0.75, fmeasure=0.75)
+        >>> r155 = Rouge(["rouge1", "rougeSU*"], compat="rouge155", stem=True)
+        >>> r155.sentence_score("Police kill the gunman.", "police killed the gunman")["rouge1"]
+        Score(precision=1.0, recall=1.0, fmeasure=1.0)
 
     Objects are immutable and picklable; their configuration is all they hold.
     """
@@ -135,11 +162,11 @@ class Rouge(ConfiguredMetric):
         self,
         variants: str | Sequence[str],
         *,
-        tokenize: str = "unicode",
+        tokenize: str | None = None,
         lowercase: bool = True,
         stem: bool = False,
         beta: float = 1.0,
-        multi_ref: str = "max",
+        multi_ref: str | None = None,
         jackknife: bool = False,
         compat: str = "paper",
     ) -> None:
@@ -154,19 +181,23 @@ class Rouge(ConfiguredMetric):
         dup = next((v for i, v in enumerate(variants) if v in variants[:i]), None)
         if dup is not None:
             raise ConfigError(f"variant '{dup}' given twice")
-        if stem:
-            raise ConfigError(
-                "stem=True is not available with compat='paper' yet: stemming arrives with "
-                "the ROUGE-1.5.5 and rouge-score compatibility profiles"
-            )
+        if compat not in _COMPAT_DEFAULTS:
+            raise ConfigError(f"unknown compat {compat!r} (choose from: {', '.join(COMPAT)})")
+        default_tok, default_multi, stemmer = _COMPAT_DEFAULTS[compat]
+        tokenize = default_tok if tokenize is None else tokenize
+        multi_ref = default_multi if multi_ref is None else multi_ref
         if isinstance(beta, bool) or not isinstance(beta, (int, float)):
             raise ConfigError(f"beta must be a number > 0 (got {beta!r})")
         check_bool("lowercase", lowercase)
+        check_bool("stem", stem)
         check_bool("jackknife", jackknife)
+        if tokenize in _SELF_LOWERCASING and not lowercase:
+            raise ConfigError(f"tokenize={tokenize!r} always lowercases (as the tool it "
+                              "reproduces); lowercase=False is not available with it")
         core = RougeCore(list(variants), tokenize, lowercase, float(beta), multi_ref,
-                         jackknife, compat)
+                         jackknife, compat, stemmer if stem else None)
         self._init_slots(_variants=tuple(variants), _tokenize=tokenize, _lowercase=lowercase,
-                         _stem=False, _beta=float(beta), _multi_ref=multi_ref,
+                         _stem=stem, _beta=float(beta), _multi_ref=multi_ref,
                          _jackknife=jackknife, _compat=compat, _core=core)
 
     def config(self) -> dict[str, Any]:
@@ -214,17 +245,21 @@ class Rouge(ConfiguredMetric):
     # -- scoring -----------------------------------------------------------------------
 
     def signature(self, nrefs: str | int | None = None) -> str:
-        """sacrebleu-style signature of every option and the version.
+        """sacrebleu-style signature of every option and the version; ``stem`` names the
+        stemmer (``rouge155``: WordNet 2.0 exceptions + ROUGE-1.5.5's Porter; ``nltk_porter``).
 
         >>> Rouge("rougeL").signature()
         'tok:unicode|lc:yes|stem:no|multi_ref:max|jk:no|beta:1|compat:paper|version:0.1.0'
+        >>> Rouge("rougeL", compat="rouge155", stem=True).signature()
+        'tok:rouge155|lc:yes|stem:rouge155|multi_ref:average|jk:no|beta:1|compat:rouge155|version:0.1.0'
         """
         parts = [] if nrefs is None else [f"nrefs:{nrefs}"]
         beta = format(self._beta, "g")
+        stem = _COMPAT_DEFAULTS[self._compat][2] if self._stem else "no"
         parts += [
             f"tok:{self._tokenize}",
             f"lc:{'yes' if self._lowercase else 'no'}",
-            f"stem:{'yes' if self._stem else 'no'}",
+            f"stem:{stem}",
             f"multi_ref:{self._multi_ref}",
             f"jk:{'yes' if self._jackknife else 'no'}",
             f"beta:{beta}",

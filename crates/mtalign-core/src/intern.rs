@@ -10,7 +10,7 @@
 use crate::tokenize::{Tokenizer, TokenizerKind};
 use hashbrown::HashTable;
 use rayon::prelude::*;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxBuildHasher;
 use std::hash::BuildHasher;
 
 /// Sentences as one flat id buffer plus end offsets (sentence `i` is
@@ -39,6 +39,24 @@ impl Sentences {
         (0..self.len()).map(move |i| self.get(i))
     }
 
+    /// The ids of sentences `range` (consecutive, so one slice): a document made of lines.
+    pub fn span(&self, range: std::ops::Range<usize>) -> &[u32] {
+        if range.is_empty() {
+            return &[];
+        }
+        let start = if range.start == 0 {
+            0
+        } else {
+            self.ends[range.start - 1]
+        };
+        &self.ids[start..self.ends[range.end - 1]]
+    }
+
+    /// Replaces every id by `map[id]` (stemming merges ids this way).
+    pub fn remap_ids(&mut self, map: &[u32]) {
+        self.ids.iter_mut().for_each(|id| *id = map[*id as usize]);
+    }
+
     /// Builds sentences from id lists (tests, and callers that intern elsewhere).
     pub fn from_ids<S: AsRef<[u32]>>(sentences: &[S]) -> Self {
         let mut out = Sentences::default();
@@ -56,6 +74,9 @@ pub struct Encoded {
     pub sentences: Sentences,
     /// Number of distinct tokens (ids are `0..vocab_size`).
     pub vocab_size: usize,
+    /// The distinct tokens in id order (empty for the character tokenizers, whose ids are
+    /// code points).
+    pub vocab: StrTable,
     /// Indices of sentences whose text had non-space characters but produced no token.
     pub vanished: Vec<usize>,
 }
@@ -66,7 +87,7 @@ const CHUNK: usize = 1024;
 /// Distinct strings numbered 0, 1, 2, … in first-seen order, stored in one buffer: the
 /// hash table holds only ids and compares against that buffer, so interning allocates
 /// nothing per string. Used for the tokens of a chunk and for the texts of a batch.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct StrTable {
     table: HashTable<u32>,
     text: String,
@@ -154,21 +175,17 @@ impl LocalChunk {
 
 /// Merges locally interned chunks into one id space, in chunk order.
 fn merge(chunks: Vec<LocalChunk>) -> Encoded {
-    let mut global: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut global = StrTable::with_capacity(chunks.first().map_or(0, |c| c.vocab.len()));
     let mut remaps: Vec<Vec<u32>> = Vec::with_capacity(chunks.len());
     for chunk in &chunks {
         let remap = chunk
             .vocab
             .iter()
-            .map(|token| {
-                let next = global.len() as u32;
-                *global.entry(token).or_insert(next)
-            })
+            .map(|token| global.intern(token).0)
             .collect();
         remaps.push(remap);
     }
     let vocab_size = global.len();
-    drop(global);
 
     let total_tokens: usize = chunks.iter().map(|c| c.ids.len()).sum();
     let total_sentences: usize = chunks.iter().map(|c| c.ends.len()).sum();
@@ -191,6 +208,7 @@ fn merge(chunks: Vec<LocalChunk>) -> Encoded {
     Encoded {
         sentences,
         vocab_size,
+        vocab: global,
         vanished,
     }
 }
@@ -269,6 +287,7 @@ fn encode_code_points<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) 
             max_id as usize + 1
         },
         sentences,
+        vocab: StrTable::default(),
         vanished: Vec::new(),
     }
 }
@@ -295,6 +314,7 @@ pub fn encode_tokens<T: AsRef<str> + Sync, S: AsRef<[T]> + Sync>(sentences: &[S]
 mod tests {
     use super::*;
     use crate::tokenize::TokenizerKind;
+    use rustc_hash::FxHashMap;
 
     #[test]
     fn ids_follow_first_appearance_across_chunks() {

@@ -17,6 +17,11 @@ pub mod rouge;
 pub mod skip_bigram;
 pub mod tokenize;
 pub mod wlcs;
+// Compatibility profiles (ROUGE-1.5.5, rouge-score): their tokenizers, stemmers and quirks.
+pub mod rouge155;
+pub mod stem;
+pub mod summary_lcs;
+pub mod tokenize_compat;
 
 pub use error::{Error, Result};
 pub mod ibm1;

@@ -11,10 +11,13 @@ use crate::intern::Sentences;
 use crate::lcs::LcsMatcher;
 use crate::ngram::NgramScratch;
 use crate::refs::RefSets;
+use crate::rouge155::{round5, Wlcs155Scratch};
 use crate::skip_bigram::SkipBigramScratch;
+use crate::summary_lcs::SummaryLcsScratch;
 use crate::wlcs::WlcsScratch;
 use rayon::prelude::*;
 use std::cell::RefCell;
+use std::ops::Range;
 
 /// One ROUGE variant.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -30,10 +33,12 @@ pub enum Variant {
         max_gap: Option<usize>,
         unigrams: bool,
     },
+    /// Summary-level LCS over the lines of a text, as rouge-score defines it (`rougeLsum`).
+    LcsSum,
 }
 
-const VARIANT_HELP: &str =
-    "expected rouge1..rouge9, rougeL, rougeW-<weight>, rougeS<d>, rougeS*, rougeSU<d>, rougeSU*";
+const VARIANT_HELP: &str = "expected rouge1..rouge9, rougeL, rougeLsum, rougeW-<weight>, \
+     rougeS<d>, rougeS*, rougeSU<d>, rougeSU*";
 
 impl Variant {
     pub fn parse(name: &str) -> Result<Self> {
@@ -41,6 +46,9 @@ impl Variant {
         let rest = name.strip_prefix("rouge").ok_or_else(unknown)?;
         if rest == "L" {
             return Ok(Variant::Lcs);
+        }
+        if rest == "Lsum" {
+            return Ok(Variant::LcsSum);
         }
         if let Some(w) = rest.strip_prefix("W-") {
             let weight: f64 = w.parse().map_err(|_| unknown())?;
@@ -114,19 +122,26 @@ impl MultiRef {
     }
 }
 
-/// Which published convention the numbers follow. Only the paper's for now; compatibility
-/// profiles (ROUGE-1.5.5, rouge-score) add their own arms here.
+/// Which published convention the numbers follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compat {
+    /// Lin & Och (2004) as written.
     Paper,
+    /// ROUGE-1.5.5 (see [`crate::rouge155`]): ROUGE-W recount and m^(w·w), SU without the
+    /// last unigram, `-f B` by 5-decimal recalls.
+    Rouge155,
+    /// rouge-score 0.1.2: scores as the paper's; the profile fixes tokenizer and stemmer.
+    RougeScore,
 }
 
 impl Compat {
-    pub const NAMES: [&'static str; 1] = ["paper"];
+    pub const NAMES: [&'static str; 3] = ["paper", "rouge155", "rouge_score"];
 
     pub fn parse(name: &str) -> Result<Self> {
         match name {
             "paper" => Ok(Self::Paper),
+            "rouge155" => Ok(Self::Rouge155),
+            "rouge_score" => Ok(Self::RougeScore),
             _ => Err(Error::Config(format!(
                 "unknown compat '{name}' (choose from: {})",
                 Self::NAMES.join(", ")
@@ -202,6 +217,26 @@ impl RougeConfig {
         }
     }
 
+    /// The recall `-f B` compares. ROUGE-1.5.5 has already rounded ROUGE-N and S/SU recalls
+    /// to 5 decimals when it compares them, and for ROUGE-W it compares the paper's recall
+    /// (hit / m^w)^(1/w), not the m^(w·w) one it reports.
+    fn best_key(&self, variant: Variant, c: Counts, recall: f64) -> f64 {
+        match (self.compat, variant) {
+            (Compat::Rouge155, Variant::Ngram(_) | Variant::Skip { .. }) => round5(recall),
+            (Compat::Rouge155, Variant::Wlcs(w)) => {
+                // ref_total is m^(w·w); m is a token count.
+                let m = c.ref_total.powf(1.0 / (w * w)).round();
+                variant.finalize(ratio(c.hit, m.powf(w)))
+            }
+            _ => recall,
+        }
+    }
+
+    /// Whether a variant needs the lines of the texts.
+    pub fn needs_lines(&self) -> bool {
+        self.variants.contains(&Variant::LcsSum)
+    }
+
     /// Aggregates the per-reference counts of the references in `subset`.
     fn aggregate(&self, variant: Variant, per_ref: &[Counts], subset: &[usize]) -> Prf {
         match self.multi_ref {
@@ -228,19 +263,18 @@ impl RougeConfig {
                 self.prf(variant, pooled)
             }
             MultiRef::Best | MultiRef::BestF => {
-                let mut best: Option<Prf> = None;
+                let mut best: Option<(Prf, f64)> = None;
                 for &j in subset {
                     let s = self.prf(variant, per_ref[j]);
-                    let better = match best {
-                        None => true,
-                        Some(b) if self.multi_ref == MultiRef::Best => s.recall > b.recall,
-                        Some(b) => s.fmeasure > b.fmeasure,
+                    let key = match self.multi_ref {
+                        MultiRef::Best => self.best_key(variant, per_ref[j], s.recall),
+                        _ => s.fmeasure,
                     };
-                    if better {
-                        best = Some(s);
+                    if best.is_none_or(|(_, b)| key > b) {
+                        best = Some((s, key));
                     }
                 }
-                best.unwrap_or_default()
+                best.map(|(s, _)| s).unwrap_or_default()
             }
         }
     }
@@ -278,6 +312,8 @@ pub struct Scratch {
     wlcs: WlcsScratch,
     ngram: NgramScratch,
     skip: SkipBigramScratch,
+    wlcs155: Wlcs155Scratch,
+    summary: SummaryLcsScratch,
     per_ref: Vec<Counts>,
     subset: Vec<usize>,
 }
@@ -286,45 +322,62 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Sufficient statistics of one variant for `hyp` against each reference, into `out`.
+/// Sufficient statistics of one variant for `hyp` against each reference, into `out`. A text
+/// is one line here (`rougeLsum` equals `rougeL` with clipping); see [`score_docs`] for lines.
 pub fn variant_counts<'a>(
     scratch: &mut Scratch,
     variant: Variant,
+    compat: Compat,
     hyp: &[u32],
     refs: impl Iterator<Item = &'a [u32]>,
     out: &mut Vec<Counts>,
 ) {
     out.clear();
     let n = hyp.len() as f64;
-    match variant {
-        Variant::Ngram(order) => {
+    match (variant, compat) {
+        (Variant::Ngram(order), _) => {
             scratch.ngram.prepare(hyp, order);
             out.extend(refs.map(|r| scratch.ngram.overlap(hyp, r)));
         }
-        Variant::Lcs => {
+        (Variant::Lcs, _) => {
             scratch.lcs.prepare(hyp);
             out.extend(refs.map(|r| Counts::new(scratch.lcs.lcs(r) as f64, n, r.len() as f64)));
         }
-        Variant::Wlcs(w) => {
+        (Variant::Wlcs(w), Compat::Rouge155) => {
+            out.extend(refs.map(|r| scratch.wlcs155.counts(r, hyp, w)));
+        }
+        (Variant::Wlcs(w), _) => {
             let fn_ = n.powf(w);
             out.extend(refs.map(|r| {
                 let hit = scratch.wlcs.wlcs(r, hyp, w);
                 Counts::new(hit, fn_, (r.len() as f64).powf(w))
             }));
         }
-        Variant::Skip { max_gap, unigrams } => {
+        (Variant::Skip { max_gap, unigrams }, Compat::Rouge155) if unigrams => {
+            // Skip-bigrams, plus the unigrams of every token but the last.
+            let head = &hyp[..hyp.len().saturating_sub(1)];
+            scratch.skip.prepare(hyp, max_gap, false);
+            scratch.ngram.prepare(head, 1);
+            out.extend(refs.map(|r| {
+                let r_head = &r[..r.len().saturating_sub(1)];
+                scratch.skip.overlap(r) + scratch.ngram.overlap(head, r_head)
+            }));
+        }
+        (Variant::Skip { max_gap, unigrams }, _) => {
             scratch.skip.prepare(hyp, max_gap, unigrams);
             out.extend(refs.map(|r| scratch.skip.overlap(r)));
+        }
+        (Variant::LcsSum, _) => {
+            out.extend(refs.map(|r| scratch.summary.counts(&[hyp], &[r])));
         }
     }
 }
 
-/// Scores one hypothesis against its references: `out` gets P, R, F for each variant.
-pub fn score_hypothesis<'a>(
+/// Runs `counts_of(scratch, variant, per_ref)` for each variant and writes P, R, F to `out`.
+fn score_with(
     config: &RougeConfig,
-    hyp: &[u32],
-    refs: impl Iterator<Item = &'a [u32]> + Clone,
     out: &mut [f64],
+    mut counts_of: impl FnMut(&mut Scratch, Variant, &mut Vec<Counts>),
 ) {
     SCRATCH.with(|cell| {
         let mut guard = cell.borrow_mut();
@@ -332,7 +385,7 @@ pub fn score_hypothesis<'a>(
         let mut per_ref = std::mem::take(&mut scratch.per_ref);
         let mut subset = std::mem::take(&mut scratch.subset);
         for (k, &variant) in config.variants.iter().enumerate() {
-            variant_counts(scratch, variant, hyp, refs.clone(), &mut per_ref);
+            counts_of(scratch, variant, &mut per_ref);
             let s = config.combine(variant, &per_ref, &mut subset);
             out[3 * k] = s.precision;
             out[3 * k + 1] = s.recall;
@@ -343,6 +396,118 @@ pub fn score_hypothesis<'a>(
     });
 }
 
+/// Scores one hypothesis against its references: `out` gets P, R, F for each variant.
+pub fn score_hypothesis<'a>(
+    config: &RougeConfig,
+    hyp: &[u32],
+    refs: impl Iterator<Item = &'a [u32]> + Clone,
+    out: &mut [f64],
+) {
+    score_with(config, out, |scratch, variant, per_ref| {
+        variant_counts(scratch, variant, config.compat, hyp, refs.clone(), per_ref)
+    });
+}
+
+/// Texts made of lines: text `d` is the consecutive sentences `ends[d-1]..ends[d]` of `lines`
+/// (or, without `ends`, sentence `d` alone). Only `rougeLsum` looks at the lines; every other
+/// variant sees the text's tokens as one sequence.
+#[derive(Debug, Clone, Copy)]
+pub struct Docs<'a> {
+    lines: &'a Sentences,
+    ends: Option<&'a [usize]>,
+}
+
+impl<'a> Docs<'a> {
+    /// Every sentence is a one-line text.
+    pub fn single_lines(sentences: &'a Sentences) -> Self {
+        Self {
+            lines: sentences,
+            ends: None,
+        }
+    }
+
+    /// Text `d` is lines `ends[d-1]..ends[d]` (`ends` non-decreasing, last <= lines.len()).
+    pub fn from_lines(lines: &'a Sentences, ends: &'a [usize]) -> Result<Self> {
+        let sorted = ends.windows(2).all(|w| w[0] <= w[1]);
+        if !sorted || ends.last().is_some_and(|&e| e > lines.len()) {
+            return Err(Error::Input(
+                "line ends out of order or out of range".into(),
+            ));
+        }
+        Ok(Self {
+            lines,
+            ends: Some(ends),
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.map_or(self.lines.len(), |e| e.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn range(&self, d: usize) -> Range<usize> {
+        match self.ends {
+            None => d..d + 1,
+            Some(e) => (if d == 0 { 0 } else { e[d - 1] })..e[d],
+        }
+    }
+
+    /// All tokens of text `d`.
+    pub fn tokens(&self, d: usize) -> &'a [u32] {
+        self.lines.span(self.range(d))
+    }
+
+    fn lines_of(&self, d: usize, out: &mut Vec<&'a [u32]>) {
+        out.clear();
+        out.extend(self.range(d).map(|k| self.lines.get(k)));
+    }
+}
+
+/// Scores hypotheses `hyps[i]` (text indices into `docs`) against `ref_sets.get(i)`, on the
+/// current rayon pool. Returns a row-major `n × variants × 3` array of P, R, F.
+pub fn score_docs(
+    config: &RougeConfig,
+    docs: &Docs<'_>,
+    hyps: &[u32],
+    ref_sets: &RefSets,
+) -> Result<Vec<f64>> {
+    ref_sets.check(hyps.len())?;
+    let n_docs = docs.len();
+    if hyps.iter().any(|&h| h as usize >= n_docs)
+        || (0..hyps.len()).any(|i| ref_sets.get(i).iter().any(|&r| r as usize >= n_docs))
+    {
+        return Err(Error::Input("text index out of range".into()));
+    }
+    let width = 3 * config.variants.len();
+    let mut out = vec![0.0; hyps.len() * width];
+    out.par_chunks_mut(width)
+        .with_min_len(64)
+        .enumerate()
+        .for_each(|(i, row)| {
+            let hyp = hyps[i] as usize;
+            let refs = ref_sets.get(i);
+            let (mut hyp_lines, mut ref_lines) = (Vec::new(), Vec::new());
+            score_with(config, row, |scratch, variant, per_ref| {
+                if variant == Variant::LcsSum && docs.ends.is_some() {
+                    per_ref.clear();
+                    docs.lines_of(hyp, &mut hyp_lines);
+                    for &r in refs {
+                        docs.lines_of(r as usize, &mut ref_lines);
+                        per_ref.push(scratch.summary.counts(&hyp_lines, &ref_lines));
+                    }
+                } else {
+                    let ref_tokens = refs.iter().map(|&r| docs.tokens(r as usize));
+                    let h = docs.tokens(hyp);
+                    variant_counts(scratch, variant, config.compat, h, ref_tokens, per_ref);
+                }
+            });
+        });
+    Ok(out)
+}
+
 /// Scores hypotheses `hyps[i]` (indices into `sentences`) against `ref_sets.get(i)`, on the
 /// current rayon pool. Returns a row-major `n × variants × 3` array of P, R, F.
 pub fn score_batch(
@@ -351,17 +516,7 @@ pub fn score_batch(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    let width = 3 * config.variants.len();
-    let mut out = vec![0.0; hyps.len() * width];
-    out.par_chunks_mut(width)
-        .with_min_len(64)
-        .enumerate()
-        .for_each(|(i, row)| {
-            let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
-            score_hypothesis(config, sentences.get(hyps[i] as usize), refs, row);
-        });
-    Ok(out)
+    score_docs(config, &Docs::single_lines(sentences), hyps, ref_sets)
 }
 
 #[cfg(test)]

@@ -21,10 +21,21 @@ pub enum TokenizerKind {
     Char,
     /// Every code point, whitespace included (character-level DCS keeps spaces).
     Codepoint,
+    /// ROUGE-1.5.5's tokenization (see [`crate::tokenize_compat`]).
+    Rouge155,
+    /// rouge-score 0.1.2's tokenization (see [`crate::tokenize_compat`]).
+    RougeScore,
 }
 
 impl TokenizerKind {
-    pub const NAMES: [&'static str; 4] = ["unicode", "whitespace", "char", "codepoint"];
+    pub const NAMES: [&'static str; 6] = [
+        "unicode",
+        "whitespace",
+        "char",
+        "codepoint",
+        "rouge155",
+        "rouge_score",
+    ];
 
     pub fn parse(name: &str) -> Result<Self> {
         match name {
@@ -32,6 +43,8 @@ impl TokenizerKind {
             "whitespace" => Ok(Self::Whitespace),
             "char" => Ok(Self::Char),
             "codepoint" => Ok(Self::Codepoint),
+            "rouge155" => Ok(Self::Rouge155),
+            "rouge_score" => Ok(Self::RougeScore),
             _ => Err(Error::Config(format!(
                 "unknown tokenizer '{name}' (choose from: {})",
                 Self::NAMES.join(", ")
@@ -45,6 +58,8 @@ impl TokenizerKind {
             Self::Whitespace => "whitespace",
             Self::Char => "char",
             Self::Codepoint => "codepoint",
+            Self::Rouge155 => "rouge155",
+            Self::RougeScore => "rouge_score",
         }
     }
 }
@@ -63,6 +78,10 @@ impl Tokenizer {
     /// Tokenizes `text`: the normalised text goes to `buf` (cleared first) and the byte spans
     /// of its tokens, relative to `buf`, to `spans` (cleared first).
     pub fn tokenize_into(&self, text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+        if let TokenizerKind::Rouge155 | TokenizerKind::RougeScore = self.kind {
+            let unicode = self.kind == TokenizerKind::RougeScore;
+            return crate::tokenize_compat::tokenize_into(unicode, text, buf, spans);
+        }
         buf.clear();
         spans.clear();
         if self.lowercase {
@@ -80,6 +99,8 @@ impl Tokenizer {
             TokenizerKind::Whitespace => whitespace_spans(buf, spans),
             TokenizerKind::Char => char_spans(buf, spans, false),
             TokenizerKind::Codepoint => char_spans(buf, spans, true),
+            // Returned above: their lowercasing is their own.
+            TokenizerKind::Rouge155 | TokenizerKind::RougeScore => {}
         }
     }
 

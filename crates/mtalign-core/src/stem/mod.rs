@@ -1,0 +1,146 @@
+//! Stemmers of the compatibility profiles, applied once per distinct token.
+//!
+//! * [`Stemmer::Rouge155`] — ROUGE-1.5.5 `-m`: the WordNet 2.0 exception list first
+//!   (`went → go`), otherwise the Porter (1980) stemmer as ROUGE-1.5.5 runs it ([`porter1980`]).
+//! * [`Stemmer::NltkPorter`] — rouge-score's `use_stemmer=True`: nltk's `PorterStemmer()` in
+//!   its default `NLTK_EXTENSIONS` mode ([`nltk_porter`]).
+//!
+//! Both stem only tokens longer than 3 characters, as both tools do. Stemming happens after
+//! interning ([`stem_encoded`]): each distinct token is stemmed once and the ids are mapped to
+//! the ids of the stems, so a corpus costs one stem per vocabulary entry, not per token.
+
+pub mod nltk_porter;
+pub mod porter1980;
+
+use crate::error::{Error, Result};
+use crate::intern::{Encoded, StrTable};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
+
+/// The WordNet 2.0 exception list as ROUGE-1.5.5 holds it (`inflected<TAB>base` lines).
+/// Shipped in the Python package with its license (`python/mtalign/data/`).
+const WORDNET_EXCEPTIONS: &str =
+    include_str!("../../../../python/mtalign/data/wordnet-2.0-exceptions.tsv");
+
+fn wordnet_exceptions() -> &'static FxHashMap<&'static str, &'static str> {
+    static TABLE: OnceLock<FxHashMap<&'static str, &'static str>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        WORDNET_EXCEPTIONS
+            .lines()
+            .filter_map(|line| line.split_once('\t'))
+            .collect()
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stemmer {
+    /// ROUGE-1.5.5: WordNet 2.0 exceptions, then Porter (1980) as ROUGE-1.5.5 implements it.
+    Rouge155,
+    /// nltk's PorterStemmer (NLTK_EXTENSIONS), as rouge-score uses it.
+    NltkPorter,
+}
+
+impl Stemmer {
+    pub const NAMES: [&'static str; 2] = ["rouge155", "nltk_porter"];
+
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "rouge155" => Ok(Self::Rouge155),
+            "nltk_porter" => Ok(Self::NltkPorter),
+            _ => Err(Error::Config(format!(
+                "unknown stemmer '{name}' (choose from: {})",
+                Self::NAMES.join(", ")
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Rouge155 => "rouge155",
+            Self::NltkPorter => "nltk_porter",
+        }
+    }
+
+    /// The stem of one token (tokens of 3 characters or fewer are returned as they are).
+    pub fn stem(self, token: &str) -> String {
+        match self {
+            Self::Rouge155 => {
+                // Perl counts bytes; ROUGE-1.5.5's tokens are ASCII. Other tokens are left
+                // alone rather than cut inside a UTF-8 sequence.
+                if token.len() <= 3 || !token.is_ascii() {
+                    return token.to_string();
+                }
+                match wordnet_exceptions().get(token) {
+                    Some(base) => base.to_string(),
+                    None => porter1980::stem(token),
+                }
+            }
+            Self::NltkPorter => {
+                if token.chars().nth(3).is_none() {
+                    return token.to_string();
+                }
+                nltk_porter::stem(token)
+            }
+        }
+    }
+}
+
+/// Replaces every token id of `enc` by the id of its stem (ids renumbered densely in order of
+/// first appearance of the stems in the vocabulary, so the result is deterministic).
+pub fn stem_encoded(enc: &mut Encoded, stemmer: Stemmer) {
+    let vocab = &enc.vocab;
+    let stems: Vec<String> = (0..vocab.len() as u32)
+        .into_par_iter()
+        .with_min_len(256)
+        .map(|id| stemmer.stem(vocab.get(id)))
+        .collect();
+    let mut table = StrTable::with_capacity(stems.len());
+    let remap: Vec<u32> = stems.iter().map(|s| table.intern(s).0).collect();
+    enc.sentences.remap_ids(&remap);
+    enc.vocab_size = table.len();
+    enc.vocab = table;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intern::encode_texts;
+    use crate::tokenize::{Tokenizer, TokenizerKind};
+
+    #[test]
+    fn rouge155_uses_exceptions_first_and_skips_short_tokens() {
+        let s = Stemmer::Rouge155;
+        assert_eq!(s.stem("went"), "go");
+        assert_eq!(s.stem("were"), "be");
+        assert_eq!(s.stem("said"), "say");
+        assert_eq!(s.stem("mice"), "mouse");
+        assert_eq!(s.stem("goes"), "go");
+        assert_eq!(s.stem("monday"), "mondai");
+        assert_eq!(s.stem("was"), "was");
+        assert_eq!(s.stem("café"), "café");
+        assert_eq!(wordnet_exceptions().len(), 5930);
+    }
+
+    #[test]
+    fn nltk_skips_short_tokens() {
+        let s = Stemmer::NltkPorter;
+        assert_eq!(s.stem("ties"), "tie");
+        assert_eq!(s.stem("bed"), "bed");
+        assert_eq!(s.stem("running"), "run");
+    }
+
+    #[test]
+    fn stemming_merges_ids() {
+        let t = Tokenizer::new(TokenizerKind::Unicode, true);
+        let mut enc = encode_texts(&t, &["cats running", "cat runs"]);
+        assert_eq!(enc.vocab_size, 4);
+        stem_encoded(&mut enc, Stemmer::NltkPorter);
+        assert_eq!(enc.sentences.get(0), &[0, 1]);
+        assert_eq!(enc.sentences.get(1), &[0, 1]);
+        assert_eq!(enc.vocab_size, 2);
+        assert_eq!(enc.vocab.iter().collect::<Vec<_>>(), ["cat", "run"]);
+        assert_eq!(Stemmer::parse("nltk_porter").unwrap(), Stemmer::NltkPorter);
+        assert!(Stemmer::parse("snowball").is_err());
+    }
+}
