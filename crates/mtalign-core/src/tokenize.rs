@@ -21,10 +21,15 @@ pub enum TokenizerKind {
     Char,
     /// Every code point, whitespace included (character-level DCS keeps spaces).
     Codepoint,
+    /// sacrebleu's `13a` (mteval-v13a.pl), see [`crate::tokenize_sacrebleu`].
+    Sacre13a,
+    /// sacrebleu's `intl` (mteval-v14.pl international), see [`crate::tokenize_sacrebleu`].
+    SacreIntl,
 }
 
 impl TokenizerKind {
-    pub const NAMES: [&'static str; 4] = ["unicode", "whitespace", "char", "codepoint"];
+    pub const NAMES: [&'static str; 6] =
+        ["unicode", "whitespace", "char", "codepoint", "13a", "intl"];
 
     pub fn parse(name: &str) -> Result<Self> {
         match name {
@@ -32,6 +37,8 @@ impl TokenizerKind {
             "whitespace" => Ok(Self::Whitespace),
             "char" => Ok(Self::Char),
             "codepoint" => Ok(Self::Codepoint),
+            "13a" => Ok(Self::Sacre13a),
+            "intl" => Ok(Self::SacreIntl),
             _ => Err(Error::Config(format!(
                 "unknown tokenizer '{name}' (choose from: {})",
                 Self::NAMES.join(", ")
@@ -45,6 +52,8 @@ impl TokenizerKind {
             Self::Whitespace => "whitespace",
             Self::Char => "char",
             Self::Codepoint => "codepoint",
+            Self::Sacre13a => "13a",
+            Self::SacreIntl => "intl",
         }
     }
 }
@@ -63,6 +72,12 @@ impl Tokenizer {
     /// Tokenizes `text`: the normalised text goes to `buf` (cleared first) and the byte spans
     /// of its tokens, relative to `buf`, to `spans` (cleared first).
     pub fn tokenize_into(&self, text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+        if matches!(
+            self.kind,
+            TokenizerKind::Sacre13a | TokenizerKind::SacreIntl
+        ) {
+            return self.sacrebleu_into(text, buf, spans);
+        }
         buf.clear();
         spans.clear();
         if self.lowercase {
@@ -80,6 +95,28 @@ impl Tokenizer {
             TokenizerKind::Whitespace => whitespace_spans(buf, spans),
             TokenizerKind::Char => char_spans(buf, spans, false),
             TokenizerKind::Codepoint => char_spans(buf, spans, true),
+            TokenizerKind::Sacre13a | TokenizerKind::SacreIntl => {}
+        }
+    }
+
+    /// sacrebleu's tokenizers rewrite the text, so the (lowercased) input is an argument and
+    /// `buf` receives the tokenized line.
+    fn sacrebleu_into(&self, text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+        let lowered;
+        let text = if self.lowercase {
+            lowered = if text.is_ascii() {
+                text.to_ascii_lowercase()
+            } else {
+                text.to_lowercase()
+            };
+            lowered.as_str()
+        } else {
+            text
+        };
+        if self.kind == TokenizerKind::Sacre13a {
+            crate::tokenize_sacrebleu::tokenize_13a(text, buf, spans)
+        } else {
+            crate::tokenize_sacrebleu::tokenize_intl(text, buf, spans)
         }
     }
 
