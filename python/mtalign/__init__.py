@@ -7,13 +7,25 @@
 """
 
 from mtalign import kernels
+from mtalign._baseline import CorpusResult
 from mtalign._mtalign import __version__
+from mtalign.bleu import Bleu, BleuResult
 from mtalign.dcs import Dcs, DcsResult, DcsScore
+from mtalign.error_rate import Per, Wer
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+from mtalign.nist import Nist
+from mtalign.ribes import Ribes
 from mtalign.rouge import Rouge, RougeResult, Score
 from mtalign.tokenizers import default_threads, tokenize
 
 __all__ = [
+    "Bleu",
+    "BleuResult",
+    "CorpusResult",
+    "Nist",
+    "Per",
+    "Ribes",
+    "Wer",
     "ConfigError",
     "Dcs",
     "DcsResult",
