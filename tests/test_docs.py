@@ -9,6 +9,7 @@ import pytest
 
 MODULES = ["mtalign", "mtalign.rouge", "mtalign.dcs", "mtalign.kernels", "mtalign.tokenizers",
            "mtalign.errors", "mtalign.demo"]
+MODULES += ["mtalign.bleu", "mtalign.nist", "mtalign.error_rate", "mtalign.ribes"]
 
 
 @pytest.mark.parametrize("name", MODULES)

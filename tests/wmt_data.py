@@ -10,7 +10,7 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent / "data"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(name: str) -> dict[str, dict[str, list[str]]]:
     """``{"refs": {letter: lines}, "hyps": {system: lines}}`` of one set."""
     with lzma.open(DATA / f"{name}.json.xz", "rt", encoding="utf-8") as f:

@@ -27,4 +27,5 @@ from mtalign._mtalign import (
     wlcs,
 )
 
-__all__ = ["dcs", "edit_distance", "lcs_length", "lcs_length_dp", "ngram_overlap", "skip_bigram_overlap", "wlcs"]
+__all__ = ["dcs", "edit_distance", "lcs_length", "lcs_length_dp", "ngram_overlap",
+           "skip_bigram_overlap", "wlcs"]
