@@ -9,7 +9,8 @@ import pytest
 
 MODULES = ["mtalign", "mtalign.rouge", "mtalign.dcs", "mtalign.kernels", "mtalign.tokenizers",
            "mtalign.errors", "mtalign.demo"]
-MODULES += ["mtalign.bleu", "mtalign.nist", "mtalign.error_rate", "mtalign.ribes"]
+MODULES += ["mtalign.bleu", "mtalign.nist", "mtalign.error_rate", "mtalign.ribes",
+            "mtalign.baselines_cli"]
 
 
 @pytest.mark.parametrize("name", MODULES)

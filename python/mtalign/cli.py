@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from mtalign import __version__
+from mtalign.baselines_cli import BASELINE_HELP, score_baselines, split_baselines
 from mtalign.dcs import DCS_FIELDS, LEVELS, Dcs
 from mtalign.errors import MtalignError
 from mtalign.rouge import MULTI_REF, TOKENIZERS, Rouge, Score
@@ -72,19 +73,26 @@ def _split_metrics(metrics: Sequence[str]) -> tuple[list[str], list[str]]:
             rouge.append(m)
         else:
             raise CliError(f"unknown metric {m!r} (expected ROUGE variants such as rougeL, "
-                           "rougeW-1.2, rougeS4, rougeSU4, or dcs, cs0, cs1, cs2)")
+                           "rougeW-1.2, rougeS4, rougeSU4, or dcs, cs0, cs1, cs2, or "
+                           f"{BASELINE_HELP})")
     return rouge, dcs
+
+
+def _word_tok(args: argparse.Namespace) -> str:
+    """The tokenizer for ROUGE and DCS (the baselines default to 13a instead)."""
+    return args.tokenize or "unicode"
 
 
 def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) -> dict:
     """Scores every requested metric: corpus values, per-sentence arrays, signatures."""
-    rouge_names, dcs_names = _split_metrics(args.metrics)
+    baseline_names, other_names = split_baselines(args.metrics)
+    rouge_names, dcs_names = _split_metrics(other_names)
     scores: dict[str, dict[str, float]] = {}
     sentences: dict[str, tuple[tuple[str, ...], np.ndarray]] = {}
     signatures: dict[str, str] = {}
     counts = {"n_sentences": len(hyps), "n_empty_hyps": 0, "n_empty_refs": 0}
     if rouge_names:
-        scorer = Rouge(rouge_names, tokenize=args.tokenize, lowercase=not args.no_lowercase,
+        scorer = Rouge(rouge_names, tokenize=_word_tok(args), lowercase=not args.no_lowercase,
                        beta=args.beta, multi_ref=args.multi_ref, jackknife=args.jackknife)
         res = scorer.corpus_score(hyps, refs, threads=args.threads)
         for name in rouge_names:
@@ -94,7 +102,7 @@ def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) ->
         counts["n_empty_hyps"] = max(counts["n_empty_hyps"], res.n_empty_hyps)
         counts["n_empty_refs"] = max(counts["n_empty_refs"], res.n_empty_refs)
     if dcs_names:
-        dres = Dcs(args.level, tokenize=args.tokenize, ignore_spaces=args.ignore_spaces,
+        dres = Dcs(args.level, tokenize=_word_tok(args), ignore_spaces=args.ignore_spaces,
                    multi_ref="max").corpus_score(hyps, refs, threads=args.threads)
         for name in dcs_names:
             k = DCS_FIELDS.index(name)
@@ -103,6 +111,7 @@ def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) ->
         signatures["dcs"] = dres.signature
         counts["n_empty_hyps"] = max(counts["n_empty_hyps"], dres.n_empty_hyps)
         counts["n_empty_refs"] = max(counts["n_empty_refs"], dres.n_empty_refs)
+    score_baselines(args, hyps, refs, baseline_names, scores, sentences, signatures, counts)
     out: dict = {"scores": scores, **counts}
     if len(signatures) == 1:
         out["signature"] = next(iter(signatures.values()))
@@ -202,10 +211,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-i", "--input", required=True, metavar="HYP", help="hypothesis file")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
                    help="ROUGE variants (rouge1..rouge9, rougeL, rougeW-<w>, rougeS<d>, "
-                        "rougeS*, rougeSU<d>, rougeSU*) and DCS scores (dcs, cs0, cs1, cs2) "
-                        "(default: %(default)s)")
-    s.add_argument("--tokenize", default="unicode", choices=TOKENIZERS,
-                   help="word tokenizer for ROUGE and word-level DCS (default: %(default)s)")
+                        "rougeS*, rougeSU<d>, rougeSU*), DCS scores (dcs, cs0, cs1, cs2) and "
+                        f"baselines ({BASELINE_HELP}) (default: %(default)s)")
+    s.add_argument("--tokenize", default=None, choices=(*TOKENIZERS, "13a", "intl"),
+                   help="word tokenizer (default: unicode for ROUGE and word-level DCS, "
+                        "sacrebleu's 13a for the baselines)")
+    s.add_argument("--lowercase-baselines", action="store_true",
+                   help="lowercase for BLEU, NIST, WER, PER, RIBES (case is kept by default, "
+                        "as in sacrebleu)")
     s.add_argument("--no-lowercase", action="store_true",
                    help="keep case for ROUGE (DCS always compares case as given)")
     s.add_argument("--level", default="char", choices=LEVELS,
