@@ -35,12 +35,13 @@ def split_baselines(metrics: list[str]) -> tuple[list[str], list[str]]:
 
 def make(name: str, tokenize: str | None, lowercase: bool) -> Any:
     """The scorer behind a baseline name."""
-    kw = {"tokenize": tokenize or "13a", "lowercase": lowercase}
+    tok = tokenize or "13a"
     m = _BLEU.match(name)
     if m:
         order = int(m.group(2) or 4)
-        return Bleu(order, smooth="add1" if m.group(1) else "exp", **kw)
-    return _OTHERS[name](**kw)
+        return Bleu(order, smooth="add1" if m.group(1) else "exp", tokenize=tok,
+                    lowercase=lowercase)
+    return _OTHERS[name](tokenize=tok, lowercase=lowercase)
 
 
 def score_baselines(args: argparse.Namespace, hyps: list[str], refs: list[list[str]],

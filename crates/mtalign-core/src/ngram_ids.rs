@@ -6,8 +6,6 @@
 //! real id reaches. Every id remembers its prefix (`parent`), which NIST's information
 //! weights need.
 
-use rustc_hash::FxHashMap;
-
 /// Marks an n-gram that is not in the table (or a unigram's missing parent).
 pub const MISSING: u32 = u32::MAX;
 
@@ -15,9 +13,85 @@ fn key(prefix: u32, token: u32) -> u64 {
     ((prefix as u64) << 32) | token as u64
 }
 
+/// Open addressing with linear probing, keys multiplied by a 64-bit odd constant: the tables
+/// here are small and cleared once per sentence, so clearing touches only the used slots.
+#[derive(Debug, Default)]
+struct Table {
+    keys: Vec<u64>,
+    ids: Vec<u32>,
+    used: Vec<u32>,
+    shift: u32,
+}
+
+impl Table {
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    fn clear(&mut self) {
+        for &s in &self.used {
+            self.ids[s as usize] = MISSING;
+        }
+        self.used.clear();
+    }
+
+    fn get(&self, key: u64) -> u32 {
+        if self.ids.is_empty() {
+            return MISSING;
+        }
+        let mask = self.ids.len() - 1;
+        let mut s = self.slot(key);
+        loop {
+            let id = self.ids[s];
+            if id == MISSING || self.keys[s] == key {
+                return id;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    /// The id of `key`, inserting `next` if absent.
+    fn get_or_insert(&mut self, key: u64, next: u32) -> u32 {
+        if (self.used.len() + 1) * 2 > self.ids.len() {
+            self.grow();
+        }
+        let mask = self.ids.len() - 1;
+        let mut s = self.slot(key);
+        loop {
+            let id = self.ids[s];
+            if id == MISSING {
+                self.keys[s] = key;
+                self.ids[s] = next;
+                self.used.push(s as u32);
+                return next;
+            }
+            if self.keys[s] == key {
+                return id;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let cap = (self.ids.len() * 2).max(256);
+        let old: Vec<(u64, u32)> = self
+            .used
+            .iter()
+            .map(|&s| (self.keys[s as usize], self.ids[s as usize]))
+            .collect();
+        self.keys = vec![0; cap];
+        self.ids = vec![MISSING; cap];
+        self.shift = 64 - cap.trailing_zeros();
+        self.used.clear();
+        for (k, id) in old {
+            self.get_or_insert(k, id);
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct NgramIds {
-    map: FxHashMap<u64, u32>,
+    map: Table,
     parent: Vec<u32>,
     /// Per position, the id of the n-gram of the current order starting there.
     window: Vec<u32>,
@@ -52,7 +126,7 @@ impl NgramIds {
     /// means a unigram.
     pub fn intern(&mut self, prefix: u32, token: u32) -> u32 {
         let next = self.parent.len() as u32;
-        let id = *self.map.entry(key(prefix, token)).or_insert(next);
+        let id = self.map.get_or_insert(key(prefix, token), next);
         if id == next {
             self.parent.push(prefix);
         }
@@ -61,10 +135,7 @@ impl NgramIds {
 
     /// The id of the n-gram (`prefix`, `token`), or [`MISSING`].
     pub fn get(&self, prefix: u32, token: u32) -> u32 {
-        self.map
-            .get(&key(prefix, token))
-            .copied()
-            .unwrap_or(MISSING)
+        self.map.get(key(prefix, token))
     }
 
     /// Interns every n-gram of `tokens` of orders `1..=max_order`, order by order and left

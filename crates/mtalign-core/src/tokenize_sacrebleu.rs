@@ -98,14 +98,6 @@ fn is_13a_symbol(c: char) -> bool {
     matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
 }
 
-fn is_digit(c: char) -> bool {
-    c.is_ascii_digit()
-}
-
-fn is_period_comma(c: char) -> bool {
-    c == '.' || c == ','
-}
-
 /// sacrebleu's `13a` (mteval-v13a.pl) tokenization of `text` (already lowercased if asked).
 pub fn tokenize_13a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
     let mut line = Cow::Borrowed(rstrip(text));
@@ -118,51 +110,74 @@ pub fn tokenize_13a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
         line = replace_all(line, "&lt;", "<");
         line = replace_all(line, "&gt;", ">");
     }
-    SCRATCH.with(|cell| {
+    // Every 13a pattern has an ASCII character on at least one side and "not a digit" on
+    // the other, so the passes run on bytes: a multi-byte character is never split by a
+    // match, and its last byte matches "not a digit" exactly where the character does.
+    BYTES.with(|cell| {
         let (a, b) = &mut *cell.borrow_mut();
         b.clear();
-        b.push(' ');
-        b.push_str(&line);
-        b.push(' ');
-        pad_chars(b, a, is_13a_symbol);
+        b.push(b' ');
+        b.extend_from_slice(line.as_bytes());
+        b.push(b' ');
+        a.clear();
+        for &c in b.iter() {
+            if c.is_ascii() && is_13a_symbol(c as char) {
+                a.extend_from_slice(&[b' ', c, b' ']);
+            } else {
+                a.push(c);
+            }
+        }
+        let digit = |c: u8| c.is_ascii_digit();
+        let period_comma = |c: u8| c == b'.' || c == b',';
         // period and comma unless preceded by a digit
-        sub_pairs(
+        sub_bytes(
             a,
             b,
-            |x, y| !is_digit(x) && is_period_comma(y),
-            |d, x, y| {
-                d.push(x);
-                d.push(' ');
-                d.push(y);
-                d.push(' ');
-            },
+            |x, y| !digit(x) && period_comma(y),
+            |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
         );
         // period and comma unless followed by a digit
-        sub_pairs(
+        sub_bytes(
             b,
             a,
-            |x, y| is_period_comma(x) && !is_digit(y),
-            |d, x, y| {
-                d.push(' ');
-                d.push(x);
-                d.push(' ');
-                d.push(y);
-            },
+            |x, y| period_comma(x) && !digit(y),
+            |d, x, y| d.extend_from_slice(&[b' ', x, b' ', y]),
         );
         // dash preceded by a digit
-        sub_pairs(
+        sub_bytes(
             a,
             b,
-            |x, y| is_digit(x) && y == '-',
-            |d, x, y| {
-                d.push(x);
-                d.push(' ');
-                d.push(y);
-                d.push(' ');
-            },
+            |x, y| digit(x) && y == b'-',
+            |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
         );
-        split_join(b, buf, spans);
+        // The passes only insert ASCII spaces between whole characters.
+        let text = std::str::from_utf8(b).unwrap_or_default();
+        split_join(text, buf, spans);
     });
+}
+
+thread_local! {
+    static BYTES: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// [`sub_pairs`] on bytes.
+fn sub_bytes(
+    src: &[u8],
+    dst: &mut Vec<u8>,
+    matches: impl Fn(u8, u8) -> bool,
+    replace: impl Fn(&mut Vec<u8>, u8, u8),
+) {
+    dst.clear();
+    let mut i = 0;
+    while i < src.len() {
+        if i + 1 < src.len() && matches(src[i], src[i + 1]) {
+            replace(dst, src[i], src[i + 1]);
+            i += 2;
+        } else {
+            dst.push(src[i]);
+            i += 1;
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
