@@ -11,8 +11,9 @@ pairs, cycled to ``--pairs`` (default 100,000).
   (13a tokenization included) with all cores and with ``threads=1``; sacrebleu's fastest
   sentence loop, one ``BLEU(smooth_method="add-k")`` object reused for
   ``sentence_score(h, [r])`` (its add-k is the same arithmetic as add1; its 13a tokenizer
-  has an LRU cache, cleared before each timed run, which the repeated references hit); nltk's ``sentence_bleu`` with
-  ``SmoothingFunction().method2`` on tokens split beforehand (not timed). The peers score an
+  has an LRU cache, cleared before each timed run, which the repeated references hit);
+  nltk's ``sentence_bleu`` with ``SmoothingFunction().method2`` on tokens split beforehand
+  (not timed). The peers score an
   evenly spaced subset of ``--peer-pairs`` pairs; ratios compare pairs per second.
 * Corpus BLEU: the 20 en-de systems against their 3 references, one ``corpus_score`` per
   system: mtalign ``Bleu(smooth="exp")`` vs ``sacrebleu.corpus_bleu`` (and vs sacrebleu with
