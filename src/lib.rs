@@ -619,6 +619,340 @@ fn _mtalign(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_function(wrap_pyfunction!(stem_py, m)?)?;
     sia_py::register(m)?;
+    add_issue4(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
+
+// ---- BLEU, NIST, WER/PER, RIBES (issue 4) ------------------------------------------------
+
+use mtalign_core::{bleu, error_rate, nist, ribes};
+use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
+
+/// A C-contiguous (n, width) statistics array as a slice, checked.
+fn stats_slice<'a>(stats: &'a PyReadonlyArray2<'_, f64>, width: usize) -> PyResult<&'a [f64]> {
+    let shape = stats.shape();
+    if shape[1] != width {
+        return Err(input_err(format!(
+            "statistics must have {width} columns (got {})",
+            shape[1]
+        )));
+    }
+    stats
+        .as_slice()
+        .map_err(|_| input_err("statistics must be a C-contiguous float64 array".into()))
+}
+
+/// The native half of `mtalign.Bleu`: statistics rows and scores from them.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+struct BleuCore {
+    tokenizer: Tokenizer,
+    config: bleu::BleuConfig,
+}
+
+/// Corpus BLEU figures: score, bp, precisions, sys_len, ref_len, counts, totals.
+type BleuCorpus = (f64, f64, Vec<f64>, f64, f64, Vec<f64>, Vec<f64>);
+
+#[pymethods]
+impl BleuCore {
+    #[new]
+    #[pyo3(signature = (max_order, smooth, smooth_value, ref_length, effective_order, tokenize, lowercase))]
+    fn new(
+        max_order: usize,
+        smooth: &str,
+        smooth_value: Option<f64>,
+        ref_length: &str,
+        effective_order: bool,
+        tokenize: &str,
+        lowercase: bool,
+    ) -> PyResult<Self> {
+        let config =
+            bleu::BleuConfig::new(max_order, smooth, smooth_value, ref_length, effective_order)
+                .map_err(to_py)?;
+        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        Ok(Self {
+            tokenizer: Tokenizer::new(kind, lowercase),
+            config,
+        })
+    }
+
+    /// Columns of a statistics row.
+    #[getter]
+    fn width(&self) -> usize {
+        self.config.width()
+    }
+
+    /// Statistics rows (n, width) of text input.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_texts<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let c = &self.config;
+        score_text_batch(
+            py,
+            self.tokenizer,
+            hyps,
+            refs,
+            threads,
+            &[c.width()],
+            |s, h, r| bleu::stats_batch(c, s, h, r),
+        )
+    }
+
+    /// Statistics rows (n, width) of pre-tokenized input.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_tokens<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let c = &self.config;
+        score_token_batch(py, hyps, refs, threads, &[c.width()], |s, h, r| {
+            bleu::stats_batch(c, s, h, r)
+        })
+    }
+
+    /// The score of each statistics row (sentence BLEU), shape (n,).
+    fn sentence_scores<'py>(
+        &self,
+        py: Python<'py>,
+        stats: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let w = self.config.width();
+        let rows = stats_slice(&stats, w)?;
+        let scores: Vec<f64> = rows
+            .chunks_exact(w)
+            .map(|row| bleu::score(&self.config, row).score)
+            .collect();
+        Ok(PyArray1::from_vec(py, scores))
+    }
+
+    /// Corpus BLEU of the summed rows.
+    fn corpus(&self, stats: PyReadonlyArray2<'_, f64>) -> PyResult<BleuCorpus> {
+        let w = self.config.width();
+        let total = bleu::sum_rows(stats_slice(&stats, w)?, w);
+        let d = bleu::score(&self.config, &total);
+        let (k, n) = (self.config.orders(), self.config.max_order);
+        Ok((
+            d.score,
+            d.bp,
+            d.precisions,
+            d.sys_len,
+            d.ref_len,
+            total[2..2 + n].to_vec(),
+            total[2 + k..2 + k + n].to_vec(),
+        ))
+    }
+}
+
+/// The native half of `mtalign.Nist`: statistics rows with sentence or corpus weights.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+struct NistCore {
+    tokenizer: Tokenizer,
+    max_order: usize,
+    corpus_weights: bool,
+}
+
+impl NistCore {
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        move |s: &Sentences, h: &[u32], r: &RefSets| {
+            if self.corpus_weights {
+                nist::stats_corpus(self.max_order, s, h, r)
+            } else {
+                nist::stats_sentences(self.max_order, s, h, r)
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl NistCore {
+    #[new]
+    #[pyo3(signature = (max_order, corpus_weights, tokenize, lowercase))]
+    fn new(
+        max_order: usize,
+        corpus_weights: bool,
+        tokenize: &str,
+        lowercase: bool,
+    ) -> PyResult<Self> {
+        nist::check_order(max_order).map_err(to_py)?;
+        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        Ok(Self {
+            tokenizer: Tokenizer::new(kind, lowercase),
+            max_order,
+            corpus_weights,
+        })
+    }
+
+    /// Statistics rows (n, 1 + 3 * max_order) of text input.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_texts<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let shape = [nist::width(self.max_order)];
+        score_text_batch(
+            py,
+            self.tokenizer,
+            hyps,
+            refs,
+            threads,
+            &shape,
+            self.kernel(),
+        )
+    }
+
+    /// Statistics rows of pre-tokenized input.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_tokens<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let shape = [nist::width(self.max_order)];
+        score_token_batch(py, hyps, refs, threads, &shape, self.kernel())
+    }
+
+    /// NIST of each row, shape (n,), and of the summed rows.
+    fn scores<'py>(
+        &self,
+        py: Python<'py>,
+        stats: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, f64)> {
+        let (n, w) = (self.max_order, nist::width(self.max_order));
+        let rows = stats_slice(&stats, w)?;
+        let each: Vec<f64> = rows.chunks_exact(w).map(|r| nist::score(n, r)).collect();
+        let total = nist::score(n, &bleu::sum_rows(rows, w));
+        Ok((PyArray1::from_vec(py, each), total))
+    }
+}
+
+/// The native half of `mtalign.Wer` and `mtalign.Per`: `[errors, ref_len]` rows.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+struct ErrorRateCore {
+    tokenizer: Tokenizer,
+    kind: error_rate::ErrorRate,
+}
+
+#[pymethods]
+impl ErrorRateCore {
+    #[new]
+    #[pyo3(signature = (kind, tokenize, lowercase))]
+    fn new(kind: &str, tokenize: &str, lowercase: bool) -> PyResult<Self> {
+        let kind = error_rate::ErrorRate::parse(kind).map_err(to_py)?;
+        let tk = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        Ok(Self {
+            tokenizer: Tokenizer::new(tk, lowercase),
+            kind,
+        })
+    }
+
+    /// `[errors, ref_len]` rows (n, 2) of text input.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_texts<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let k = self.kind;
+        score_text_batch(py, self.tokenizer, hyps, refs, threads, &[2], |s, h, r| {
+            error_rate::stats_batch(k, s, h, r)
+        })
+    }
+
+    /// `[errors, ref_len]` rows of pre-tokenized input.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_tokens<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let k = self.kind;
+        score_token_batch(py, hyps, refs, threads, &[2], |s, h, r| {
+            error_rate::stats_batch(k, s, h, r)
+        })
+    }
+}
+
+/// The native half of `mtalign.Ribes`.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+struct RibesCore {
+    tokenizer: Tokenizer,
+    config: ribes::RibesConfig,
+}
+
+#[pymethods]
+impl RibesCore {
+    #[new]
+    #[pyo3(signature = (alpha, beta, tokenize, lowercase))]
+    fn new(alpha: f64, beta: f64, tokenize: &str, lowercase: bool) -> PyResult<Self> {
+        let config = ribes::RibesConfig::new(alpha, beta).map_err(to_py)?;
+        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        Ok(Self {
+            tokenizer: Tokenizer::new(kind, lowercase),
+            config,
+        })
+    }
+
+    /// RIBES per hypothesis, shape (n,), of text input.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_texts<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let c = &self.config;
+        score_text_batch(py, self.tokenizer, hyps, refs, threads, &[], |s, h, r| {
+            ribes::score_batch(c, s, h, r)
+        })
+    }
+
+    /// RIBES per hypothesis of pre-tokenized input.
+    #[pyo3(signature = (hyps, refs, threads=None))]
+    fn score_tokens<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<BatchOut<'py>> {
+        let c = &self.config;
+        score_token_batch(py, hyps, refs, threads, &[], |s, h, r| {
+            ribes::score_batch(c, s, h, r)
+        })
+    }
+}
+
+/// Word-level Levenshtein distance (bit-parallel; the WER kernel).
+#[pyfunction]
+#[pyo3(name = "edit_distance")]
+fn edit_distance_py(a: Vec<i64>, b: Vec<i64>) -> usize {
+    let (a, b) = dense_ids(&a, &b);
+    mtalign_core::edit_distance::distance(&a, &b)
+}
+
+fn add_issue4(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<BleuCore>()?;
+    m.add_class::<NistCore>()?;
+    m.add_class::<ErrorRateCore>()?;
+    m.add_class::<RibesCore>()?;
+    m.add_function(wrap_pyfunction!(edit_distance_py, m)?)?;
     Ok(())
 }

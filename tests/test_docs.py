@@ -13,6 +13,7 @@ MODULES += ["mtalign.orange", "mtalign.io", "mtalign.rerank", "mtalign.registry"
             "mtalign._metric", "mtalign._progress"]
 MODULES += ["mtalign.compat.rouge_score", "mtalign.compat.rouge_score.rouge_scorer",
             "mtalign.compat.rouge_score.scoring"]
+MODULES += ["mtalign.bleu", "mtalign.nist", "mtalign.error_rate", "mtalign.ribes"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -7,11 +7,16 @@
 """
 
 from mtalign import io, kernels
+from mtalign._baseline import CorpusResult
 from mtalign._mtalign import __version__
+from mtalign.bleu import Bleu, BleuResult
 from mtalign.dcs import Dcs, DcsResult, DcsScore
+from mtalign.error_rate import Per, Wer
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+from mtalign.nist import Nist
 from mtalign.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
 from mtalign.rerank import RerankResult, rerank
+from mtalign.ribes import Ribes
 from mtalign.rouge import Rouge, RougeResult, Score
 from mtalign.sia import (
     Sia,
@@ -24,13 +29,28 @@ from mtalign.sia import (
 from mtalign.tokenizers import default_threads, stem, tokenize
 
 __all__ = [
+    "Bleu",
+    "BleuResult",
     "ConfigError",
+    "CorpusResult",
     "Dcs",
     "DcsResult",
     "DcsScore",
+    "default_threads",
     "InputError",
+    "io",
+    "kernels",
     "MtalignError",
     "MtalignWarning",
+    "Nist",
+    "orange",
+    "orange_from_scores",
+    "OrangeCurve",
+    "OrangeResult",
+    "Per",
+    "rerank",
+    "RerankResult",
+    "Ribes",
     "Rouge",
     "RougeResult",
     "Score",
@@ -38,18 +58,10 @@ __all__ = [
     "SiaExplanation",
     "SiaResult",
     "SiaRound",
-    "TranslationTable",
-    "WordSimilarity",
-    "__version__",
-    "default_threads",
-    "kernels",
     "stem",
     "tokenize",
-    "OrangeCurve",
-    "OrangeResult",
-    "orange",
-    "orange_from_scores",
-    "RerankResult",
-    "io",
-    "rerank",
+    "TranslationTable",
+    "Wer",
+    "WordSimilarity",
+    "__version__",
 ]

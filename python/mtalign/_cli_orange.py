@@ -13,11 +13,9 @@ import numpy as np
 
 from mtalign import registry
 from mtalign._progress import Progress
-from mtalign.dcs import LEVELS
 from mtalign.io import nbest_hypotheses, read_nbest, read_references, read_systems
 from mtalign.orange import ORACLES, OrangeCurve, OrangeResult, orange, plot_curves
 from mtalign.rerank import rerank
-from mtalign.rouge import TOKENIZERS
 
 ORANGE_METRICS = ["rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
 
@@ -164,15 +162,7 @@ def cmd_rerank(args: argparse.Namespace) -> int:
 
 
 def _metric_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--tokenize", default="unicode", choices=TOKENIZERS,
-                   help="word tokenizer for ROUGE and word-level DCS (default: %(default)s)")
-    p.add_argument("--no-lowercase", action="store_true",
-                   help="keep case for ROUGE (DCS always compares case as given)")
-    p.add_argument("--level", default="char", choices=LEVELS,
-                   help="DCS level: char or word (default: %(default)s)")
-    p.add_argument("--ignore-spaces", action="store_true",
-                   help="DCS at character level: drop whitespace before matching")
-    p.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default: 1)")
+    registry.add_metric_options(p)
     p.add_argument("--threads", type=int, default=None,
                    help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
     p.add_argument("--progress", default="auto", choices=("auto", "always", "never"),

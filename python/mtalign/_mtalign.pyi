@@ -5,10 +5,14 @@ from typing import Any, final
 import numpy as np
 
 __all__ = [
+    "BleuCore",
     "ConfigError",
     "DcsCore",
+    "ErrorRateCore",
     "InputError",
     "MtalignError",
+    "NistCore",
+    "RibesCore",
     "RougeCore",
     "SiaCore",
     "TranslationTableCore",
@@ -16,6 +20,7 @@ __all__ = [
     "__version__",
     "dcs",
     "default_threads",
+    "edit_distance",
     "lcs_length",
     "lcs_length_dp",
     "ngram_overlap",
@@ -143,3 +148,49 @@ class SiaCore:
         list[str],
         list[list[str]],
     ]: ...
+
+_Batch = tuple[np.ndarray, list[int], list[tuple[int, int]]]
+
+@final
+class BleuCore:
+    def __new__(
+        cls,
+        max_order: int,
+        smooth: str,
+        smooth_value: float | None,
+        ref_length: str,
+        effective_order: bool,
+        tokenize: str,
+        lowercase: bool,
+    ) -> BleuCore: ...
+    @property
+    def width(self) -> int: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
+    def corpus(
+        self, stats: np.ndarray
+    ) -> tuple[float, float, list[float], float, float, list[float], list[float]]: ...
+
+@final
+class NistCore:
+    def __new__(
+        cls, max_order: int, corpus_weights: bool, tokenize: str, lowercase: bool
+    ) -> NistCore: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def scores(self, stats: np.ndarray) -> tuple[np.ndarray, float]: ...
+
+@final
+class ErrorRateCore:
+    def __new__(cls, kind: str, tokenize: str, lowercase: bool) -> ErrorRateCore: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+
+@final
+class RibesCore:
+    def __new__(cls, alpha: float, beta: float, tokenize: str, lowercase: bool) -> RibesCore: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+
+def edit_distance(a: list[int], b: list[int]) -> int: ...

@@ -20,10 +20,8 @@ import numpy as np
 
 from mtalign import __version__, registry
 from mtalign._cli_orange import add_commands as add_orange_commands
-from mtalign.dcs import DCS_FIELDS, LEVELS
 from mtalign.errors import MtalignError
-from mtalign.rouge import COMPAT, MULTI_REF, TOKENIZERS, Rouge, Score
-from mtalign.sia import DEFAULT_ALPHA as DEFAULT_SIA_ALPHA
+from mtalign.rouge import Rouge
 
 DEFAULT_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
 DEMO_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS0", "rougeS4", "rougeS9",
@@ -68,71 +66,25 @@ def load_references(paths: Sequence[str], n_hyps: int, hyp_path: str) -> list[li
 FIELDS = ("precision", "recall", "fmeasure", "score")
 
 
-def _split_metrics(metrics: Sequence[str]) -> tuple[list[str], list[str]]:
-    rouge, dcs = [], []
-    for m in metrics:
-        family = registry.family_of(m).name
-        if family == "dcs":
-            dcs.append(m)
-        elif family == "rouge":
-            rouge.append(m)
-        else:  # pragma: no cover - a family `score` does not print yet
-            raise CliError(f"mtalign score does not handle {family} metrics yet")
-    return rouge, dcs
-
-
 def compute(args: argparse.Namespace, hyps: list[str], refs: list[list[str]]) -> dict:
     """Scores every requested metric: corpus values, per-sentence arrays, signatures."""
-    sia_names = [m for m in args.metrics if m == "sia"]
-    rouge_names, dcs_names = _split_metrics([m for m in args.metrics if m != "sia"])
     scores: dict[str, dict[str, float]] = {}
     sentences: dict[str, tuple[tuple[str, ...], np.ndarray]] = {}
     signatures: dict[str, str] = {}
     counts = {"n_sentences": len(hyps), "n_empty_hyps": 0, "n_empty_refs": 0}
-    if rouge_names:
-        scorer = registry.family_of("rouge").build(rouge_names,
-                                                   registry.MetricOptions.from_args(args))
-        res = scorer.corpus_score(hyps, refs, threads=args.threads)
-        for name in rouge_names:
-            scores[name] = res[name]._asdict()
-            sentences[name] = (Score._fields, res.per_sentence[name])
-        signatures["rouge"] = res.signature
-        counts["n_empty_hyps"] = max(counts["n_empty_hyps"], res.n_empty_hyps)
-        counts["n_empty_refs"] = max(counts["n_empty_refs"], res.n_empty_refs)
-    if dcs_names:
-        dres = registry.family_of("dcs").build(
-            dcs_names, registry.MetricOptions.from_args(args)).corpus_score(
-            hyps, refs, threads=args.threads)
-        for name in dcs_names:
-            k = DCS_FIELDS.index(name)
-            scores[name] = {"score": dres.scores[k]}
-            sentences[name] = (("score",), dres.per_sentence[:, k : k + 1])
-        signatures["dcs"] = dres.signature
-        counts["n_empty_hyps"] = max(counts["n_empty_hyps"], dres.n_empty_hyps)
-        counts["n_empty_refs"] = max(counts["n_empty_refs"], dres.n_empty_refs)
-    if sia_names:
-        _compute_sia(args, hyps, refs, scores, sentences, signatures, counts)
+    options = registry.MetricOptions.from_args(args)
+    for fam, metric, names in registry.group_metrics(args.metrics, options):
+        rep = fam.report(metric, names, hyps, refs, args.threads)
+        scores.update(rep.scores)
+        sentences.update(rep.sentences)
+        signatures[names[0] if fam.per_name else fam.name] = rep.signature
+        counts["n_empty_hyps"] = max(counts["n_empty_hyps"], rep.n_empty_hyps)
+        counts["n_empty_refs"] = max(counts["n_empty_refs"], rep.n_empty_refs)
     out: dict = {"scores": scores, **counts}
     if len(signatures) == 1:
         out["signature"] = next(iter(signatures.values()))
     out["signatures"] = signatures
     return {"out": out, "sentences": sentences}
-
-
-def _compute_sia(args: argparse.Namespace, hyps: list[str], refs: list[list[str]],
-                 scores: dict, sentences: dict, signatures: dict, counts: dict) -> None:
-    from mtalign.sia import Sia, WordSimilarity
-
-    sim = None if args.similarity is None else WordSimilarity.load(args.similarity)
-    alpha = DEFAULT_SIA_ALPHA if args.sia_alpha is None else args.sia_alpha
-    res = Sia(alpha=alpha, decay=args.sia_decay, similarity=sim,
-              tokenize=args.tokenize or "unicode", lowercase=not args.no_lowercase,
-              ).corpus_score(hyps, refs, threads=args.threads)
-    scores["sia"] = {"score": res.score}
-    sentences["sia"] = (("score",), res.per_sentence[:, None])
-    signatures["sia"] = res.signature
-    counts["n_empty_hyps"] = max(counts["n_empty_hyps"], res.n_empty_hyps)
-    counts["n_empty_refs"] = max(counts["n_empty_refs"], res.n_empty_refs)
 
 
 def cmd_train_similarity(args: argparse.Namespace) -> int:
@@ -170,15 +122,7 @@ def cmd_train_similarity(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_sia_parsers(s: argparse.ArgumentParser, sub: argparse._SubParsersAction) -> None:
-    s.add_argument("--sia-alpha", type=float, default=None,
-                   help=f"SIA decay factor in (0, 1] (default: {DEFAULT_SIA_ALPHA})")
-    s.add_argument("--sia-decay", default="figure", choices=("figure", "geometric"),
-                   help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
-                        "a^3, ... (default: %(default)s)")
-    s.add_argument("--similarity", default=None, metavar="TABLE",
-                   help="SIA stochastic matching with a similarity table saved by "
-                        "`mtalign train-similarity` (default: exact matching)")
+def _add_train_similarity(sub: argparse._SubParsersAction) -> None:
     t = sub.add_parser("train-similarity",
                        help="build a SIA word-similarity table (IBM-1 training or a table file)",
                        description="Train IBM Model 1 p(e|f) on aligned files F (pivot "
@@ -195,9 +139,9 @@ def _add_sia_parsers(s: argparse.ArgumentParser, sub: argparse._SubParsersAction
     t.add_argument("--tgt-vcb", help="GIZA++ target .vcb (with --format giza)")
     t.add_argument("-o", "--output", required=True, metavar="TABLE", help="output file")
     t.add_argument("--iterations", type=int, default=5, help="EM iterations (default: 5)")
-    t.add_argument("--src-tokenize", default="whitespace", choices=TOKENIZERS,
+    t.add_argument("--src-tokenize", default="whitespace", choices=registry.TOKENIZERS,
                    help="tokenizer of F (default: %(default)s: pre-tokenized text)")
-    t.add_argument("--tgt-tokenize", default="unicode", choices=TOKENIZERS,
+    t.add_argument("--tgt-tokenize", default="unicode", choices=registry.TOKENIZERS,
                    help="tokenizer of E; use the scorer's (default: %(default)s)")
     t.add_argument("--no-lowercase", action="store_true", help="keep case")
     t.add_argument("--top", type=int, default=100,
@@ -300,32 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reference file(s); several files = several references per segment")
     s.add_argument("-i", "--input", required=True, metavar="HYP", help="hypothesis file")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
-                   help="ROUGE variants (rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, "
-                        "rougeS<d>, rougeS*, rougeSU<d>, rougeSU*), DCS scores (dcs, cs0, cs1, "
-                        "cs2) and sia "
-                        "(default: %(default)s)")
-    s.add_argument("--tokenize", default=None, choices=TOKENIZERS,
-                   help="word tokenizer for ROUGE and word-level DCS (default: the --compat "
-                        "profile's: unicode, rouge155 or rouge_score)")
-    s.add_argument("--no-lowercase", action="store_true",
-                   help="keep case for ROUGE (DCS always compares case as given)")
-    s.add_argument("--level", default="char", choices=LEVELS,
-                   help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
-    s.add_argument("--ignore-spaces", action="store_true",
-                   help="DCS at character level: drop whitespace before matching")
-    s.add_argument("--multi-ref", default=None, choices=MULTI_REF,
-                   help="how several references combine for ROUGE (default: the --compat "
-                        "profile's: max, average or best_f); DCS keeps the reference with the "
-                        "highest dcs")
-    s.add_argument("--compat", default="paper", choices=COMPAT,
-                   help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
-                        "or as rouge-score 0.1.2 does (default: %(default)s)")
-    s.add_argument("--stem", action="store_true",
-                   help="ROUGE with stemming: ROUGE-1.5.5's -m under --compat rouge155, nltk's "
-                        "Porter otherwise (as rouge-score)")
-    s.add_argument("--jackknife", action="store_true",
-                   help="mean over leave-one-out reference sets (needs >= 2 references)")
-    s.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default: 1)")
+                   help=f"metric names ({registry.names_help()}) (default: %(default)s)")
+    registry.add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
                    help="output format (default: %(default)s)")
     s.add_argument("--sentence-level", action="store_true",
@@ -333,12 +253,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--threads", type=int, default=None,
                    help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
     s.set_defaults(func=cmd_score)
-    _add_sia_parsers(s, sub)
 
     d = sub.add_parser("demo", help="score the WMT21 de-en sample shipped with mtalign")
     d.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     d.set_defaults(func=cmd_demo)
     add_orange_commands(sub)
+    _add_train_similarity(sub)
     return p
 
 

@@ -13,10 +13,13 @@ Any Python ints work as symbols; only equality matters.
 (3, 6, 6)
 >>> [round(v, 4) for v in kernels.dcs([1, 2, 3, 4, 5], [5, 1, 2, 6, 4])]  # reference first
 [0.6, 0.4899, 0.2828, 0.5657]
+>>> kernels.edit_distance([1, 2, 3, 4], [1, 3, 4, 5])  # word-level Levenshtein (WER)
+2
 """
 
 from mtalign._mtalign import (
     dcs,
+    edit_distance,
     lcs_length,
     lcs_length_dp,
     ngram_overlap,
@@ -24,4 +27,5 @@ from mtalign._mtalign import (
     wlcs,
 )
 
-__all__ = ["dcs", "lcs_length", "lcs_length_dp", "ngram_overlap", "skip_bigram_overlap", "wlcs"]
+__all__ = ["dcs", "edit_distance", "lcs_length", "lcs_length_dp", "ngram_overlap",
+           "skip_bigram_overlap", "wlcs"]

@@ -77,6 +77,10 @@ class OrangeCurve:
         return f"OrangeCurve({self.label!r}, sizes={self.sizes.size})"
 
 
+def _json_interval(ci: tuple[float, float]) -> list[float] | None:
+    return None if any(math.isnan(x) for x in ci) else [float(x) for x in ci]
+
+
 class OrangeResult:
     """The outcome of :func:`orange` / :func:`orange_from_scores`.
 
@@ -121,7 +125,8 @@ class OrangeResult:
         """A JSON-ready dict; ``sentences=True`` adds per-sentence ranks and list sizes."""
         out: dict[str, Any] = {
             "orange": self.orange, "avg_rank": self.avg_rank,
-            "ci": list(self.ci), "rank_ci": list(self.rank_ci),
+            # JSON has no NaN: an interval not computed (n_bootstrap=0) is null.
+            "ci": _json_interval(self.ci), "rank_ci": _json_interval(self.rank_ci),
             "n_sentences": self.n_sentences, "n_dropped": self.n_dropped,
             "oracle": self.oracle, "higher_is_better": self.higher_is_better,
             "n_bootstrap": self.n_bootstrap, "seed": self.seed, "signature": self.signature,

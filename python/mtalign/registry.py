@@ -1,69 +1,147 @@
 """Metric names (as on the command line) → metric objects: one table for every command.
 
-A new metric family is one more :class:`Family` row in :data:`FAMILIES`; ``mtalign score``,
-``mtalign orange`` and ``mtalign rerank`` then all accept its names.
+A metric family is one :class:`Family` row in :data:`FAMILIES`; ``mtalign score``,
+``mtalign orange`` and ``mtalign rerank`` all read their metric names and options from here.
 
 >>> metric, variant = make_metric("rougeS4")
 >>> type(metric).__name__, variant
 ('Rouge', 'rougeS4')
 >>> family_of("cs0").name
 'dcs'
-"""
+>>> make_metric("bleus2")[0]
+Bleu(max_order=2, smooth='add1', tokenize='13a', lowercase=False, effective_order=False, smooth_value=None, ref_length='closest')
+"""  # noqa: E501
 
 from __future__ import annotations
 
+import argparse
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from mtalign._mtalign import ConfigError
-from mtalign.dcs import DCS_FIELDS, Dcs
-from mtalign.rouge import Rouge
+from mtalign.bleu import Bleu
+from mtalign.dcs import DCS_FIELDS, LEVELS, Dcs
+from mtalign.error_rate import Per, Wer
+from mtalign.nist import Nist
+from mtalign.ribes import Ribes
+from mtalign.rouge import COMPAT, MULTI_REF, Rouge, Score
+from mtalign.sia import DECAYS, DEFAULT_ALPHA, Sia, WordSimilarity
+
+#: Every tokenizer name a metric accepts somewhere (each metric checks its own list).
+TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",
+              "intl")
 
 
 @dataclass(frozen=True)
 class MetricOptions:
-    """The command-line options metrics are built from (one field per shared option)."""
+    """The command-line options metrics are built from (one field per shared option).
 
-    tokenize: str | None = None  # None: each metric's own default (ROUGE: the compat profile's)
+    ``tokenize=None`` means each family's own default: the ``compat`` profile's for ROUGE,
+    ``unicode`` for DCS and SIA, sacrebleu's ``13a`` for the baselines (BLEU, NIST, WER, PER,
+    RIBES). ``lowercase`` applies to ROUGE and SIA; the baselines keep case unless
+    ``lowercase_baselines`` (as sacrebleu); DCS always compares case as given.
+    """
+
+    tokenize: str | None = None
     lowercase: bool = True
     beta: float = 1.0
-    multi_ref: str | None = None  # None: the ROUGE compat profile's
+    multi_ref: str | None = None
     jackknife: bool = False
     compat: str = "paper"
     stem: bool = False
     level: str = "char"
     ignore_spaces: bool = False
+    lowercase_baselines: bool = False
+    sia_alpha: float = DEFAULT_ALPHA
+    sia_decay: str = "figure"
+    similarity: str | None = None
 
     @classmethod
     def from_args(cls, args: Any) -> MetricOptions:
         """Reads the fields from an argparse namespace (missing ones keep their default)."""
         base = cls()
-        lowercase = not getattr(args, "no_lowercase", not base.lowercase)
-        return cls(tokenize=getattr(args, "tokenize", base.tokenize), lowercase=lowercase,
-                   beta=getattr(args, "beta", base.beta),
-                   multi_ref=getattr(args, "multi_ref", base.multi_ref),
-                   jackknife=getattr(args, "jackknife", base.jackknife),
-                   compat=getattr(args, "compat", base.compat),
-                   stem=getattr(args, "stem", base.stem),
-                   level=getattr(args, "level", base.level),
-                   ignore_spaces=getattr(args, "ignore_spaces", base.ignore_spaces))
+        values = {f: getattr(args, f, getattr(base, f)) for f in cls.__dataclass_fields__}
+        values["lowercase"] = not getattr(args, "no_lowercase", not base.lowercase)
+        if values["sia_alpha"] is None:
+            values["sia_alpha"] = base.sia_alpha
+        return cls(**values)
+
+
+def add_metric_options(p: argparse.ArgumentParser) -> None:
+    """The options of :class:`MetricOptions` on a command's parser (same for every command)."""
+    p.add_argument("--tokenize", default=None, choices=TOKENIZERS,
+                   help="word tokenizer (default: unicode for ROUGE (or the --compat "
+                        "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
+                        "WER, PER, RIBES)")
+    p.add_argument("--no-lowercase", action="store_true",
+                   help="keep case for ROUGE and SIA (DCS always compares case as given; "
+                        "the baselines keep it unless --lowercase-baselines)")
+    p.add_argument("--lowercase-baselines", action="store_true",
+                   help="lowercase for BLEU, NIST, WER, PER, RIBES (case is kept by default, "
+                        "as in sacrebleu)")
+    p.add_argument("--compat", default="paper", choices=COMPAT,
+                   help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
+                        "or as rouge-score 0.1.2 does (default: %(default)s)")
+    p.add_argument("--stem", action="store_true",
+                   help="ROUGE with stemming: ROUGE-1.5.5's -m under --compat rouge155, nltk's "
+                        "Porter otherwise (as rouge-score)")
+    p.add_argument("--multi-ref", default=None, choices=MULTI_REF,
+                   help="how several references combine for ROUGE (default: the --compat "
+                        "profile's: max, average or best_f)")
+    p.add_argument("--jackknife", action="store_true",
+                   help="ROUGE: mean over leave-one-out reference sets (needs >= 2 references)")
+    p.add_argument("--beta", type=float, default=1.0, help="ROUGE F-measure beta (default: 1)")
+    p.add_argument("--level", default="char", choices=LEVELS,
+                   help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
+    p.add_argument("--ignore-spaces", action="store_true",
+                   help="DCS at character level: drop whitespace before matching")
+    p.add_argument("--sia-alpha", type=float, default=None,
+                   help=f"SIA decay factor in (0, 1] (default: {DEFAULT_ALPHA})")
+    p.add_argument("--sia-decay", default="figure", choices=DECAYS,
+                   help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
+                        "a^3, ... (default: %(default)s)")
+    p.add_argument("--similarity", default=None, metavar="TABLE",
+                   help="SIA stochastic matching with a similarity table saved by "
+                        "`mtalign train-similarity` (default: exact matching)")
+
+
+@dataclass
+class Report:
+    """What ``mtalign score`` prints for one family: corpus values per name, sentence arrays
+    (column names, (n, k) array) per name, one signature, and the empty-text counts."""
+
+    scores: dict[str, dict[str, float]] = field(default_factory=dict)
+    sentences: dict[str, tuple[tuple[str, ...], np.ndarray]] = field(default_factory=dict)
+    signature: str = ""
+    n_empty_hyps: int = 0
+    n_empty_refs: int = 0
 
 
 @dataclass(frozen=True)
 class Family:
     """A metric family: which names it owns and how to build one object scoring them.
 
-    ``build(names, options)`` returns one metric object that scores all ``names``;
-    ``variant(name)`` is the scalar name to rank by (``scalar_scores(variant=...)``).
+    ``build(names, options)`` returns one metric object that scores all ``names`` (with
+    ``per_name``, every name gets an object of its own: ``bleus2`` and ``bleus4`` differ in
+    configuration); ``variant(name)`` is the scalar to rank by (``scalar_scores(variant=...)``,
+    ``None`` = the object's default); ``report(metric, names, hyps, refs, threads)`` scores a
+    corpus for ``mtalign score``.
     """
 
     name: str
     matches: Callable[[str], bool]
     build: Callable[[Sequence[str], MetricOptions], Any]
     names_help: str
-    variant: Callable[[str], str] = lambda name: name  # noqa: E731 (the name itself)
+    report: Callable[[Any, Sequence[str], list[str], list[list[str]], int | None], Report]
+    variant: Callable[[str], str | None] = lambda name: name  # noqa: E731 (the name itself)
+    per_name: bool = False
 
+
+# -- builders -------------------------------------------------------------------------------
 
 def _rouge(names: Sequence[str], o: MetricOptions) -> Rouge:
     return Rouge(list(names), tokenize=o.tokenize, lowercase=o.lowercase, beta=o.beta,
@@ -76,12 +154,103 @@ def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
                multi_ref="max")
 
 
+def _sia(names: Sequence[str], o: MetricOptions) -> Sia:
+    sim = None if o.similarity is None else WordSimilarity.load(o.similarity)
+    return Sia(alpha=o.sia_alpha, decay=o.sia_decay, similarity=sim,
+               tokenize=o.tokenize or "unicode", lowercase=o.lowercase)
+
+
+_BLEU = re.compile(r"^bleu(s?)(\d*)$")
+_ERROR_RATES: dict[str, type[Wer] | type[Per]] = {"wer": Wer, "per": Per}
+
+
+def _is_bleu(name: str) -> bool:
+    return _BLEU.match(name) is not None  # an order outside 1..12 is Bleu's error to explain
+
+
+def _bleu(names: Sequence[str], o: MetricOptions) -> Bleu:
+    m = _BLEU.match(names[0])
+    assert m is not None
+    # bleu<N>: sacrebleu's BLEU (exp smoothing); bleus<N>: Lin & Och's BLEUS (add1).
+    return Bleu(int(m.group(2) or 4), smooth="add1" if m.group(1) else "exp",
+                tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
+
+
+def _nist(names: Sequence[str], o: MetricOptions) -> Nist:
+    return Nist(tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
+
+
+def _error_rate(names: Sequence[str], o: MetricOptions) -> Wer | Per:
+    return _ERROR_RATES[names[0]](tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
+
+
+def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:
+    return Ribes(tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
+
+
+# -- reports --------------------------------------------------------------------------------
+
+def _report_rouge(metric: Rouge, names: Sequence[str], hyps: list[str], refs: list[list[str]],
+                  threads: int | None) -> Report:
+    res = metric.corpus_score(hyps, refs, threads=threads)
+    rep = Report(signature=res.signature, n_empty_hyps=res.n_empty_hyps,
+                 n_empty_refs=res.n_empty_refs)
+    for name in names:
+        rep.scores[name] = res[name]._asdict()
+        rep.sentences[name] = (Score._fields, res.per_sentence[name])
+    return rep
+
+
+def _report_dcs(metric: Dcs, names: Sequence[str], hyps: list[str], refs: list[list[str]],
+                threads: int | None) -> Report:
+    res = metric.corpus_score(hyps, refs, threads=threads)
+    rep = Report(signature=res.signature, n_empty_hyps=res.n_empty_hyps,
+                 n_empty_refs=res.n_empty_refs)
+    for name in names:
+        k = DCS_FIELDS.index(name)
+        rep.scores[name] = {"score": res.scores[k]}
+        rep.sentences[name] = (("score",), res.per_sentence[:, k : k + 1])
+    return rep
+
+
+def _report_scalar(metric: Any, names: Sequence[str], hyps: list[str], refs: list[list[str]],
+                   threads: int | None) -> Report:
+    """One corpus score per object; sentence scores from ``batch_score`` (BLEU's corpus score
+    is not the mean of its sentence scores)."""
+    res = metric.corpus_score(hyps, refs, threads=threads)
+    per_sentence = getattr(res, "per_sentence", None)
+    if per_sentence is None:
+        per_sentence = metric.batch_score(hyps, refs, threads=threads)
+    (name,) = names
+    return Report(scores={name: {"score": res.score}},
+                  sentences={name: (("score",), np.asarray(per_sentence).reshape(-1, 1))},
+                  signature=res.signature, n_empty_hyps=res.n_empty_hyps,
+                  n_empty_refs=res.n_empty_refs)
+
+
+def _default_variant(name: str) -> str | None:
+    return None
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("rouge", lambda n: n.startswith("rouge"), _rouge,
-           "rouge1..rouge9, rougeL, rougeW-<w>, rougeS<d>, rougeS*, rougeSU<d>, rougeSU*"),
-    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2"),
-    # New families (BLEU/NIST/WER/PER/RIBES, SIA): one Family(...) line each here.
+           "rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<d>, rougeS*, rougeSU<d>, "
+           "rougeSU*", _report_rouge),
+    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", _report_dcs),
+    Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant),
+    Family("bleu", _is_bleu, _bleu,
+           "bleu, bleu<N> (sacrebleu's BLEU-N), bleus<N> (BLEUS-N, add-one), N = 1..12",
+           _report_scalar, _default_variant, per_name=True),
+    Family("nist", lambda n: n == "nist", _nist, "nist", _report_scalar, _default_variant),
+    Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per", _report_scalar,
+           _default_variant, per_name=True),
+    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant),
 )
+
+
+def names_help() -> str:
+    """Every family's names, for ``--help`` texts and error messages."""
+    return "; ".join(f"{f.name}: {f.names_help}" for f in FAMILIES)
 
 
 def family_of(name: str) -> Family:
@@ -89,26 +258,29 @@ def family_of(name: str) -> Family:
     for fam in FAMILIES:
         if fam.matches(name):
             return fam
-    known = "; ".join(f"{f.name}: {f.names_help}" for f in FAMILIES)
-    raise ConfigError(f"unknown metric {name!r} (known: {known})")
+    raise ConfigError(f"unknown metric {name!r} (known: {names_help()})")
 
 
-def make_metric(name: str, options: MetricOptions | None = None) -> tuple[Any, str]:
-    """One metric object for one name, and the variant to rank by."""
+def make_metric(name: str, options: MetricOptions | None = None) -> tuple[Any, str | None]:
+    """One metric object for one name, and the variant to rank by (None: its default)."""
     fam = family_of(name)
     return fam.build([name], options or MetricOptions()), fam.variant(name)
 
 
 def group_metrics(names: Sequence[str],
                   options: MetricOptions | None = None) -> list[tuple[Family, Any, list[str]]]:
-    """Names grouped by family, one object per family scoring all of its names, in order.
+    """Names grouped by family, one object per family scoring all of its names, in order
+    (one object per name for families whose names differ in configuration).
 
-    >>> [(f.name, ns) for f, _, ns in group_metrics(["rougeL", "dcs", "rouge1"])]
-    [('rouge', ['rougeL', 'rouge1']), ('dcs', ['dcs'])]
+    >>> [(f.name, ns) for f, _, ns in group_metrics(["rougeL", "dcs", "rouge1", "bleus4"])]
+    [('rouge', ['rougeL', 'rouge1']), ('dcs', ['dcs']), ('bleu', ['bleus4'])]
     """
     groups: dict[str, tuple[Family, list[str]]] = {}
     for n in names:
         fam = family_of(n)
-        groups.setdefault(fam.name, (fam, []))[1].append(n)
+        key = f"{fam.name}:{n}" if fam.per_name else fam.name
+        entry = groups.setdefault(key, (fam, []))
+        if n not in entry[1]:
+            entry[1].append(n)
     opts = options or MetricOptions()
     return [(fam, fam.build(ns, opts), ns) for fam, ns in groups.values()]

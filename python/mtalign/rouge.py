@@ -12,7 +12,8 @@ from mtalign._metric import ConfiguredMetric
 from mtalign._mtalign import ConfigError, RougeCore
 from mtalign._mtalign import __version__ as _native_version
 
-TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score")
+TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",
+              "intl")
 MULTI_REF = ("max", "average", "best", "best_f")
 COMPAT = ("paper", "rouge155", "rouge_score")
 # What each profile means when tokenize / multi_ref are not given, and its stemmer.

@@ -25,16 +25,22 @@ pub enum TokenizerKind {
     Rouge155,
     /// rouge-score 0.1.2's tokenization (see [`crate::tokenize_compat`]).
     RougeScore,
+    /// sacrebleu's `13a` (mteval-v13a.pl), see [`crate::tokenize_sacrebleu`].
+    Sacre13a,
+    /// sacrebleu's `intl` (mteval-v14.pl international), see [`crate::tokenize_sacrebleu`].
+    SacreIntl,
 }
 
 impl TokenizerKind {
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 8] = [
         "unicode",
         "whitespace",
         "char",
         "codepoint",
         "rouge155",
         "rouge_score",
+        "13a",
+        "intl",
     ];
 
     pub fn parse(name: &str) -> Result<Self> {
@@ -45,6 +51,9 @@ impl TokenizerKind {
             "codepoint" => Ok(Self::Codepoint),
             "rouge155" => Ok(Self::Rouge155),
             "rouge_score" => Ok(Self::RougeScore),
+
+            "13a" => Ok(Self::Sacre13a),
+            "intl" => Ok(Self::SacreIntl),
             _ => Err(Error::Config(format!(
                 "unknown tokenizer '{name}' (choose from: {})",
                 Self::NAMES.join(", ")
@@ -60,6 +69,9 @@ impl TokenizerKind {
             Self::Codepoint => "codepoint",
             Self::Rouge155 => "rouge155",
             Self::RougeScore => "rouge_score",
+
+            Self::Sacre13a => "13a",
+            Self::SacreIntl => "intl",
         }
     }
 }
@@ -82,6 +94,12 @@ impl Tokenizer {
             let unicode = self.kind == TokenizerKind::RougeScore;
             return crate::tokenize_compat::tokenize_into(unicode, text, buf, spans);
         }
+        if matches!(
+            self.kind,
+            TokenizerKind::Sacre13a | TokenizerKind::SacreIntl
+        ) {
+            return self.sacrebleu_into(text, buf, spans);
+        }
         buf.clear();
         spans.clear();
         if self.lowercase {
@@ -99,8 +117,32 @@ impl Tokenizer {
             TokenizerKind::Whitespace => whitespace_spans(buf, spans),
             TokenizerKind::Char => char_spans(buf, spans, false),
             TokenizerKind::Codepoint => char_spans(buf, spans, true),
-            // Returned above: their lowercasing is their own.
-            TokenizerKind::Rouge155 | TokenizerKind::RougeScore => {}
+            // Returned above: they lowercase and rewrite the text their own way.
+            TokenizerKind::Rouge155
+            | TokenizerKind::RougeScore
+            | TokenizerKind::Sacre13a
+            | TokenizerKind::SacreIntl => {}
+        }
+    }
+
+    /// sacrebleu's tokenizers rewrite the text, so the (lowercased) input is an argument and
+    /// `buf` receives the tokenized line.
+    fn sacrebleu_into(&self, text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+        let lowered;
+        let text = if self.lowercase {
+            lowered = if text.is_ascii() {
+                text.to_ascii_lowercase()
+            } else {
+                text.to_lowercase()
+            };
+            lowered.as_str()
+        } else {
+            text
+        };
+        if self.kind == TokenizerKind::Sacre13a {
+            crate::tokenize_sacrebleu::tokenize_13a(text, buf, spans)
+        } else {
+            crate::tokenize_sacrebleu::tokenize_intl(text, buf, spans)
         }
     }
 

@@ -1,0 +1,561 @@
+//! BLEU (Papineni et al. 2002) from per-sentence sufficient statistics, with the smoothings
+//! of sacrebleu (`none`, `floor`, `add-k`, `exp`) and of nltk (`add1` = Lin & Och's BLEUS =
+//! nltk's method2, and Chen & Cherry's methods 1-7 as nltk numbers them).
+//!
+//! A statistics row is `[hyp_len, ref_len, m_1..m_K, t_1..t_K, d_1..d_K]`: clipped matches
+//! (clipping by the maximum count over the references), hypothesis n-gram totals, and nltk's
+//! denominators `max(1, t)`. Rows add up, so corpus BLEU is the score of the column sums
+//! (sacrebleu's way), and bootstrap resampling is a sum over resampled rows. `K` is
+//! `max_order`, plus one for methods 5 and 7, which look one order further.
+//!
+//! Scores are on sacrebleu's 0-100 scale. The sacrebleu smoothings repeat sacrebleu's
+//! floating-point operations in the same order, so scores are bit-identical to it.
+
+use crate::intern::Sentences;
+use crate::ngram_ids::NgramIds;
+use crate::refs::RefSets;
+use crate::{Error, Result};
+use rayon::prelude::*;
+use std::cell::RefCell;
+
+pub const MAX_ORDER: usize = 12;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Smooth {
+    None,
+    Floor,
+    AddK,
+    Exp,
+    /// Lin & Och (2004): add one to matches and totals for n >= 2 (nltk's method2).
+    Add1,
+    /// Chen & Cherry (2014) method 1..=7, as nltk implements them.
+    Method(u8),
+}
+
+impl Smooth {
+    pub const NAMES: [&'static str; 12] = [
+        "none", "floor", "add-k", "exp", "add1", "method1", "method2", "method3", "method4",
+        "method5", "method6", "method7",
+    ];
+
+    pub fn parse(name: &str) -> Result<Self> {
+        Ok(match name {
+            "none" => Self::None,
+            "floor" => Self::Floor,
+            "add-k" => Self::AddK,
+            "exp" => Self::Exp,
+            "add1" => Self::Add1,
+            _ => match name
+                .strip_prefix("method")
+                .and_then(|d| d.parse::<u8>().ok())
+            {
+                Some(k @ 1..=7) if name.len() == 7 => Self::Method(k),
+                _ => {
+                    return Err(Error::Config(format!(
+                        "unknown smoothing '{name}' (choose from: {})",
+                        Self::NAMES.join(", ")
+                    )))
+                }
+            },
+        })
+    }
+
+    /// The default of `smooth_value`: floor 0.1, add-k 1, method1's epsilon 0.1, the k of
+    /// methods 4 and 7 (5), method6's alpha (5); other methods take no value.
+    pub fn default_value(self) -> Option<f64> {
+        match self {
+            Self::Floor | Self::Method(1) => Some(0.1),
+            Self::AddK => Some(1.0),
+            Self::Method(4 | 6 | 7) => Some(5.0),
+            _ => None,
+        }
+    }
+
+    /// Whether the smoothing follows nltk's conventions (denominators `max(1, t)`).
+    fn is_nltk(self) -> bool {
+        matches!(self, Self::Add1 | Self::Method(_))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefLength {
+    /// The reference length closest to the hypothesis length, the shorter on ties.
+    Closest,
+    Shortest,
+    Average,
+}
+
+impl RefLength {
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "closest" => Ok(Self::Closest),
+            "shortest" => Ok(Self::Shortest),
+            "average" => Ok(Self::Average),
+            _ => Err(Error::Config(format!(
+                "unknown ref_length '{name}' (choose from: closest, shortest, average)"
+            ))),
+        }
+    }
+
+    fn pick(self, hyp_len: usize, ref_lens: impl Iterator<Item = usize>) -> f64 {
+        match self {
+            Self::Closest => ref_lens
+                .min_by_key(|&r| (r.abs_diff(hyp_len), r))
+                .unwrap_or(0) as f64,
+            Self::Shortest => ref_lens.min().unwrap_or(0) as f64,
+            Self::Average => {
+                let (sum, n) = ref_lens.fold((0usize, 0usize), |(s, n), r| (s + r, n + 1));
+                if n == 0 {
+                    0.0
+                } else {
+                    sum as f64 / n as f64
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BleuConfig {
+    pub max_order: usize,
+    pub smooth: Smooth,
+    /// The smoothing's parameter (see [`Smooth::default_value`]); NaN when it takes none.
+    pub value: f64,
+    pub ref_length: RefLength,
+    pub effective_order: bool,
+}
+
+impl BleuConfig {
+    pub fn new(
+        max_order: usize,
+        smooth: &str,
+        value: Option<f64>,
+        ref_length: &str,
+        effective_order: bool,
+    ) -> Result<Self> {
+        if !(1..=MAX_ORDER).contains(&max_order) {
+            return Err(Error::Config(format!(
+                "max_order must be between 1 and {MAX_ORDER} (got {max_order})"
+            )));
+        }
+        let smooth = Smooth::parse(smooth)?;
+        let value = match (smooth.default_value(), value) {
+            (None, Some(v)) => {
+                return Err(Error::Config(format!(
+                    "smoothing '{}' takes no smooth_value (got {v})",
+                    Smooth::NAMES[Smooth::NAMES
+                        .iter()
+                        .position(|&n| Smooth::parse(n).ok() == Some(smooth))
+                        .unwrap_or(0)]
+                )))
+            }
+            (None, None) => f64::NAN,
+            (Some(d), None) => d,
+            (Some(_), Some(v)) if v.is_finite() && v > 0.0 => v,
+            (Some(_), Some(v)) => {
+                return Err(Error::Config(format!(
+                    "smooth_value must be a finite number > 0 (got {v})"
+                )))
+            }
+        };
+        Ok(Self {
+            max_order,
+            smooth,
+            value,
+            ref_length: RefLength::parse(ref_length)?,
+            effective_order,
+        })
+    }
+
+    /// Orders counted: `max_order`, plus one for methods 5 and 7.
+    pub fn orders(&self) -> usize {
+        self.max_order + usize::from(matches!(self.smooth, Smooth::Method(5 | 7)))
+    }
+
+    /// Length of a statistics row.
+    pub fn width(&self) -> usize {
+        2 + 3 * self.orders()
+    }
+}
+
+/// Reusable buffers for the statistics of one hypothesis.
+#[derive(Debug, Default)]
+pub struct BleuScratch {
+    ids: NgramIds,
+    hyp_count: Vec<u32>,
+    max_ref: Vec<u32>,
+    ref_count: Vec<u32>,
+    /// First id of each order's n-grams (ids are numbered order by order).
+    order_start: Vec<u32>,
+}
+
+impl BleuScratch {
+    /// Writes the statistics row of `hyp` against `refs` into `row` (`cfg.width()` long).
+    pub fn stats<'a>(
+        &mut self,
+        cfg: &BleuConfig,
+        hyp: &[u32],
+        refs: impl Iterator<Item = &'a [u32]> + Clone,
+        row: &mut [f64],
+    ) {
+        let k = cfg.orders();
+        row.fill(0.0);
+        row[0] = hyp.len() as f64;
+        row[1] = cfg
+            .ref_length
+            .pick(hyp.len(), refs.clone().map(<[u32]>::len));
+        for n in 1..=k {
+            let t = (hyp.len() + 1).saturating_sub(n);
+            row[1 + k + n] = t as f64;
+            row[1 + 2 * k + n] = t.max(1) as f64;
+        }
+        if hyp.is_empty() {
+            return;
+        }
+        self.ids.clear();
+        self.hyp_count.clear();
+        self.order_start.clear();
+        self.order_start.resize(k + 2, 0);
+        let (counts, starts) = (&mut self.hyp_count, &mut self.order_start);
+        let mut last_order = 0;
+        self.ids.insert_all(hyp, k, |n, id| {
+            if n != last_order {
+                starts[n] = counts.len() as u32;
+                last_order = n;
+            }
+            if id as usize == counts.len() {
+                counts.push(0);
+            }
+            counts[id as usize] += 1;
+        });
+        let distinct = self.hyp_count.len();
+        for n in last_order + 1..=k + 1 {
+            self.order_start[n] = distinct as u32;
+        }
+        self.max_ref.clear();
+        self.max_ref.resize(distinct, 0);
+        self.ref_count.clear();
+        self.ref_count.resize(distinct, 0);
+        for r in refs {
+            let ref_count = &mut self.ref_count;
+            self.ids
+                .lookup_all(r, k, |_, id| ref_count[id as usize] += 1);
+            for (m, c) in self.max_ref.iter_mut().zip(self.ref_count.iter_mut()) {
+                *m = (*m).max(*c);
+                *c = 0;
+            }
+        }
+        for n in 1..=k {
+            let (a, b) = (
+                self.order_start[n] as usize,
+                self.order_start[n + 1] as usize,
+            );
+            let hit: u32 = (a..b)
+                .map(|id| self.hyp_count[id].min(self.max_ref[id]))
+                .sum();
+            row[1 + n] = hit as f64;
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<BleuScratch> = RefCell::new(BleuScratch::default());
+}
+
+/// Statistics rows of every hypothesis (row-major, `cfg.width()` per hypothesis).
+pub fn stats_batch(
+    cfg: &BleuConfig,
+    sentences: &Sentences,
+    hyps: &[u32],
+    ref_sets: &RefSets,
+) -> Result<Vec<f64>> {
+    ref_sets.check(hyps.len())?;
+    let w = cfg.width();
+    let mut out = vec![0.0; hyps.len() * w];
+    out.par_chunks_mut(w)
+        .with_min_len(64)
+        .enumerate()
+        .for_each(|(i, row)| {
+            SCRATCH.with(|cell| {
+                let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
+                cell.borrow_mut()
+                    .stats(cfg, sentences.get(hyps[i] as usize), refs, row);
+            })
+        });
+    Ok(out)
+}
+
+/// A BLEU score with the figures behind it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BleuDetail {
+    /// 0-100.
+    pub score: f64,
+    pub bp: f64,
+    /// Per order, the (smoothed) precision used, in percent.
+    pub precisions: Vec<f64>,
+    pub sys_len: f64,
+    pub ref_len: f64,
+}
+
+/// sacrebleu's `my_log`: log, with log(0) a large negative number.
+fn my_log(x: f64) -> f64 {
+    if x == 0.0 {
+        -9999999999.0
+    } else {
+        x.ln()
+    }
+}
+
+/// The score of a statistics row (one sentence) or of a sum of rows (a corpus).
+pub fn score(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
+    if cfg.smooth.is_nltk() {
+        score_nltk(cfg, row)
+    } else {
+        score_sacrebleu(cfg, row)
+    }
+}
+
+/// sacrebleu's `BLEU.compute_bleu`, operation for operation.
+fn score_sacrebleu(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
+    let (k, big_n) = (cfg.orders(), cfg.max_order);
+    let (sys_len, ref_len) = (row[0], row[1]);
+    let matches = &row[2..2 + k];
+    let totals = &row[2 + k..2 + 2 * k];
+    let mut bp = 1.0;
+    if sys_len < ref_len {
+        bp = if sys_len > 0.0 {
+            (1.0 - ref_len / sys_len).exp()
+        } else {
+            0.0
+        };
+    }
+    let mut precisions = vec![0.0; big_n];
+    let mut detail = BleuDetail {
+        score: 0.0,
+        bp,
+        precisions: Vec::new(),
+        sys_len,
+        ref_len,
+    };
+    if matches[..big_n].iter().all(|&m| m == 0.0) {
+        detail.precisions = precisions;
+        return detail;
+    }
+    let mut smooth_mteval = 1.0;
+    let mut eff_order = big_n;
+    for n in 1..=big_n {
+        let (mut c, mut t) = (matches[n - 1], totals[n - 1]);
+        if cfg.smooth == Smooth::AddK && n > 1 {
+            c += cfg.value;
+            t += cfg.value;
+        }
+        if t == 0.0 {
+            break;
+        }
+        if cfg.effective_order {
+            eff_order = n;
+        }
+        if c == 0.0 {
+            match cfg.smooth {
+                Smooth::Exp => {
+                    smooth_mteval *= 2.0;
+                    precisions[n - 1] = 100.0 / (smooth_mteval * t);
+                }
+                Smooth::Floor => precisions[n - 1] = 100.0 * cfg.value / t,
+                _ => {}
+            }
+        } else {
+            precisions[n - 1] = 100.0 * c / t;
+        }
+    }
+    let sum = precisions[..eff_order]
+        .iter()
+        .fold(0.0, |acc, &p| acc + my_log(p));
+    detail.score = bp * (sum / eff_order as f64).exp();
+    detail.precisions = precisions;
+    detail
+}
+
+/// nltk's `corpus_bleu` with its smoothing functions (uniform weights 1/max_order).
+fn score_nltk(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
+    let (k, big_n) = (cfg.orders(), cfg.max_order);
+    let (hyp_len, ref_len) = (row[0], row[1]);
+    let num = &row[2..2 + k];
+    let totals = &row[2 + k..2 + 2 * k];
+    let den = &row[2 + 2 * k..2 + 3 * k];
+    let bp = if hyp_len > ref_len {
+        1.0
+    } else if hyp_len == 0.0 {
+        0.0
+    } else {
+        (1.0 - ref_len / hyp_len).exp()
+    };
+    let mut detail = BleuDetail {
+        score: 0.0,
+        bp,
+        precisions: vec![0.0; big_n],
+        sys_len: hyp_len,
+        ref_len,
+    };
+    if num[0] == 0.0 {
+        return detail;
+    }
+    let raw: Vec<f64> = (0..k).map(|i| num[i] / den[i]).collect();
+    let mut p: Vec<f64> = raw[..big_n].to_vec();
+    let v = cfg.value;
+    match cfg.smooth {
+        Smooth::Add1 | Smooth::Method(2) => {
+            for i in 1..big_n {
+                p[i] = (num[i] + 1.0) / (den[i] + 1.0);
+            }
+        }
+        Smooth::Method(1) => {
+            for i in 0..big_n {
+                if num[i] == 0.0 {
+                    p[i] = (num[i] + v) / den[i];
+                }
+            }
+        }
+        Smooth::Method(3) => {
+            let mut inc = 1;
+            for i in 0..big_n {
+                if num[i] == 0.0 {
+                    p[i] = 1.0 / (2f64.powi(inc) * den[i]);
+                    inc += 1;
+                }
+            }
+        }
+        Smooth::Method(4) => method4(&mut p, num, den, hyp_len, v),
+        Smooth::Method(5) => method5(&mut p, raw[big_n]),
+        Smooth::Method(6) => {
+            for i in 2..big_n {
+                let pi0 = if p[i - 2] == 0.0 {
+                    0.0
+                } else {
+                    p[i - 1] * p[i - 1] / p[i - 2]
+                };
+                p[i] = (num[i] + v * pi0) / (totals[i] + v);
+            }
+        }
+        Smooth::Method(7) => {
+            method4(&mut p, num, den, hyp_len, v);
+            method5(&mut p, raw[big_n]);
+        }
+        _ => {}
+    }
+    let used = if cfg.effective_order {
+        totals[..big_n]
+            .iter()
+            .take_while(|&&t| t > 0.0)
+            .count()
+            .max(1)
+    } else {
+        big_n
+    };
+    let w = 1.0 / used as f64;
+    let s: f64 = p[..used]
+        .iter()
+        .filter(|&&x| x > 0.0)
+        .map(|&x| w * x.ln())
+        .sum();
+    detail.score = 100.0 * bp * s.exp();
+    detail.precisions = p.iter().map(|x| 100.0 * x).collect();
+    detail
+}
+
+fn method4(p: &mut [f64], num: &[f64], den: &[f64], hyp_len: f64, k: f64) {
+    let mut inc = 1;
+    for i in 0..p.len() {
+        if num[i] == 0.0 && hyp_len > 1.0 {
+            let numerator = 1.0 / (2f64.powi(inc) * k / hyp_len.ln());
+            p[i] = numerator / den[i];
+            inc += 1;
+        }
+    }
+}
+
+/// Averages each precision with its neighbours: (m[n-1] + p[n] + p[n+1]) / 3, where m is
+/// the smoothed previous value (m[0] = p[1] + 1) and p[N+1] the raw next order.
+fn method5(p: &mut [f64], next_order: f64) {
+    let orig: Vec<f64> = p.iter().copied().chain([next_order]).collect();
+    let mut prev = p[0] + 1.0;
+    for i in 0..p.len() {
+        p[i] = (prev + orig[i] + orig[i + 1]) / 3.0;
+        prev = p[i];
+    }
+}
+
+/// Column sums of row-major statistics (the corpus row).
+pub fn sum_rows(stats: &[f64], width: usize) -> Vec<f64> {
+    let mut total = vec![0.0; width];
+    for row in stats.chunks_exact(width) {
+        for (t, x) in total.iter_mut().zip(row) {
+            *t += x;
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(n: usize, smooth: &str) -> BleuConfig {
+        BleuConfig::new(n, smooth, None, "closest", false).unwrap()
+    }
+
+    fn row(c: &BleuConfig, hyp: &[u32], refs: &[&[u32]]) -> Vec<f64> {
+        let mut out = vec![0.0; c.width()];
+        BleuScratch::default().stats(c, hyp, refs.iter().copied(), &mut out);
+        out
+    }
+
+    #[test]
+    fn multi_reference_clipping_uses_the_max_count() {
+        // hyp: the the the cat ; refs: "the cat the" and "the the mat"
+        let c = cfg(2, "none");
+        let r = row(&c, &[0, 0, 0, 1], &[&[0, 1, 0], &[0, 0, 2]]);
+        // unigrams: the -> min(3, max(2, 2)) = 2, cat -> 1 ; bigrams: "the the" 1, "the cat" 1
+        assert_eq!(r, [4.0, 3.0, 3.0, 2.0, 4.0, 3.0, 4.0, 3.0]);
+    }
+
+    #[test]
+    fn closest_reference_length_prefers_the_shorter_on_ties() {
+        let c = cfg(1, "none");
+        assert_eq!(row(&c, &[0, 0, 0], &[&[1; 4], &[1; 2]])[1], 2.0);
+        let c = BleuConfig::new(1, "none", None, "average", false).unwrap();
+        assert_eq!(row(&c, &[0], &[&[1; 4], &[1; 1]])[1], 2.5);
+    }
+
+    #[test]
+    fn perfect_match_scores_100() {
+        // Methods 5 and 7 average with p_0 + 1 = 2, so they exceed 100 (as in nltk).
+        for s in Smooth::NAMES
+            .iter()
+            .filter(|s| !s.ends_with('5') && !s.ends_with('7'))
+        {
+            let c = cfg(4, s);
+            let r = row(&c, &[1, 2, 3, 4, 5], &[&[1, 2, 3, 4, 5]]);
+            assert!((score(&c, &r).score - 100.0).abs() < 1e-9, "{s}");
+        }
+    }
+
+    #[test]
+    fn empty_hypothesis_scores_zero() {
+        for s in Smooth::NAMES {
+            let c = cfg(4, s);
+            let r = row(&c, &[], &[&[1, 2]]);
+            assert_eq!(score(&c, &r).score, 0.0, "{s}");
+        }
+    }
+
+    #[test]
+    fn bad_configuration() {
+        assert!(BleuConfig::new(0, "none", None, "closest", false).is_err());
+        assert!(BleuConfig::new(13, "none", None, "closest", false).is_err());
+        assert!(BleuConfig::new(4, "method8", None, "closest", false).is_err());
+        assert!(BleuConfig::new(4, "exp", Some(1.0), "closest", false).is_err());
+        assert!(BleuConfig::new(4, "floor", Some(-1.0), "closest", false).is_err());
+        assert!(BleuConfig::new(4, "none", None, "longest", false).is_err());
+    }
+}

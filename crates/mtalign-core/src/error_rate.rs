@@ -1,0 +1,147 @@
+//! Word error rate and position-independent error rate, per sentence as `[errors, ref_len]`
+//! rows (which add up to corpus figures).
+//!
+//! * WER (Nießen et al. 2000): Levenshtein distance over words / reference length.
+//! * PER (Tillmann et al. 1997; Leusch et al. 2003): the same with word order ignored: with
+//!   `m` the bag-of-words overlap, errors = max(|hyp|, |ref|) - m.
+//!
+//! With several references the one giving the lowest rate is kept (the first on ties).
+//! A rate with an empty reference is 0 when there is no error and 1 otherwise.
+
+use crate::counts::clipped_intersection;
+use crate::edit_distance::EditScratch;
+use crate::intern::Sentences;
+use crate::refs::RefSets;
+use crate::{Error, Result};
+use rayon::prelude::*;
+use std::cell::RefCell;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorRate {
+    Wer,
+    Per,
+}
+
+impl ErrorRate {
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "wer" => Ok(Self::Wer),
+            "per" => Ok(Self::Per),
+            _ => Err(Error::Config(format!(
+                "unknown error rate '{name}' (choose from: wer, per)"
+            ))),
+        }
+    }
+}
+
+/// errors / ref_len, with the empty-reference convention.
+pub fn rate(errors: f64, ref_len: f64) -> f64 {
+    if ref_len > 0.0 {
+        errors / ref_len
+    } else if errors > 0.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+#[derive(Debug, Default)]
+struct Scratch {
+    edit: EditScratch,
+    sorted_hyp: Vec<u32>,
+    sorted_ref: Vec<u32>,
+}
+
+impl Scratch {
+    fn errors(&mut self, kind: ErrorRate, hyp: &[u32], r: &[u32]) -> usize {
+        match kind {
+            ErrorRate::Wer => self.edit.distance(hyp, r),
+            ErrorRate::Per => {
+                self.sorted_ref.clear();
+                self.sorted_ref.extend_from_slice(r);
+                self.sorted_ref.sort_unstable();
+                let m = clipped_intersection(&self.sorted_hyp, &self.sorted_ref);
+                hyp.len().max(r.len()) - m
+            }
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// `[errors, ref_len]` per hypothesis, for the reference with the lowest rate.
+pub fn stats_batch(
+    kind: ErrorRate,
+    sentences: &Sentences,
+    hyps: &[u32],
+    ref_sets: &RefSets,
+) -> Result<Vec<f64>> {
+    ref_sets.check(hyps.len())?;
+    let mut out = vec![0.0; hyps.len() * 2];
+    out.par_chunks_mut(2)
+        .with_min_len(64)
+        .enumerate()
+        .for_each(|(i, row)| {
+            SCRATCH.with(|cell| {
+                let mut s = cell.borrow_mut();
+                let hyp = sentences.get(hyps[i] as usize);
+                if kind == ErrorRate::Per {
+                    s.sorted_hyp.clear();
+                    s.sorted_hyp.extend_from_slice(hyp);
+                    s.sorted_hyp.sort_unstable();
+                }
+                let mut best: Option<(f64, f64, f64)> = None;
+                for &r in ref_sets.get(i) {
+                    let r = sentences.get(r as usize);
+                    let e = s.errors(kind, hyp, r) as f64;
+                    let x = rate(e, r.len() as f64);
+                    if best.is_none_or(|b| x < b.0) {
+                        best = Some((x, e, r.len() as f64));
+                    }
+                }
+                let (_, e, len) = best.unwrap_or_default();
+                row[0] = e;
+                row[1] = len;
+            })
+        });
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(kind: ErrorRate, hyp: &[u32], refs: &[&[u32]]) -> Vec<f64> {
+        let mut all: Vec<&[u32]> = vec![hyp];
+        all.extend_from_slice(refs);
+        let sentences = Sentences::from_ids(&all);
+        let mut sets = RefSets::new();
+        sets.push(1..=refs.len() as u32);
+        stats_batch(kind, &sentences, &[0], &sets).unwrap()
+    }
+
+    #[test]
+    fn per_ignores_order_wer_does_not() {
+        // hyp "b a c" vs ref "a b c": WER 2 edits, PER 0
+        assert_eq!(rows(ErrorRate::Wer, &[1, 0, 2], &[&[0, 1, 2]]), [2.0, 3.0]);
+        assert_eq!(rows(ErrorRate::Per, &[1, 0, 2], &[&[0, 1, 2]]), [0.0, 3.0]);
+        // longer hyp: "a a b d" vs "a b c": overlap 2, max(4, 3) - 2 = 2
+        assert_eq!(
+            rows(ErrorRate::Per, &[0, 0, 1, 3], &[&[0, 1, 2]]),
+            [2.0, 3.0]
+        );
+        // the best of two references
+        assert_eq!(
+            rows(ErrorRate::Wer, &[0, 1], &[&[5, 6, 7], &[0, 1, 2]]),
+            [1.0, 3.0]
+        );
+    }
+
+    #[test]
+    fn empty_reference_convention() {
+        assert_eq!(rate(0.0, 0.0), 0.0);
+        assert_eq!(rate(3.0, 0.0), 1.0);
+    }
+}

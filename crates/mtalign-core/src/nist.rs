@@ -1,0 +1,271 @@
+//! NIST (Doddington 2002) as nltk's `corpus_nist` / `sentence_nist` compute it.
+//!
+//! * Information weights come from the reference n-grams of the scored set (every
+//!   reference of every segment, duplicates counted): Info(w1..wn) = log2(count(w1..wn-1) /
+//!   count(w1..wn)), with the total number of reference words for unigrams.
+//! * For each order separately, the reference kept is the one with the highest information
+//!   weighted precision (then numerator, then the longer reference), as nltk's `max` over
+//!   `(precision, numerator, denominator, ref_len)` tuples does; its length enters the
+//!   length penalty once per order.
+//!
+//! A statistics row is `[hyp_len, ref_len_1..n, num_1..n, den_1..n]`; rows add up to the
+//! corpus row. Sentence-level NIST (nltk's `sentence_nist`) takes its weights from that
+//! sentence's references only.
+
+use crate::intern::Sentences;
+use crate::ngram_ids::{NgramIds, MISSING};
+use crate::refs::RefSets;
+use crate::{Error, Result};
+use rayon::prelude::*;
+use std::cell::RefCell;
+
+pub const MAX_ORDER: usize = 12;
+
+pub fn check_order(n: usize) -> Result<()> {
+    if (1..=MAX_ORDER).contains(&n) {
+        Ok(())
+    } else {
+        Err(Error::Config(format!(
+            "max_order must be between 1 and {MAX_ORDER} (got {n})"
+        )))
+    }
+}
+
+/// Width of a statistics row.
+pub fn width(n: usize) -> usize {
+    1 + 3 * n
+}
+
+/// Reference n-grams and their information weights.
+#[derive(Debug, Default)]
+pub struct InfoWeights {
+    ids: NgramIds,
+    info: Vec<f64>,
+}
+
+impl InfoWeights {
+    /// Counts the n-grams of `refs` (orders 1..=n) and computes their weights.
+    pub fn build<'a>(&mut self, refs: impl Iterator<Item = &'a [u32]>, n: usize) {
+        self.ids.clear();
+        let mut counts: Vec<u64> = Vec::new();
+        let mut words = 0u64;
+        for r in refs {
+            words += r.len() as u64;
+            self.ids.insert_all(r, n, |_, id| {
+                if id as usize == counts.len() {
+                    counts.push(0);
+                }
+                counts[id as usize] += 1;
+            });
+        }
+        self.info.clear();
+        self.info.extend((0..counts.len()).map(|id| {
+            let parent = self.ids.parent(id as u32);
+            let numerator = if parent == MISSING {
+                words
+            } else {
+                counts[parent as usize]
+            };
+            (numerator as f64 / counts[id] as f64).ln() / 2f64.ln()
+        }));
+    }
+}
+
+#[derive(Debug, Default)]
+struct NistScratch {
+    /// A sentence's own weights (sentence-level NIST).
+    own: InfoWeights,
+    hyp: NgramIds,
+    hyp_count: Vec<u32>,
+    ref_count: Vec<u32>,
+    /// Per hypothesis n-gram: its order and its weight (0 when no reference has it).
+    order: Vec<u8>,
+    info: Vec<f64>,
+    local_window: Vec<u32>,
+    global_window: Vec<u32>,
+}
+
+impl NistScratch {
+    /// Interns the hypothesis n-grams (ids by order, then first occurrence) and looks each
+    /// up in `weights` through the same prefix chain.
+    fn prepare(&mut self, weights: &InfoWeights, hyp: &[u32], n: usize) {
+        self.hyp.clear();
+        self.hyp_count.clear();
+        self.order.clear();
+        self.info.clear();
+        let len = hyp.len();
+        self.local_window.clear();
+        self.local_window.resize(len, MISSING);
+        self.global_window.clear();
+        self.global_window.resize(len, MISSING);
+        for k in 1..=n.min(len) {
+            for pos in 0..=len - k {
+                let token = hyp[pos + k - 1];
+                let (lp, gp) = if k == 1 {
+                    (MISSING, MISSING)
+                } else {
+                    (self.local_window[pos], self.global_window[pos])
+                };
+                let lid = self.hyp.intern(lp, token);
+                let gid = if k > 1 && gp == MISSING {
+                    MISSING
+                } else {
+                    weights.ids.get(gp, token)
+                };
+                self.local_window[pos] = lid;
+                self.global_window[pos] = gid;
+                if lid as usize == self.hyp_count.len() {
+                    self.hyp_count.push(0);
+                    self.order.push(k as u8);
+                    self.info.push(if gid == MISSING {
+                        0.0
+                    } else {
+                        weights.info[gid as usize]
+                    });
+                }
+                self.hyp_count[lid as usize] += 1;
+            }
+        }
+    }
+
+    /// The statistics row of `hyp` against `refs`, with `weights`.
+    fn stats<'a>(
+        &mut self,
+        weights: &InfoWeights,
+        hyp: &[u32],
+        refs: impl Iterator<Item = &'a [u32]>,
+        n: usize,
+        row: &mut [f64],
+    ) {
+        row.fill(0.0);
+        row[0] = hyp.len() as f64;
+        self.prepare(weights, hyp, n);
+        let mut best = vec![(f64::NEG_INFINITY, 0.0, 0.0, 0.0); n];
+        let mut num = vec![0.0f64; n];
+        for r in refs {
+            self.ref_count.clear();
+            self.ref_count.resize(self.hyp_count.len(), 0);
+            let ref_count = &mut self.ref_count;
+            self.hyp
+                .lookup_all(r, n, |_, id| ref_count[id as usize] += 1);
+            num.fill(0.0);
+            // Hypothesis n-grams in first-occurrence order, as nltk's Counter iterates them.
+            for id in 0..self.hyp_count.len() {
+                let c = self.hyp_count[id].min(self.ref_count[id]);
+                if c > 0 {
+                    num[self.order[id] as usize - 1] += self.info[id] * c as f64;
+                }
+            }
+            for k in 0..n {
+                let den = (hyp.len() + 1).saturating_sub(k + 1) as f64;
+                let precision = if den == 0.0 { 0.0 } else { num[k] / den };
+                let cand = (precision, num[k], den, r.len() as f64);
+                if greater(cand, best[k]) {
+                    best[k] = cand;
+                }
+            }
+        }
+        for (k, &(_, num, den, ref_len)) in best.iter().enumerate() {
+            row[1 + k] = ref_len;
+            row[1 + n + k] = num;
+            row[1 + 2 * n + k] = den;
+        }
+    }
+}
+
+/// Python's tuple comparison `a > b` for (precision, numerator, denominator, ref_len).
+fn greater(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
+    [a.0, a.1, a.2, a.3]
+        .into_iter()
+        .zip([b.0, b.1, b.2, b.3])
+        .find(|(x, y)| x != y)
+        .is_some_and(|(x, y)| x > y)
+}
+
+thread_local! {
+    static SCRATCH: RefCell<NistScratch> = RefCell::new(NistScratch::default());
+}
+
+/// Statistics rows with weights from all references of the batch (nltk's `corpus_nist`).
+pub fn stats_corpus(
+    n: usize,
+    sentences: &Sentences,
+    hyps: &[u32],
+    ref_sets: &RefSets,
+) -> Result<Vec<f64>> {
+    check_order(n)?;
+    ref_sets.check(hyps.len())?;
+    let mut weights = InfoWeights::default();
+    weights.build(
+        (0..hyps.len()).flat_map(|i| ref_sets.get(i).iter().map(|&r| sentences.get(r as usize))),
+        n,
+    );
+    let w = width(n);
+    let mut out = vec![0.0; hyps.len() * w];
+    out.par_chunks_mut(w)
+        .with_min_len(32)
+        .enumerate()
+        .for_each(|(i, row)| {
+            SCRATCH.with(|cell| {
+                let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
+                cell.borrow_mut()
+                    .stats(&weights, sentences.get(hyps[i] as usize), refs, n, row);
+            })
+        });
+    Ok(out)
+}
+
+/// Statistics rows with each sentence's weights from its own references (`sentence_nist`).
+pub fn stats_sentences(
+    n: usize,
+    sentences: &Sentences,
+    hyps: &[u32],
+    ref_sets: &RefSets,
+) -> Result<Vec<f64>> {
+    check_order(n)?;
+    ref_sets.check(hyps.len())?;
+    let w = width(n);
+    let mut out = vec![0.0; hyps.len() * w];
+    out.par_chunks_mut(w)
+        .with_min_len(32)
+        .enumerate()
+        .for_each(|(i, row)| {
+            SCRATCH.with(|cell| {
+                let mut s = cell.borrow_mut();
+                let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
+                let mut own = std::mem::take(&mut s.own);
+                own.build(refs.clone(), n);
+                s.stats(&own, sentences.get(hyps[i] as usize), refs, n, row);
+                s.own = own;
+            })
+        });
+    Ok(out)
+}
+
+/// NIST from a statistics row or a sum of rows.
+pub fn score(n: usize, row: &[f64]) -> f64 {
+    let sys_len = row[0] * n as f64;
+    let ref_len: f64 = row[1..1 + n].iter().sum();
+    let mut precision = 0.0;
+    for k in 0..n {
+        let den = row[1 + 2 * n + k];
+        if den > 0.0 {
+            precision += row[1 + n + k] / den;
+        }
+    }
+    precision * length_penalty(ref_len, sys_len)
+}
+
+/// Doddington's penalty: 0.5 when the output is 2/3 of the reference length.
+pub fn length_penalty(ref_len: f64, hyp_len: f64) -> f64 {
+    if ref_len == 0.0 {
+        return if hyp_len > 0.0 { 1.0 } else { 0.0 };
+    }
+    let ratio = hyp_len / ref_len;
+    if 0.0 < ratio && ratio < 1.0 {
+        let beta = 0.5f64.ln() / 1.5f64.ln().powi(2);
+        (beta * ratio.ln().powi(2)).exp()
+    } else {
+        ratio.clamp(0.0, 1.0)
+    }
+}

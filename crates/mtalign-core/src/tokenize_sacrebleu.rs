@@ -1,0 +1,294 @@
+//! sacrebleu's `13a` and `intl` tokenizers, character for character.
+//!
+//! Both are chains of regular-expression substitutions in sacrebleu. Every pattern matches a
+//! fixed one or two characters, so Python's leftmost, non-overlapping `re.sub` is a scan that,
+//! where the pattern matches at position `i`, writes the replacement and resumes at `i + 2`
+//! (otherwise copies one character): [`sub_pairs`] reproduces exactly that, including the
+//! cases where a character consumed by one match cannot start the next (`"a.,b"`).
+//!
+//! As sacrebleu's BLEU does, the text is right-stripped (Python whitespace) before the
+//! tokenizer runs: it matters for `intl` (`"1. "` and `"1."` tokenize differently) and for
+//! `13a`'s `-\n` rule. Tokens are split on Python's whitespace (`str.split()`), which
+//! includes U+001C..U+001F, unlike Rust's `char::is_whitespace`.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use unicode_general_category::{get_general_category, GeneralCategory as G};
+
+/// Python's `str.isspace()`.
+pub fn py_isspace(c: char) -> bool {
+    matches!(c,
+        '\t'..='\r' | '\x1c'..='\x1f' | ' ' | '\u{85}' | '\u{a0}' | '\u{1680}'
+        | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}'
+        | '\u{3000}')
+}
+
+fn rstrip(s: &str) -> &str {
+    s.trim_end_matches(py_isspace)
+}
+
+thread_local! {
+    static SCRATCH: RefCell<(String, String)> = const { RefCell::new((String::new(), String::new())) };
+}
+
+/// One substitution pass of a two-character pattern: where `matches(a, b)`, `replace` writes
+/// the replacement of the pair; scanning resumes after `b`.
+fn sub_pairs(
+    src: &str,
+    dst: &mut String,
+    matches: impl Fn(char, char) -> bool,
+    replace: impl Fn(&mut String, char, char),
+) {
+    dst.clear();
+    let mut it = src.chars();
+    let mut cur = it.next();
+    while let Some(a) = cur {
+        let next = it.next();
+        match next {
+            Some(b) if matches(a, b) => {
+                replace(dst, a, b);
+                cur = it.next();
+            }
+            _ => {
+                dst.push(a);
+                cur = next;
+            }
+        }
+    }
+}
+
+/// One substitution pass of a one-character pattern: `c` becomes `' c '` where `matches(c)`.
+fn pad_chars(src: &str, dst: &mut String, matches: impl Fn(char) -> bool) {
+    dst.clear();
+    for c in src.chars() {
+        if matches(c) {
+            dst.push(' ');
+            dst.push(c);
+            dst.push(' ');
+        } else {
+            dst.push(c);
+        }
+    }
+}
+
+/// Splits `text` on Python whitespace and writes the tokens, one space apart, to `buf`.
+fn split_join(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+    buf.clear();
+    spans.clear();
+    for token in text.split(py_isspace).filter(|t| !t.is_empty()) {
+        if !buf.is_empty() {
+            buf.push(' ');
+        }
+        let start = buf.len();
+        buf.push_str(token);
+        spans.push((start as u32, buf.len() as u32));
+    }
+}
+
+fn replace_all<'a>(s: Cow<'a, str>, from: &str, to: &str) -> Cow<'a, str> {
+    if s.contains(from) {
+        Cow::Owned(s.replace(from, to))
+    } else {
+        s
+    }
+}
+
+/// `[\{-\~\[-\` -\&\(-\+\:-\@\/]`: the ASCII characters 13a always sets apart.
+fn is_13a_symbol(c: char) -> bool {
+    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
+}
+
+/// sacrebleu's `13a` (mteval-v13a.pl) tokenization of `text` (already lowercased if asked).
+pub fn tokenize_13a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+    let mut line = Cow::Borrowed(rstrip(text));
+    line = replace_all(line, "<skipped>", "");
+    line = replace_all(line, "-\n", "");
+    line = replace_all(line, "\n", " ");
+    if line.contains('&') {
+        line = replace_all(line, "&quot;", "\"");
+        line = replace_all(line, "&amp;", "&");
+        line = replace_all(line, "&lt;", "<");
+        line = replace_all(line, "&gt;", ">");
+    }
+    // Every 13a pattern has an ASCII character on at least one side and "not a digit" on
+    // the other, so the passes run on bytes: a multi-byte character is never split by a
+    // match, and its last byte matches "not a digit" exactly where the character does.
+    BYTES.with(|cell| {
+        let (a, b) = &mut *cell.borrow_mut();
+        b.clear();
+        b.push(b' ');
+        b.extend_from_slice(line.as_bytes());
+        b.push(b' ');
+        a.clear();
+        for &c in b.iter() {
+            if c.is_ascii() && is_13a_symbol(c as char) {
+                a.extend_from_slice(&[b' ', c, b' ']);
+            } else {
+                a.push(c);
+            }
+        }
+        let digit = |c: u8| c.is_ascii_digit();
+        let period_comma = |c: u8| c == b'.' || c == b',';
+        // period and comma unless preceded by a digit
+        sub_bytes(
+            a,
+            b,
+            |x, y| !digit(x) && period_comma(y),
+            |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
+        );
+        // period and comma unless followed by a digit
+        sub_bytes(
+            b,
+            a,
+            |x, y| period_comma(x) && !digit(y),
+            |d, x, y| d.extend_from_slice(&[b' ', x, b' ', y]),
+        );
+        // dash preceded by a digit
+        sub_bytes(
+            a,
+            b,
+            |x, y| digit(x) && y == b'-',
+            |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
+        );
+        // The passes only insert ASCII spaces between whole characters.
+        let text = std::str::from_utf8(b).unwrap_or_default();
+        split_join(text, buf, spans);
+    });
+}
+
+thread_local! {
+    static BYTES: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// [`sub_pairs`] on bytes.
+fn sub_bytes(
+    src: &[u8],
+    dst: &mut Vec<u8>,
+    matches: impl Fn(u8, u8) -> bool,
+    replace: impl Fn(&mut Vec<u8>, u8, u8),
+) {
+    dst.clear();
+    let mut i = 0;
+    while i < src.len() {
+        if i + 1 < src.len() && matches(src[i], src[i + 1]) {
+            replace(dst, src[i], src[i + 1]);
+            i += 2;
+        } else {
+            dst.push(src[i]);
+            i += 1;
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Number,
+    Punct,
+    Symbol,
+    Other,
+}
+
+/// Unicode general category groups N, P and S (the `regex` module's `\p{N}`, `\p{P}`, `\p{S}`).
+fn class(c: char) -> Class {
+    if c.is_ascii() {
+        return match c {
+            '0'..='9' => Class::Number,
+            '!' | '"' | '#' | '%' | '&' | '\'' | '(' | ')' | '*' | ',' | '-' | '.' | '/' | ':'
+            | ';' | '?' | '@' | '[' | '\\' | ']' | '_' | '{' | '}' => Class::Punct,
+            '$' | '+' | '<' | '=' | '>' | '^' | '`' | '|' | '~' => Class::Symbol,
+            _ => Class::Other,
+        };
+    }
+    match get_general_category(c) {
+        G::DecimalNumber | G::LetterNumber | G::OtherNumber => Class::Number,
+        G::ConnectorPunctuation
+        | G::DashPunctuation
+        | G::OpenPunctuation
+        | G::ClosePunctuation
+        | G::InitialPunctuation
+        | G::FinalPunctuation
+        | G::OtherPunctuation => Class::Punct,
+        G::MathSymbol | G::CurrencySymbol | G::ModifierSymbol | G::OtherSymbol => Class::Symbol,
+        _ => Class::Other,
+    }
+}
+
+/// sacrebleu's `intl` (mteval-v14.pl international) tokenization of `text`.
+pub fn tokenize_intl(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+    let text = rstrip(text);
+    SCRATCH.with(|cell| {
+        let (a, b) = &mut *cell.borrow_mut();
+        // punctuation preceded by a non-number
+        sub_pairs(
+            text,
+            a,
+            |x, y| class(x) != Class::Number && class(y) == Class::Punct,
+            |d, x, y| {
+                d.push(x);
+                d.push(' ');
+                d.push(y);
+                d.push(' ');
+            },
+        );
+        // punctuation followed by a non-number
+        sub_pairs(
+            a,
+            b,
+            |x, y| class(x) == Class::Punct && class(y) != Class::Number,
+            |d, x, y| {
+                d.push(' ');
+                d.push(x);
+                d.push(' ');
+                d.push(y);
+            },
+        );
+        pad_chars(b, a, |c| class(c) == Class::Symbol);
+        split_join(a, buf, spans);
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(f: fn(&str, &mut String, &mut Vec<(u32, u32)>), text: &str) -> Vec<String> {
+        let (mut buf, mut spans) = (String::new(), Vec::new());
+        f(text, &mut buf, &mut spans);
+        spans
+            .iter()
+            .map(|&(s, e)| buf[s as usize..e as usize].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn thirteen_a() {
+        // Figures from sacrebleu 2.6.0's Tokenizer13a.
+        assert_eq!(
+            run(tokenize_13a, "Hello, world! It's 3.5-km (1,000 m)."),
+            ["Hello", ",", "world", "!", "It's", "3.5", "-", "km", "(", "1,000", "m", ")", "."]
+        );
+        assert_eq!(run(tokenize_13a, "a.,b"), ["a", ".", ",", "b"]);
+        assert_eq!(
+            run(tokenize_13a, "&amp;lt; &quot;x&quot;"),
+            ["<", "\"", "x", "\""]
+        );
+        assert_eq!(run(tokenize_13a, "foo-\n"), ["foo-"]);
+        assert_eq!(run(tokenize_13a, "a<skipped>b"), ["ab"]);
+        assert!(run(tokenize_13a, " \u{3000}").is_empty());
+    }
+
+    #[test]
+    fn intl() {
+        assert_eq!(run(tokenize_intl, "Year 2021."), ["Year", "2021."]);
+        assert_eq!(run(tokenize_intl, "1,000.5 €x"), ["1,000.5", "€", "x"]);
+        assert_eq!(
+            run(tokenize_intl, "„Hallo“, sagte er."),
+            ["„", "Hallo", "“", ",", "sagte", "er", "."]
+        );
+    }
+
+    #[test]
+    fn python_whitespace_splits() {
+        assert_eq!(run(tokenize_intl, "a\u{1c}b"), ["a", "b"]);
+    }
+}

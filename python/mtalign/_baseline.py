@@ -1,0 +1,84 @@
+"""What the classic baselines (NIST, WER, PER, RIBES) share: options, checks, the result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mtalign._batch import check_bool
+from mtalign._mtalign import ConfigError
+
+#: Word tokenizers every baseline accepts; "13a" (sacrebleu's default) is the default.
+WORD_TOKENIZERS = ("13a", "intl", "unicode", "whitespace", "char")
+
+
+def check_tokenizer(tokenize: Any, lowercase: Any) -> None:
+    if tokenize not in WORD_TOKENIZERS:
+        raise ConfigError(f"unknown tokenizer {tokenize!r} (choose from: "
+                          f"{', '.join(WORD_TOKENIZERS)})")
+    check_bool("lowercase", lowercase)
+
+
+def check_number(name: str, value: Any, minimum: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= minimum:
+        raise ConfigError(f"{name} must be a number >= {minimum:g} (got {value!r})")
+    return float(value)
+
+
+def check_order(value: Any, maximum: int = 12) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise ConfigError(f"max_order must be an int between 1 and {maximum} (got {value!r})")
+    return value
+
+
+class CorpusResult:
+    """A corpus-level score with the per-sentence scores and figures behind it.
+
+    Attributes:
+        name: the metric (``"NIST"``, ``"WER"``, ``"PER"``, ``"RIBES"``).
+        score: the corpus score.
+        per_sentence: (n,) array of sentence scores.
+        details: metric-specific figures (e.g. ``errors`` and ``ref_len`` for WER).
+        n_sentences, n_empty_hyps, n_empty_refs, signature: as for ROUGE.
+    """
+
+    __slots__ = ("name", "score", "per_sentence", "details", "n_sentences", "n_empty_hyps",
+                 "n_empty_refs", "signature")
+    name: str
+    score: float
+    per_sentence: np.ndarray
+    details: dict[str, Any]
+    n_sentences: int
+    n_empty_hyps: int
+    n_empty_refs: int
+    signature: str
+
+    def __init__(self, name: str, score: float, per_sentence: np.ndarray,
+                 details: dict[str, Any], n_empty_hyps: int, n_empty_refs: int,
+                 signature: str) -> None:
+        self.name = name
+        self.score = float(score)
+        self.per_sentence = per_sentence
+        self.details = details
+        self.n_sentences = int(per_sentence.shape[0])
+        self.n_empty_hyps = n_empty_hyps
+        self.n_empty_refs = n_empty_refs
+        self.signature = signature
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: score, details, counts and signature."""
+        return {"score": self.score, **self.details, "n_sentences": self.n_sentences,
+                "n_empty_hyps": self.n_empty_hyps, "n_empty_refs": self.n_empty_refs,
+                "signature": self.signature}
+
+    def __float__(self) -> float:
+        return self.score
+
+    def __repr__(self) -> str:
+        return f"CorpusResult({self.name}={self.score:.4f}, n={self.n_sentences})"
+
+    def __str__(self) -> str:
+        extra = " ".join(f"{k} = {v:g}" if isinstance(v, (int, float)) else f"{k} = {v}"
+                         for k, v in self.details.items())
+        return f"{self.name} = {self.score:.4f} ({extra})"
