@@ -31,12 +31,15 @@ DATA_DIR = next((d / "shared" / "data" for d in (ROOT.parent, ROOT.parent.parent
                  if (d / "shared" / "data").is_dir()), ROOT.parent / "shared" / "data")
 
 # The metrics, as the paper's tables name them: (label, mtalign metric name, options).
-# Options override registry.MetricOptions (tokenize="unicode", lowercase=True by default).
+# Options override registry.MetricOptions (each family's defaults: ROUGE and SIA unicode
+# tokens lowercased, the baselines sacrebleu's 13a; here the baselines are lowercased too, so
+# every metric sees the same case).
+LOWER = {"lowercase_baselines": True}
 METRICS: list[tuple[str, str, dict[str, Any]]] = [
-    # -- after the merge of issues 4 and 6, one line each here (names as the registry has them):
-    # *[(f"BLEUS{n}", f"<smoothed BLEU, max order {n}>", {}) for n in range(1, 10)],
-    # ("NIST", "<nist>", {}), ("WER", "<wer>", {}), ("PER", "<per>", {}), ("SIA", "<sia>", {}),
-    # -- metrics available now:
+    *[(f"BLEUS{n}", f"bleus{n}", LOWER) for n in range(1, 10)],
+    ("NIST", "nist", LOWER),
+    ("WER", "wer", LOWER),
+    ("PER", "per", LOWER),
     ("ROUGE-L", "rougeL", {}),
     *[(f"ROUGE-W-{w / 10:.1f}", f"rougeW-{w / 10:.1f}", {}) for w in range(11, 21)],
     *[(f"ROUGE-S{d}", f"rougeS{d}", {}) for d in range(10)],
@@ -44,6 +47,7 @@ METRICS: list[tuple[str, str, dict[str, Any]]] = [
     ("ROUGE-SU4", "rougeSU4", {}),
     ("DCS (char)", "dcs", {"level": "char"}),
     ("DCS (word)", "dcs", {"level": "word"}),
+    ("SIA", "sia", {}),
 ]
 
 DATASETS = [
@@ -52,8 +56,9 @@ DATASETS = [
 ]
 
 # Oracle reranking: choose by each selector, measure the chosen outputs with each measure.
-RERANK_SELECTORS = ["rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]  # + BLEU after the merge
-RERANK_MEASURES = ["rougeL", "rougeS4", "rougeSU4"]  # + corpus BLEU after the merge
+RERANK_SELECTORS = ["bleus4", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4", "sia"]
+RERANK_MEASURES = ["bleus4", "rougeL", "rougeS4", "rougeSU4"]  # mean sentence scores
+RERANK_OPTIONS = registry.MetricOptions(lowercase_baselines=True)
 
 
 def load_dataset(data: Path, folder: str, lang: str,
@@ -117,21 +122,23 @@ def rerank_section(data: Path) -> tuple[list[str], float]:
     refs = read_lines(folder / "ref.en")
     nbest = read_nbest(folder / "nbest.txt", n_sentences=len(refs))
     n_hyps = sum(len(x) for x in nbest)
-    measures = {m: registry.make_metric(m) for m in RERANK_MEASURES}
+    measures = {m: registry.make_metric(m, RERANK_OPTIONS) for m in RERANK_MEASURES}
+    corpus_bleu = mtalign.Bleu(smooth="exp", lowercase=True)  # sacrebleu's corpus BLEU
 
     def measure(outputs: list[str]) -> list[float]:
-        return [float(np.mean(metric.scalar_scores(outputs, refs, variant=v)))
-                for metric, v in measures.values()]
+        return [corpus_bleu.corpus_score(outputs, refs).score] + [
+            float(np.mean(metric.scalar_scores(outputs, refs, variant=v)))
+            for metric, v in measures.values()]
 
-    lines = ["| selection | " + " | ".join(f"mean {m} F" for m in RERANK_MEASURES)
+    lines = ["| selection | corpus BLEU | " + " | ".join(f"mean {m}" for m in RERANK_MEASURES)
              + " | chose the 1-best | time (s) |",
-             "|---|" + "---:|" * len(RERANK_MEASURES) + "---:|---:|"]
+             "|---|---:|" + "---:|" * len(RERANK_MEASURES) + "---:|---:|"]
     first = [lst[0].hypothesis for lst in nbest]
     lines.append("| 1-best (decoder) | " + " | ".join(f"{x:.4f}" for x in measure(first))
                  + f" | {len(nbest)} | – |")
     total = 0.0
     for sel in RERANK_SELECTORS:
-        metric, variant = registry.make_metric(sel)
+        metric, variant = registry.make_metric(sel, RERANK_OPTIONS)
         t0 = time.perf_counter()
         res = mtalign.rerank(metric, nbest, refs, variant=variant)
         seconds = time.perf_counter() - t0
@@ -140,9 +147,10 @@ def rerank_section(data: Path) -> tuple[list[str], float]:
                                                           for x in measure(res.hypotheses))
                      + f" | {int((res.best == 0).sum())} | {seconds:.3f} |")
     head = [f"Moses 100-best lists, fr→en Europarl, {len(nbest)} sentences, {n_hyps} "
-            "hypotheses, one reference each (lowercased on both sides by the default options). "
-            "Each row picks one hypothesis per sentence; the columns measure the picks "
-            "(mean sentence-level F against the reference).", ""]
+            "hypotheses, one reference each, everything lowercased. Each row picks one "
+            "hypothesis per sentence (ties: the earliest); the columns measure the picks: "
+            "corpus BLEU (sacrebleu's, 13a), mean sentence BLEUS4 (0-100) and mean ROUGE "
+            "F against the reference. 'oracle by bleus4' is the oracle-BLEU selection.", ""]
     return head + lines, total
 
 
@@ -170,10 +178,14 @@ def main(argv: list[str] | None = None) -> int:
           "'95% CI' is the bootstrap interval of ORANGE, '95%-CI-L/U' that of the average rank "
           "(the paper's columns). 'vs best': *worse* = significantly worse than the best row "
           "(paired bootstrap over sentences, 95%), ≈ = not significantly different.", "",
-          "Metric options: ROUGE F-measure with β = 1, `tokenize=\"unicode\"`, lowercased, "
-          "no stemming, several references combined by `multi_ref=\"max\"` (the paper's "
-          "eqs. 7–9); DCS as its authors compute it (case kept), at character level and at "
-          "word level.", ""]
+          "Metric options: BLEUS<n> = sentence BLEU up to n-grams with add-one smoothing for "
+          "n ≥ 2 (Lin & Och), NIST (5-grams, information weights from the sentence's "
+          "references), WER and PER (lower is better, ranked accordingly) on sacrebleu's 13a "
+          "tokens, lowercased; ROUGE F-measure with β = 1, `tokenize=\"unicode\"`, "
+          "lowercased, no stemming, several references combined by `multi_ref=\"max\"` "
+          "(the paper's eqs. 7–9); DCS as its authors compute it (case kept), at character "
+          "level and at word level; SIA with exact word matching, α = 0.35, `decay=\"figure\"`, "
+          "unicode tokens, lowercased.", ""]
     results_ende: dict[str, mtalign.OrangeResult] = {}
     for folder, title, lang, ref_ids in DATASETS:
         names, cands, refs = load_dataset(args.data_dir, folder, lang, ref_ids)
@@ -198,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.plot and str(args.plot) and results_ende:
         args.plot.parent.mkdir(parents=True, exist_ok=True)
-        labels = ["ROUGE-L", "ROUGE-W-1.2", "ROUGE-S4", "ROUGE-S*", "ROUGE-SU4", "DCS (char)"]
+        labels = ["BLEUS4", "PER", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-S4", "ROUGE-S*",
+                  "ROUGE-SU4", "DCS (char)", "SIA"]
         curves = [results_ende[k].curve() for k in labels if k in results_ende]
         try:
             from mtalign.orange import plot_curves

@@ -78,7 +78,7 @@ def default_threads() -> int: ...
 
 def stem(words: list[str], stemmer: str = "nltk_porter") -> list[str]: ...
 
-# SIA (issue 6)
+# SIA
 @final
 class TranslationTableCore:
     @staticmethod
