@@ -40,6 +40,8 @@ pub struct DcsScratch {
     head: Vec<u32>,
     next: Vec<u32>,
     runs: Vec<Block>,
+    sorted: Vec<Block>,
+    len_start: Vec<usize>,
     x_used: Vec<bool>,
     y_used: Vec<bool>,
     kept: Vec<Block>,
@@ -55,59 +57,93 @@ impl DcsScratch {
         Self::default()
     }
 
-    /// Step 1: every maximal diagonal run (in no particular order; step 2 sorts them).
+    /// Step 1: every maximal diagonal run, in (y start, x start) order — for runs of equal
+    /// length the same as the (y_end, x_end) order step 2 needs.
     ///
-    /// Only cells where the symbols are equal are visited: for each x position the
-    /// positions of the same symbol in y are walked through a linked list threaded over y
-    /// (`head` indexed by symbol id, `next` by y position), and each run is followed from
+    /// Only cells where the symbols are equal are visited: for each y position the
+    /// positions of the same symbol in x are walked through a linked list threaded over x
+    /// (`head` indexed by symbol id, `next` by x position), and each run is followed from
     /// its first cell. Work is O(|x| + |y| + matching cells), not O(|x|·|y|).
     fn maximal_runs(&mut self, x: &[u32], y: &[u32]) {
-        let n = y.len();
+        let m = x.len();
         self.runs.clear();
-        let max_id = y.iter().copied().max().unwrap_or(0) as usize;
+        let max_id = x.iter().copied().max().unwrap_or(0) as usize;
         if self.head.len() <= max_id {
             self.head.resize(max_id + 1, NONE);
         }
         self.next.clear();
-        self.next.resize(n, NONE);
-        for (j, &s) in y.iter().enumerate().rev() {
-            self.next[j] = self.head[s as usize];
-            self.head[s as usize] = j as u32;
+        self.next.resize(m, NONE);
+        for (i, &s) in x.iter().enumerate().rev() {
+            self.next[i] = self.head[s as usize];
+            self.head[s as usize] = i as u32;
         }
-        for (i, &s) in x.iter().enumerate() {
-            let mut j = match self.head.get(s as usize) {
-                Some(&j) => j,
+        for (j, &s) in y.iter().enumerate() {
+            let mut i = match self.head.get(s as usize) {
+                Some(&i) => i,
                 None => continue,
             };
-            while j != NONE {
-                let ju = j as usize;
+            while i != NONE {
+                let iu = i as usize;
                 // (i, j) starts a run unless (i-1, j-1) matches too.
-                if i == 0 || ju == 0 || x[i - 1] != y[ju - 1] {
-                    let len = x[i..]
+                if iu == 0 || j == 0 || x[iu - 1] != y[j - 1] {
+                    let len = x[iu..]
                         .iter()
-                        .zip(&y[ju..])
+                        .zip(&y[j..])
                         .take_while(|(a, b)| a == b)
                         .count();
                     self.runs.push(Block {
                         len: len as u32,
-                        x_end: (i + len) as u32,
-                        y_end: (ju + len) as u32,
+                        x_end: (iu + len) as u32,
+                        y_end: (j + len) as u32,
                     });
                 }
-                j = self.next[ju];
+                i = self.next[iu];
             }
         }
-        for &s in y {
+        for &s in x {
             self.head[s as usize] = NONE;
         }
     }
 
+    /// Orders the runs longest first, equal lengths keeping step 1's (y_end, x_end) order:
+    /// the order the authors' table walk meets run ends, column by column. A stable counting
+    /// sort on the length, O(runs + longest run) — long alphabetic sentences have thousands
+    /// of short runs (every repeated letter starts one).
+    fn sort_runs(&mut self) {
+        let longest = self.runs.iter().map(|b| b.len).max().unwrap_or(0) as usize;
+        self.len_start.clear();
+        self.len_start.resize(longest + 2, 0);
+        for b in &self.runs {
+            // Bucket k holds length longest - k, so the buckets run longest first.
+            self.len_start[longest - b.len as usize + 1] += 1;
+        }
+        for k in 1..self.len_start.len() {
+            self.len_start[k] += self.len_start[k - 1];
+        }
+        self.sorted.clear();
+        self.sorted.resize(
+            self.runs.len(),
+            Block {
+                len: 0,
+                x_end: 0,
+                y_end: 0,
+            },
+        );
+        for b in &self.runs {
+            let slot = &mut self.len_start[longest - b.len as usize];
+            self.sorted[*slot] = *b;
+            *slot += 1;
+        }
+        std::mem::swap(&mut self.runs, &mut self.sorted);
+    }
+
     /// Step 2: greedy, longest first, keeping runs that touch an unused x and y position.
     fn select(&mut self, m: usize, n: usize) {
-        // Longer first; equal lengths in the order the authors' table walk meets run ends,
-        // column by column: (y_end, x_end). Ends are unique, so this is a total order.
-        self.runs
-            .sort_unstable_by_key(|b| (std::cmp::Reverse(b.len), b.y_end, b.x_end));
+        self.sort_runs();
+        debug_assert!(self.runs.windows(2).all(|w| {
+            (std::cmp::Reverse(w[0].len), w[0].y_end, w[0].x_end)
+                < (std::cmp::Reverse(w[1].len), w[1].y_end, w[1].x_end)
+        }));
         self.x_used.clear();
         self.x_used.resize(m, false);
         self.y_used.clear();
