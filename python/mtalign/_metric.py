@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from mtalign._batch import single_refs
 from mtalign._mtalign import ConfigError
 
 
@@ -84,6 +85,28 @@ class ConfiguredMetric(ABC):
 
     def __hash__(self) -> int:
         return hash(repr(self))
+
+
+class SingleScoreMetric(ConfiguredMetric):
+    """A metric with one number per sentence (BLEU, NIST, WER, PER, RIBES, SIA): it ranks by
+    :meth:`batch_score`, and :meth:`sentence_score` is that number for one hypothesis."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
+                    threads: int | None = None) -> np.ndarray:
+        """The sentence score of each hypothesis, shape (n,)."""
+
+    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
+                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
+        """The sentence score per hypothesis, shape (n,) (as :meth:`batch_score`)."""
+        self._pick_scalar(variant)
+        return self.batch_score(hyps, refs, threads)
+
+    def sentence_score(self, hyp: Any, refs: Any) -> float:
+        """The score of one hypothesis against one reference (str) or several (list of str)."""
+        return float(self.batch_score([hyp], [single_refs(hyp, refs)])[0])
 
 
 def _rebuild(cls: type[ConfiguredMetric], config: dict[str, Any]) -> ConfiguredMetric:

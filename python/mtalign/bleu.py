@@ -14,7 +14,7 @@ import numpy as np
 
 from mtalign._baseline import WORD_TOKENIZERS, check_order, check_tokenizer
 from mtalign._batch import check_bool, nrefs, run_batch, single_refs
-from mtalign._metric import ConfiguredMetric
+from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import BleuCore, ConfigError
 from mtalign._mtalign import __version__ as _native_version
 
@@ -85,7 +85,7 @@ class BleuResult:
                 f"hyp_len = {self.sys_len} ref_len = {self.ref_len})")
 
 
-class Bleu(ConfiguredMetric):
+class Bleu(SingleScoreMetric):
     """BLEU-N with sacrebleu's and nltk's smoothings; BLEUS (Lin & Och 2004) by default.
 
     Args:
@@ -189,12 +189,6 @@ class Bleu(ConfiguredMetric):
         """``("bleu",)``."""
         return ("bleu",)
 
-    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
-                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
-        """Sentence BLEU per hypothesis, shape (n,) (the same as :meth:`batch_score`)."""
-        self._pick_scalar(variant)
-        return self.batch_score(hyps, refs, threads)
-
     def _stats(self, hyps: Any, refs: Any, threads: int | None):
         return run_batch(self._core, hyps, refs, threads, self._tokenize)
 
@@ -232,7 +226,8 @@ class Bleu(ConfiguredMetric):
         """
         return self._core.sentence_scores(self.statistics(hyps, refs, threads))
 
-    def sentence_score(self, hyp: Any, refs: Any) -> BleuResult:
+    # Like sacrebleu, the full result (score, counts, BP), not a float.
+    def sentence_score(self, hyp: Any, refs: Any) -> BleuResult:  # type: ignore[override]
         """BLEU of one hypothesis against one reference (str) or several (list of str).
 
         >>> r = Bleu(smooth="exp", tokenize="13a").sentence_score("Hello, world!", "Hello world!")

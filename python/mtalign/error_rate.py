@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from mtalign._baseline import CorpusResult, check_tokenizer
-from mtalign._batch import nrefs, run_batch, single_refs
-from mtalign._metric import ConfiguredMetric
+from mtalign._batch import nrefs, run_batch
+from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import ErrorRateCore
 from mtalign._mtalign import __version__ as _native_version
 
@@ -20,7 +20,7 @@ def _rates(errors: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     return np.where(ref_len > 0, errors / safe, (errors > 0).astype(np.float64))
 
 
-class _ErrorRate(ConfiguredMetric):
+class _ErrorRate(SingleScoreMetric):
     __slots__ = ("_tokenize", "_lowercase", "_core")
     _tokenize: str
     _lowercase: bool
@@ -56,12 +56,6 @@ class _ErrorRate(ConfiguredMetric):
     def scalar_names(self) -> tuple[str, ...]:
         return (self._kind,)
 
-    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
-                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
-        """The sentence error rate per hypothesis, shape (n,); lower is better."""
-        self._pick_scalar(variant)
-        return self.batch_score(hyps, refs, threads)
-
     def statistics(self, hyps: Sequence[Any], refs: Sequence[Any],
                    threads: int | None = None) -> np.ndarray:
         """(n, 2) array of errors and reference length (of the best reference)."""
@@ -73,10 +67,6 @@ class _ErrorRate(ConfiguredMetric):
         """The error rate of each hypothesis against its best reference, shape (n,)."""
         stats = self.statistics(hyps, refs, threads)
         return _rates(stats[:, 0], stats[:, 1])
-
-    def sentence_score(self, hyp: Any, refs: Any) -> float:
-        """The error rate of one hypothesis against one reference or several (the lowest)."""
-        return float(self.batch_score([hyp], [single_refs(hyp, refs)])[0])
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                      threads: int | None = None) -> CorpusResult:

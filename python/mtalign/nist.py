@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 
 from mtalign._baseline import CorpusResult, check_order, check_tokenizer
-from mtalign._batch import nrefs, run_batch, single_refs
-from mtalign._metric import ConfiguredMetric
+from mtalign._batch import nrefs, run_batch
+from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import NistCore
 from mtalign._mtalign import __version__ as _native_version
 
 
-class Nist(ConfiguredMetric):
+class Nist(SingleScoreMetric):
     """NIST: information-weighted n-gram precision (arithmetic mean over orders) × NIST's
     length penalty (0.5 when the output is 2/3 of the reference length).
 
@@ -76,12 +76,6 @@ class Nist(ConfiguredMetric):
         """``("nist",)``."""
         return ("nist",)
 
-    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
-                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
-        """Sentence NIST per hypothesis, shape (n,) (as :meth:`batch_score`)."""
-        self._pick_scalar(variant)
-        return self.batch_score(hyps, refs, threads)
-
     def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                     threads: int | None = None) -> np.ndarray:
         """Sentence NIST (weights from each sentence's references), shape (n,).
@@ -92,10 +86,6 @@ class Nist(ConfiguredMetric):
         arr, _, _, _ = run_batch(self._sentence_core, hyps, refs, threads, self._tokenize)
         each, _ = self._sentence_core.scores(np.ascontiguousarray(arr))
         return each
-
-    def sentence_score(self, hyp: Any, refs: Any) -> float:
-        """NIST of one hypothesis against one reference (str) or several (list of str)."""
-        return float(self.batch_score([hyp], [single_refs(hyp, refs)])[0])
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                      threads: int | None = None) -> CorpusResult:

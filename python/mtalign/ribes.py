@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 
 from mtalign._baseline import CorpusResult, check_number, check_tokenizer
-from mtalign._batch import nrefs, run_batch, single_refs
-from mtalign._metric import ConfiguredMetric
+from mtalign._batch import nrefs, run_batch
+from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import RibesCore
 from mtalign._mtalign import __version__ as _native_version
 
 
-class Ribes(ConfiguredMetric):
+class Ribes(SingleScoreMetric):
     """RIBES: normalised Kendall's τ of the word-rank alignment × p1^alpha × bp^beta.
 
     The alignment is nltk's ``word_rank_alignment`` (a word found once in both sentences
@@ -74,12 +74,6 @@ class Ribes(ConfiguredMetric):
         """``("ribes",)``."""
         return ("ribes",)
 
-    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
-                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
-        """Sentence RIBES per hypothesis, shape (n,)."""
-        self._pick_scalar(variant)
-        return self.batch_score(hyps, refs, threads)
-
     def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                     threads: int | None = None) -> np.ndarray:
         """RIBES of each hypothesis against its best reference, shape (n,).
@@ -89,10 +83,6 @@ class Ribes(ConfiguredMetric):
         """
         arr, _, _, _ = run_batch(self._core, hyps, refs, threads, self._tokenize)
         return np.ascontiguousarray(arr)
-
-    def sentence_score(self, hyp: Any, refs: Any) -> float:
-        """RIBES of one hypothesis against one reference (str) or several (list of str)."""
-        return float(self.batch_score([hyp], [single_refs(hyp, refs)])[0])
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                      threads: int | None = None) -> CorpusResult:

@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign._batch import check_bool, check_threads, nrefs, run_batch, single_refs
-from mtalign._metric import ConfiguredMetric
+from mtalign._batch import check_bool, check_threads, nrefs, run_batch
+from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import (
     ConfigError,
     InputError,
@@ -261,7 +261,7 @@ class SiaResult:
         return f"SiaResult(score={self.score:.4f}, n={self.n_sentences})"
 
 
-class Sia(ConfiguredMetric):
+class Sia(SingleScoreMetric):
     """SIA scorer (Liu & Gildea 2006), with the pseudo-code repaired as in ``docs/sia.md``.
 
     Each round aligns the MT output with every reference — the best monotone chain of matching
@@ -336,17 +336,6 @@ class Sia(ConfiguredMetric):
         """``("sia",)``."""
         return ("sia",)
 
-    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
-                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
-        """The SIA score per hypothesis, shape (n,).
-
-        >>> Sia(alpha=0.5).scalar_scores(["a b"], ["a b"]).tolist()  # one round, weight α
-        [0.5]
-        """
-        self._pick_scalar(variant)
-        arr, _, _, _ = self._run(hyps, refs, threads)
-        return arr
-
     def _run(self, hyps: Any, refs: Any, threads: int | None):
         return run_batch(self._core, hyps, refs, threads, self._tokenize)
 
@@ -360,11 +349,6 @@ class Sia(ConfiguredMetric):
         """
         arr, _, _, _ = self._run(hyps, refs, threads)
         return arr
-
-    def sentence_score(self, hyp: Any, refs: Any) -> float:
-        """SIA of one hypothesis against one reference (str) or several (list of str)."""
-        arr, _, _, _ = self._run([hyp], [single_refs(hyp, refs)], None)
-        return float(arr[0])
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                      threads: int | None = None) -> SiaResult:
