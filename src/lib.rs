@@ -377,53 +377,82 @@ fn rouge_text_batch<'py>(
     finish_text_batch(py, &batch, scores, vanished, &[config.variants.len(), 3])
 }
 
+/// A native scorer whose whole work is one [`BatchKernel`] over interned sentences: its
+/// `score_texts` / `score_tokens` methods are written once, by [`batch_pymethods!`].
+trait BatchScorer {
+    fn tokenizer(&self) -> Tokenizer;
+    /// The shape of one hypothesis's scores (`[]` for one number).
+    fn shape(&self) -> Vec<usize>;
+    fn kernel(&self) -> impl BatchKernel + '_;
+}
+
+/// `#[pymethods]` for a [`BatchScorer`]: the class's own methods plus `score_texts(hyps,
+/// refs, threads=None)` and `score_tokens(hyps, refs, threads=None)`, each returning
+/// (scores shaped `[n, *shape]`, vanished hypotheses, vanished references).
+macro_rules! batch_pymethods {
+    (impl $ty:ident { $($methods:tt)* }) => {
+        #[pymethods]
+        impl $ty {
+            $($methods)*
+
+            /// Scores text input (tokenized here, each distinct text once).
+            #[pyo3(signature = (hyps, refs, threads=None))]
+            fn score_texts<'py>(
+                &self,
+                py: Python<'py>,
+                hyps: &Bound<'py, PyAny>,
+                refs: &Bound<'py, PyAny>,
+                threads: Option<usize>,
+            ) -> PyResult<BatchOut<'py>> {
+                let shape = BatchScorer::shape(self);
+                let tokenizer = BatchScorer::tokenizer(self);
+                score_text_batch(py, tokenizer, hyps, refs, threads, &shape, self.kernel())
+            }
+
+            /// Scores pre-tokenized input (tokens verbatim).
+            #[pyo3(signature = (hyps, refs, threads=None))]
+            fn score_tokens<'py>(
+                &self,
+                py: Python<'py>,
+                hyps: &Bound<'py, PyAny>,
+                refs: &Bound<'py, PyAny>,
+                threads: Option<usize>,
+            ) -> PyResult<BatchOut<'py>> {
+                let shape = BatchScorer::shape(self);
+                score_token_batch(py, hyps, refs, threads, &shape, self.kernel())
+            }
+        }
+    };
+}
+
 /// The native half of `mtalign.Dcs`: the tokenizer (character or word level).
 #[pyclass(frozen, module = "mtalign._mtalign")]
 struct DcsCore {
     tokenizer: Tokenizer,
 }
 
-#[pymethods]
-impl DcsCore {
-    #[new]
-    #[pyo3(signature = (tokenize, lowercase))]
-    fn new(tokenize: &str, lowercase: bool) -> PyResult<Self> {
-        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
-        Ok(Self {
-            tokenizer: Tokenizer::new(kind, lowercase),
-        })
+impl BatchScorer for DcsCore {
+    fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
     }
-
-    /// Scores text input; see `mtalign.Dcs.batch_score`.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_texts<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        score_text_batch(
-            py,
-            self.tokenizer,
-            hyps,
-            refs,
-            threads,
-            &[4],
-            dcs::score_batch,
-        )
+    fn shape(&self) -> Vec<usize> {
+        vec![4]
     }
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        dcs::score_batch
+    }
+}
 
-    /// Scores pre-tokenized input (tokens verbatim).
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_tokens<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        score_token_batch(py, hyps, refs, threads, &[4], dcs::score_batch)
+batch_pymethods! {
+    impl DcsCore {
+        #[new]
+        #[pyo3(signature = (tokenize, lowercase))]
+        fn new(tokenize: &str, lowercase: bool) -> PyResult<Self> {
+            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            Ok(Self {
+                tokenizer: Tokenizer::new(kind, lowercase),
+            })
+        }
     }
 }
 
@@ -653,101 +682,78 @@ struct BleuCore {
 /// Corpus BLEU figures: score, bp, precisions, sys_len, ref_len, counts, totals.
 type BleuCorpus = (f64, f64, Vec<f64>, f64, f64, Vec<f64>, Vec<f64>);
 
-#[pymethods]
-impl BleuCore {
-    #[new]
-    #[pyo3(signature = (max_order, smooth, smooth_value, ref_length, effective_order, tokenize, lowercase))]
-    fn new(
-        max_order: usize,
-        smooth: &str,
-        smooth_value: Option<f64>,
-        ref_length: &str,
-        effective_order: bool,
-        tokenize: &str,
-        lowercase: bool,
-    ) -> PyResult<Self> {
-        let config =
-            bleu::BleuConfig::new(max_order, smooth, smooth_value, ref_length, effective_order)
-                .map_err(to_py)?;
-        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
-        Ok(Self {
-            tokenizer: Tokenizer::new(kind, lowercase),
-            config,
-        })
+impl BatchScorer for BleuCore {
+    fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
     }
-
-    /// Columns of a statistics row.
-    #[getter]
-    fn width(&self) -> usize {
-        self.config.width()
+    fn shape(&self) -> Vec<usize> {
+        vec![self.config.width()]
     }
-
-    /// Statistics rows (n, width) of text input.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_texts<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let c = &self.config;
-        score_text_batch(
-            py,
-            self.tokenizer,
-            hyps,
-            refs,
-            threads,
-            &[c.width()],
-            |s, h, r| bleu::stats_batch(c, s, h, r),
-        )
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        |s: &Sentences, h: &[u32], r: &RefSets| bleu::stats_batch(&self.config, s, h, r)
     }
+}
 
-    /// Statistics rows (n, width) of pre-tokenized input.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_tokens<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let c = &self.config;
-        score_token_batch(py, hyps, refs, threads, &[c.width()], |s, h, r| {
-            bleu::stats_batch(c, s, h, r)
-        })
-    }
+batch_pymethods! {
+    impl BleuCore {
+        #[new]
+        #[pyo3(signature = (max_order, smooth, smooth_value, ref_length, effective_order, tokenize, lowercase))]
+        fn new(
+            max_order: usize,
+            smooth: &str,
+            smooth_value: Option<f64>,
+            ref_length: &str,
+            effective_order: bool,
+            tokenize: &str,
+            lowercase: bool,
+        ) -> PyResult<Self> {
+            let config =
+                bleu::BleuConfig::new(max_order, smooth, smooth_value, ref_length, effective_order)
+                    .map_err(to_py)?;
+            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            Ok(Self {
+                tokenizer: Tokenizer::new(kind, lowercase),
+                config,
+            })
+        }
 
-    /// The score of each statistics row (sentence BLEU), shape (n,).
-    fn sentence_scores<'py>(
-        &self,
-        py: Python<'py>,
-        stats: PyReadonlyArray2<'py, f64>,
-    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let w = self.config.width();
-        let rows = stats_slice(&stats, w)?;
-        let scores: Vec<f64> = rows
-            .chunks_exact(w)
-            .map(|row| bleu::score(&self.config, row).score)
-            .collect();
-        Ok(PyArray1::from_vec(py, scores))
-    }
+        /// Columns of a statistics row.
+        #[getter]
+        fn width(&self) -> usize {
+            self.config.width()
+        }
 
-    /// Corpus BLEU of the summed rows.
-    fn corpus(&self, stats: PyReadonlyArray2<'_, f64>) -> PyResult<BleuCorpus> {
-        let w = self.config.width();
-        let total = bleu::sum_rows(stats_slice(&stats, w)?, w);
-        let d = bleu::score(&self.config, &total);
-        let (k, n) = (self.config.orders(), self.config.max_order);
-        Ok((
-            d.score,
-            d.bp,
-            d.precisions,
-            d.sys_len,
-            d.ref_len,
-            total[2..2 + n].to_vec(),
-            total[2 + k..2 + k + n].to_vec(),
-        ))
+        /// The score of each statistics row (sentence BLEU), shape (n,).
+        fn sentence_scores<'py>(
+            &self,
+            py: Python<'py>,
+            stats: PyReadonlyArray2<'py, f64>,
+        ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+            let w = self.config.width();
+            let rows = stats_slice(&stats, w)?;
+            let scores: Vec<f64> = rows
+                .chunks_exact(w)
+                .map(|row| bleu::score(&self.config, row).score)
+                .collect();
+            Ok(PyArray1::from_vec(py, scores))
+        }
+
+        /// Corpus BLEU of the summed rows.
+        fn corpus(&self, stats: PyReadonlyArray2<'_, f64>) -> PyResult<BleuCorpus> {
+            let w = self.config.width();
+            let total = bleu::sum_rows(stats_slice(&stats, w)?, w);
+            let d = bleu::score(&self.config, &total);
+            let (k, n) = (self.config.orders(), self.config.max_order);
+            Ok((
+                d.score,
+                d.bp,
+                d.precisions,
+                d.sys_len,
+                d.ref_len,
+                total[2..2 + n].to_vec(),
+                total[2 + k..2 + k + n].to_vec(),
+            ))
+        }
     }
 }
 
@@ -759,7 +765,13 @@ struct NistCore {
     corpus_weights: bool,
 }
 
-impl NistCore {
+impl BatchScorer for NistCore {
+    fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
+    }
+    fn shape(&self) -> Vec<usize> {
+        vec![nist::width(self.max_order)]
+    }
     fn kernel(&self) -> impl BatchKernel + '_ {
         move |s: &Sentences, h: &[u32], r: &RefSets| {
             if self.corpus_weights {
@@ -771,70 +783,37 @@ impl NistCore {
     }
 }
 
-#[pymethods]
-impl NistCore {
-    #[new]
-    #[pyo3(signature = (max_order, corpus_weights, tokenize, lowercase))]
-    fn new(
-        max_order: usize,
-        corpus_weights: bool,
-        tokenize: &str,
-        lowercase: bool,
-    ) -> PyResult<Self> {
-        nist::check_order(max_order).map_err(to_py)?;
-        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
-        Ok(Self {
-            tokenizer: Tokenizer::new(kind, lowercase),
-            max_order,
-            corpus_weights,
-        })
-    }
+batch_pymethods! {
+    impl NistCore {
+        #[new]
+        #[pyo3(signature = (max_order, corpus_weights, tokenize, lowercase))]
+        fn new(
+            max_order: usize,
+            corpus_weights: bool,
+            tokenize: &str,
+            lowercase: bool,
+        ) -> PyResult<Self> {
+            nist::check_order(max_order).map_err(to_py)?;
+            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            Ok(Self {
+                tokenizer: Tokenizer::new(kind, lowercase),
+                max_order,
+                corpus_weights,
+            })
+        }
 
-    /// Statistics rows (n, 1 + 3 * max_order) of text input.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_texts<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let shape = [nist::width(self.max_order)];
-        score_text_batch(
-            py,
-            self.tokenizer,
-            hyps,
-            refs,
-            threads,
-            &shape,
-            self.kernel(),
-        )
-    }
-
-    /// Statistics rows of pre-tokenized input.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_tokens<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let shape = [nist::width(self.max_order)];
-        score_token_batch(py, hyps, refs, threads, &shape, self.kernel())
-    }
-
-    /// NIST of each row, shape (n,), and of the summed rows.
-    fn scores<'py>(
-        &self,
-        py: Python<'py>,
-        stats: PyReadonlyArray2<'py, f64>,
-    ) -> PyResult<(Bound<'py, PyArray1<f64>>, f64)> {
-        let (n, w) = (self.max_order, nist::width(self.max_order));
-        let rows = stats_slice(&stats, w)?;
-        let each: Vec<f64> = rows.chunks_exact(w).map(|r| nist::score(n, r)).collect();
-        let total = nist::score(n, &bleu::sum_rows(rows, w));
-        Ok((PyArray1::from_vec(py, each), total))
+        /// NIST of each row, shape (n,), and of the summed rows.
+        fn scores<'py>(
+            &self,
+            py: Python<'py>,
+            stats: PyReadonlyArray2<'py, f64>,
+        ) -> PyResult<(Bound<'py, PyArray1<f64>>, f64)> {
+            let (n, w) = (self.max_order, nist::width(self.max_order));
+            let rows = stats_slice(&stats, w)?;
+            let each: Vec<f64> = rows.chunks_exact(w).map(|r| nist::score(n, r)).collect();
+            let total = nist::score(n, &bleu::sum_rows(rows, w));
+            Ok((PyArray1::from_vec(py, each), total))
+        }
     }
 }
 
@@ -845,47 +824,30 @@ struct ErrorRateCore {
     kind: error_rate::ErrorRate,
 }
 
-#[pymethods]
-impl ErrorRateCore {
-    #[new]
-    #[pyo3(signature = (kind, tokenize, lowercase))]
-    fn new(kind: &str, tokenize: &str, lowercase: bool) -> PyResult<Self> {
-        let kind = error_rate::ErrorRate::parse(kind).map_err(to_py)?;
-        let tk = TokenizerKind::parse(tokenize).map_err(to_py)?;
-        Ok(Self {
-            tokenizer: Tokenizer::new(tk, lowercase),
-            kind,
-        })
+impl BatchScorer for ErrorRateCore {
+    fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
     }
-
-    /// `[errors, ref_len]` rows (n, 2) of text input.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_texts<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let k = self.kind;
-        score_text_batch(py, self.tokenizer, hyps, refs, threads, &[2], |s, h, r| {
-            error_rate::stats_batch(k, s, h, r)
-        })
+    fn shape(&self) -> Vec<usize> {
+        vec![2]
     }
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        |s: &Sentences, h: &[u32], r: &RefSets| error_rate::stats_batch(self.kind, s, h, r)
+    }
+}
 
-    /// `[errors, ref_len]` rows of pre-tokenized input.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_tokens<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let k = self.kind;
-        score_token_batch(py, hyps, refs, threads, &[2], |s, h, r| {
-            error_rate::stats_batch(k, s, h, r)
-        })
+batch_pymethods! {
+    impl ErrorRateCore {
+        #[new]
+        #[pyo3(signature = (kind, tokenize, lowercase))]
+        fn new(kind: &str, tokenize: &str, lowercase: bool) -> PyResult<Self> {
+            let kind = error_rate::ErrorRate::parse(kind).map_err(to_py)?;
+            let tk = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            Ok(Self {
+                tokenizer: Tokenizer::new(tk, lowercase),
+                kind,
+            })
+        }
     }
 }
 
@@ -896,47 +858,30 @@ struct RibesCore {
     config: ribes::RibesConfig,
 }
 
-#[pymethods]
-impl RibesCore {
-    #[new]
-    #[pyo3(signature = (alpha, beta, tokenize, lowercase))]
-    fn new(alpha: f64, beta: f64, tokenize: &str, lowercase: bool) -> PyResult<Self> {
-        let config = ribes::RibesConfig::new(alpha, beta).map_err(to_py)?;
-        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
-        Ok(Self {
-            tokenizer: Tokenizer::new(kind, lowercase),
-            config,
-        })
+impl BatchScorer for RibesCore {
+    fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
     }
-
-    /// RIBES per hypothesis, shape (n,), of text input.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_texts<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let c = &self.config;
-        score_text_batch(py, self.tokenizer, hyps, refs, threads, &[], |s, h, r| {
-            ribes::score_batch(c, s, h, r)
-        })
+    fn shape(&self) -> Vec<usize> {
+        Vec::new()
     }
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        |s: &Sentences, h: &[u32], r: &RefSets| ribes::score_batch(&self.config, s, h, r)
+    }
+}
 
-    /// RIBES per hypothesis of pre-tokenized input.
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_tokens<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let c = &self.config;
-        score_token_batch(py, hyps, refs, threads, &[], |s, h, r| {
-            ribes::score_batch(c, s, h, r)
-        })
+batch_pymethods! {
+    impl RibesCore {
+        #[new]
+        #[pyo3(signature = (alpha, beta, tokenize, lowercase))]
+        fn new(alpha: f64, beta: f64, tokenize: &str, lowercase: bool) -> PyResult<Self> {
+            let config = ribes::RibesConfig::new(alpha, beta).map_err(to_py)?;
+            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            Ok(Self {
+                tokenizer: Tokenizer::new(kind, lowercase),
+                config,
+            })
+        }
     }
 }
 

@@ -2,8 +2,8 @@
 //! tables, and the SIA scorer. Thin: conversion, GIL release, error mapping.
 
 use super::{
-    input_err, items, read_text_batch, read_token_batch, run_detached, score_text_batch,
-    score_token_batch, to_array, to_py, type_name, BatchOut, ConfigError,
+    finish_text_batch, input_err, items, read_text_batch, read_token_batch, run_detached,
+    score_text_batch, score_token_batch, to_array, to_py, type_name, BatchOut, ConfigError,
 };
 use mtalign_core::intern::encode_tokens;
 use mtalign_core::lexfile::{self, Entry};
@@ -332,17 +332,7 @@ impl SiaCore {
             let scores = self.batch(&sentences, &batch.hyp_ids, &batch.ref_sets, fast)?;
             Ok((scores, vanished))
         })?;
-        let mut is_vanished = vec![false; batch.texts.len()];
-        vanished.iter().for_each(|&k| is_vanished[k] = true);
-        let hyp_vanished = (0..batch.hyp_ids.len())
-            .filter(|&i| is_vanished[batch.hyp_ids[i] as usize])
-            .collect();
-        let ref_vanished = vanished
-            .iter()
-            .filter_map(|&k| batch.ref_origin[k])
-            .collect();
-        let array = to_array(py, scores, batch.hyp_ids.len(), &[])?;
-        Ok((array, hyp_vanished, ref_vanished))
+        finish_text_batch(py, &batch, scores, vanished, &[])
     }
 
     /// Scores pre-tokenized input (tokens verbatim).

@@ -200,19 +200,10 @@ pub fn stats_corpus(
         (0..hyps.len()).flat_map(|i| ref_sets.get(i).iter().map(|&r| sentences.get(r as usize))),
         n,
     );
-    let w = width(n);
-    let mut out = vec![0.0; hyps.len() * w];
-    out.par_chunks_mut(w)
-        .with_min_len(32)
-        .enumerate()
-        .for_each(|(i, row)| {
-            SCRATCH.with(|cell| {
-                let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
-                cell.borrow_mut()
-                    .stats(&weights, sentences.get(hyps[i] as usize), refs, n, row);
-            })
-        });
-    Ok(out)
+    Ok(fill_rows(n, hyps.len(), |s, i, row| {
+        let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
+        s.stats(&weights, sentences.get(hyps[i] as usize), refs, n, row);
+    }))
 }
 
 /// Statistics rows with each sentence's weights from its own references (`sentence_nist`).
@@ -224,22 +215,29 @@ pub fn stats_sentences(
 ) -> Result<Vec<f64>> {
     check_order(n)?;
     ref_sets.check(hyps.len())?;
+    Ok(fill_rows(n, hyps.len(), |s, i, row| {
+        let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
+        let mut own = std::mem::take(&mut s.own);
+        own.build(refs.clone(), n);
+        s.stats(&own, sentences.get(hyps[i] as usize), refs, n, row);
+        s.own = own;
+    }))
+}
+
+/// `rows` statistics rows in parallel, `fill(scratch, i, row)` writing row `i` with this
+/// thread's scratch.
+fn fill_rows(
+    n: usize,
+    rows: usize,
+    fill: impl Fn(&mut NistScratch, usize, &mut [f64]) + Sync,
+) -> Vec<f64> {
     let w = width(n);
-    let mut out = vec![0.0; hyps.len() * w];
+    let mut out = vec![0.0; rows * w];
     out.par_chunks_mut(w)
         .with_min_len(32)
         .enumerate()
-        .for_each(|(i, row)| {
-            SCRATCH.with(|cell| {
-                let mut s = cell.borrow_mut();
-                let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
-                let mut own = std::mem::take(&mut s.own);
-                own.build(refs.clone(), n);
-                s.stats(&own, sentences.get(hyps[i] as usize), refs, n, row);
-                s.own = own;
-            })
-        });
-    Ok(out)
+        .for_each(|(i, row)| SCRATCH.with(|cell| fill(&mut cell.borrow_mut(), i, row)));
+    out
 }
 
 /// NIST from a statistics row or a sum of rows.
