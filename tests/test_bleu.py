@@ -234,3 +234,15 @@ def test_object_protocol(mtalign):
                                                                                    ["a b"]))
     assert b.batch_score(["a b"] * 3, ["a c"] * 3, threads=1).tolist() == \
         b.batch_score(["a b"] * 3, ["a c"] * 3, threads=2).tolist()
+
+
+def test_corpus_result_carries_sentence_scores(mtalign):
+    hyps = ["the cat sat on the mat", "a dog", ""]
+    refs = [["the cat is on the mat", "a cat sat on a mat"], ["the dog"], ["nothing"]]
+    for smooth in ("add1", "exp"):
+        bleu = mtalign.Bleu(smooth=smooth)
+        res = bleu.corpus_score(hyps, refs)
+        assert res.per_sentence.tolist() == bleu.batch_score(hyps, refs).tolist()
+        assert res.n_sentences == 3
+        assert bleu.sentence_score(hyps[0], refs[0]).per_sentence.tolist() == [
+            bleu.batch_score(hyps[:1], refs[:1])[0]]

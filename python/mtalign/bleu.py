@@ -35,11 +35,13 @@ class BleuResult:
         precisions: the (smoothed) precision of each order used in the score, in percent.
         bp: brevity penalty. ratio: sys_len / ref_len.
         sys_len / ref_len: hypothesis and (chosen) reference lengths, summed.
+        per_sentence: (n,) array, the BLEU of each sentence's own statistics row.
         n_sentences, n_empty_hyps, n_empty_refs, signature: as for ROUGE.
     """
 
     __slots__ = ("score", "counts", "totals", "precisions", "bp", "ratio", "sys_len",
-                 "ref_len", "n_sentences", "n_empty_hyps", "n_empty_refs", "signature")
+                 "ref_len", "per_sentence", "n_sentences", "n_empty_hyps", "n_empty_refs",
+                 "signature")
     score: float
     counts: list[int]
     totals: list[int]
@@ -48,12 +50,13 @@ class BleuResult:
     ratio: float
     sys_len: float
     ref_len: float
+    per_sentence: np.ndarray
     n_sentences: int
     n_empty_hyps: int
     n_empty_refs: int
     signature: str
 
-    def __init__(self, figures: tuple[Any, ...], n_sentences: int, n_empty_hyps: int,
+    def __init__(self, figures: tuple[Any, ...], per_sentence: np.ndarray, n_empty_hyps: int,
                  n_empty_refs: int, signature: str) -> None:
         score, bp, precisions, sys_len, ref_len, counts, totals = figures
         self.score = float(score)
@@ -64,7 +67,8 @@ class BleuResult:
         self.counts = [int(c) for c in counts]
         self.totals = [int(t) for t in totals]
         self.ratio = self.sys_len / self.ref_len if self.ref_len else 0.0
-        self.n_sentences = n_sentences
+        self.per_sentence = per_sentence
+        self.n_sentences = int(per_sentence.shape[0])
         self.n_empty_hyps = n_empty_hyps
         self.n_empty_refs = n_empty_refs
         self.signature = signature
@@ -215,7 +219,7 @@ class Bleu(SingleScoreMetric):
         stats = np.ascontiguousarray(stats, dtype=np.float64)
         if stats.ndim != 2:
             raise ConfigError("stats must be a 2-D array of statistics rows")
-        return BleuResult(self._core.corpus(stats), stats.shape[0], 0, 0, self.signature())
+        return self._result(stats, 0, 0, self.signature())
 
     def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                     threads: int | None = None) -> np.ndarray:
@@ -236,8 +240,7 @@ class Bleu(SingleScoreMetric):
         """
         arr, nh, nr, _ = self._stats([hyp], [single_refs(hyp, refs)], None)
         nref = 1 if isinstance(refs, str) else len(refs)
-        stats = np.ascontiguousarray(arr)
-        return BleuResult(self._core.corpus(stats), 1, nh, nr, self.signature(nref))
+        return self._result(np.ascontiguousarray(arr), nh, nr, self.signature(nref))
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                      threads: int | None = None) -> BleuResult:
@@ -248,9 +251,13 @@ class Bleu(SingleScoreMetric):
         BLEU = 66.87 80.0/75.0/66.7/50.0 (BP = 1.000 ratio = 1.000 hyp_len = 5 ref_len = 5)
         """
         arr, nh, nr, refs = self._stats(hyps, refs, threads)
-        stats = np.ascontiguousarray(arr)
-        return BleuResult(self._core.corpus(stats), stats.shape[0], nh, nr,
-                          self.signature(nrefs(refs)))
+        return self._result(np.ascontiguousarray(arr), nh, nr, self.signature(nrefs(refs)))
+
+    def _result(self, stats: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: str) -> BleuResult:
+        """Corpus figures of the summed rows, with each row's sentence BLEU."""
+        return BleuResult(self._core.corpus(stats), self._core.sentence_scores(stats),
+                          n_empty_hyps, n_empty_refs, signature)
 
 
 __all__ = ["Bleu", "BleuResult", "REF_LENGTHS", "SMOOTHINGS", "WORD_TOKENIZERS"]

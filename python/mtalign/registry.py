@@ -215,15 +215,11 @@ def _report_dcs(metric: Dcs, names: Sequence[str], hyps: list[str], refs: list[l
 
 def _report_scalar(metric: Any, names: Sequence[str], hyps: list[str], refs: list[list[str]],
                    threads: int | None) -> Report:
-    """One corpus score per object; sentence scores from ``batch_score`` (BLEU's corpus score
-    is not the mean of its sentence scores)."""
+    """One corpus score per object, with the sentence scores its result carries."""
     res = metric.corpus_score(hyps, refs, threads=threads)
-    per_sentence = getattr(res, "per_sentence", None)
-    if per_sentence is None:
-        per_sentence = metric.batch_score(hyps, refs, threads=threads)
     (name,) = names
     return Report(scores={name: {"score": res.score}},
-                  sentences={name: (("score",), np.asarray(per_sentence).reshape(-1, 1))},
+                  sentences={name: (("score",), np.asarray(res.per_sentence).reshape(-1, 1))},
                   signature=res.signature, n_empty_hyps=res.n_empty_hyps,
                   n_empty_refs=res.n_empty_refs)
 
