@@ -12,6 +12,18 @@ from mtalign._batch import single_refs
 from mtalign._mtalign import ConfigError
 
 
+def pick_scalar(metric: Any, variant: str | None) -> str:
+    """The scalar ``variant`` names on ``metric`` (anything with ``scalar_names()``): the
+    first name when ``None``, :class:`~mtalign.ConfigError` when it has no such scalar."""
+    names = tuple(metric.scalar_names())
+    if variant is None:
+        return names[0]
+    if variant not in names:
+        raise ConfigError(f"unknown variant {variant!r} for {type(metric).__name__} "
+                          f"(choose from: {', '.join(names)})")
+    return variant
+
+
 class ConfiguredMetric(ABC):
     """A metric object holds only its configuration (and the native object built from it).
 
@@ -59,13 +71,7 @@ class ConfiguredMetric(ABC):
         return pairwise_scores(self.scalar_scores, hyps, pseudo_refs, variant, threads)
 
     def _pick_scalar(self, variant: str | None) -> str:
-        names = self.scalar_names()
-        if variant is None:
-            return names[0]
-        if variant not in names:
-            raise ConfigError(f"unknown variant {variant!r} for {type(self).__name__} "
-                              f"(choose from: {', '.join(names)})")
-        return variant
+        return pick_scalar(self, variant)
 
     def _init_slots(self, **values: Any) -> None:
         for name, value in values.items():

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._batch import check_threads
+from mtalign._metric import pick_scalar
 from mtalign._mtalign import ConfigError, InputError
 
 ProgressFn = Callable[[int, int], None]
@@ -20,19 +21,13 @@ class Scorer:
                  threads: int | None) -> None:
         self.threads = check_threads(threads)
         if hasattr(metric, "scalar_scores") and hasattr(metric, "scalar_names"):
-            names = tuple(metric.scalar_names())
-            if variant is None:
-                variant = names[0]
-            elif variant not in names:
-                raise ConfigError(f"unknown variant {variant!r} for {type(metric).__name__} "
-                                  f"(choose from: {', '.join(names)})")
-            self.variant: str | None = variant
+            self.variant: str | None = pick_scalar(metric, variant)
             self.metric = metric
             self.native = True
             default_hib = bool(getattr(metric, "higher_is_better", True))
             sig = getattr(metric, "signature", None)
             metric_sig = sig() if callable(sig) else ""
-            self.name = f"{type(metric).__name__}:{variant}"
+            self.name = f"{type(metric).__name__}:{self.variant}"
         elif callable(metric):
             if variant is not None:
                 raise ConfigError("variant= applies to metric objects; a Python callable "
