@@ -12,9 +12,9 @@
 //! corpus row. Sentence-level NIST (nltk's `sentence_nist`) takes its weights from that
 //! sentence's references only.
 
-use crate::intern::Sentences;
-use crate::ngram_ids::{NgramIds, MISSING};
-use crate::refs::RefSets;
+use crate::kernels::ngram_ids::{NgramIds, MISSING};
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::cell::RefCell;

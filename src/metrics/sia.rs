@@ -1,16 +1,17 @@
-//! Bindings of SIA (issue 6): translation tables (read or trained by IBM-1), word similarity
+//! Bindings of SIA: translation tables (read or trained by IBM-1), word similarity
 //! tables, and the SIA scorer. Thin: conversion, GIL release, error mapping.
 
-use super::{
-    finish_text_batch, input_err, items, read_text_batch, read_token_batch, run_detached,
-    score_text_batch, score_token_batch, to_array, to_py, type_name, BatchOut, ConfigError,
-};
-use mtalign_core::intern::encode_tokens;
-use mtalign_core::lexfile::{self, Entry};
-use mtalign_core::sia::{self, Decay, SiaConfig};
-use mtalign_core::similarity::WordSimilarity;
-use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
-use mtalign_core::{ibm1, Error};
+use crate::batch::{finish_text_batch, score_text_batch, score_token_batch, BatchOut};
+use crate::convert::{items, read_text_batch, read_token_batch, to_array, type_name};
+use crate::enter::run_detached;
+use crate::errors::{input_err, to_py, ConfigError};
+use mtalign_core::metrics::sia::ibm1;
+use mtalign_core::metrics::sia::lexfile::{self, Entry};
+use mtalign_core::metrics::sia::similarity::WordSimilarity;
+use mtalign_core::metrics::sia::{self, Decay, SiaConfig};
+use mtalign_core::text::intern::encode_tokens;
+use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use std::sync::{Arc, Mutex};
@@ -273,9 +274,9 @@ type Explained = (
 impl SiaCore {
     fn batch(
         &self,
-        sentences: &mtalign_core::intern::Sentences,
+        sentences: &mtalign_core::text::intern::Sentences,
         hyps: &[u32],
-        refs: &mtalign_core::refs::RefSets,
+        refs: &mtalign_core::text::refs::RefSets,
         fast: bool,
     ) -> Result<Vec<f64>, Error> {
         let c = &self.config;
@@ -435,11 +436,4 @@ impl SiaCore {
             rs,
         ))
     }
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<TranslationTableCore>()?;
-    m.add_class::<WordSimilarityCore>()?;
-    m.add_class::<SiaCore>()?;
-    Ok(())
 }

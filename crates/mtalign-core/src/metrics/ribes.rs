@@ -6,8 +6,8 @@
 //! sentences aligns directly; otherwise the shortest context n-gram (to the right first,
 //! then to the left, growing one word at a time) occurring exactly once in both places it.
 
-use crate::intern::Sentences;
-use crate::refs::RefSets;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
 use rayon::prelude::*;
 

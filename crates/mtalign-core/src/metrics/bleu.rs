@@ -11,9 +11,9 @@
 //! Scores are on sacrebleu's 0-100 scale. The sacrebleu smoothings repeat sacrebleu's
 //! floating-point operations in the same order, so scores are bit-identical to it.
 
-use crate::intern::Sentences;
-use crate::ngram_ids::NgramIds;
-use crate::refs::RefSets;
+use crate::kernels::ngram_ids::NgramIds;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::cell::RefCell;

@@ -25,8 +25,12 @@
 //! keeps the first predecessor reaching its maximum (the start first, then predecessors in
 //! row-major order, strict >); the chain ends at the first cell holding the global maximum.
 
-use crate::intern::Sentences;
-use crate::refs::RefSets;
+pub mod ibm1;
+pub mod lexfile;
+pub mod similarity;
+
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
 use rayon::prelude::*;
 

@@ -17,8 +17,8 @@
 //! Consequences kept on purpose: cs0 is not always the LCS, values can exceed 1, and
 //! swapping the arguments can change the result.
 
-use crate::intern::Sentences;
-use crate::refs::RefSets;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::Result;
 use rayon::prelude::*;
 use std::cell::RefCell;

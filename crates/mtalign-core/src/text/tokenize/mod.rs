@@ -11,6 +11,9 @@
 //! A tokenizer writes the (possibly lowercased) text into a caller-owned buffer and the token
 //! spans into a caller-owned vector, so tokenizing a corpus allocates nothing per sentence.
 
+pub mod compat;
+pub mod sacrebleu;
+
 use crate::error::{Error, Result};
 use unicode_general_category::{get_general_category, GeneralCategory};
 
@@ -21,13 +24,13 @@ pub enum TokenizerKind {
     Char,
     /// Every code point, whitespace included (character-level DCS keeps spaces).
     Codepoint,
-    /// ROUGE-1.5.5's tokenization (see [`crate::tokenize_compat`]).
+    /// ROUGE-1.5.5's tokenization (see [`crate::text::tokenize::compat`]).
     Rouge155,
-    /// rouge-score 0.1.2's tokenization (see [`crate::tokenize_compat`]).
+    /// rouge-score 0.1.2's tokenization (see [`crate::text::tokenize::compat`]).
     RougeScore,
-    /// sacrebleu's `13a` (mteval-v13a.pl), see [`crate::tokenize_sacrebleu`].
+    /// sacrebleu's `13a` (mteval-v13a.pl), see [`crate::text::tokenize::sacrebleu`].
     Sacre13a,
-    /// sacrebleu's `intl` (mteval-v14.pl international), see [`crate::tokenize_sacrebleu`].
+    /// sacrebleu's `intl` (mteval-v14.pl international), see [`crate::text::tokenize::sacrebleu`].
     SacreIntl,
 }
 
@@ -92,7 +95,7 @@ impl Tokenizer {
     pub fn tokenize_into(&self, text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
         if let TokenizerKind::Rouge155 | TokenizerKind::RougeScore = self.kind {
             let unicode = self.kind == TokenizerKind::RougeScore;
-            return crate::tokenize_compat::tokenize_into(unicode, text, buf, spans);
+            return crate::text::tokenize::compat::tokenize_into(unicode, text, buf, spans);
         }
         if matches!(
             self.kind,
@@ -140,9 +143,9 @@ impl Tokenizer {
             text
         };
         if self.kind == TokenizerKind::Sacre13a {
-            crate::tokenize_sacrebleu::tokenize_13a(text, buf, spans)
+            crate::text::tokenize::sacrebleu::tokenize_13a(text, buf, spans)
         } else {
-            crate::tokenize_sacrebleu::tokenize_intl(text, buf, spans)
+            crate::text::tokenize::sacrebleu::tokenize_intl(text, buf, spans)
         }
     }
 

@@ -8,10 +8,10 @@
 //! With several references the one giving the lowest rate is kept (the first on ties).
 //! A rate with an empty reference is 0 when there is no error and 1 otherwise.
 
-use crate::counts::clipped_intersection;
-use crate::edit_distance::EditScratch;
-use crate::intern::Sentences;
-use crate::refs::RefSets;
+use crate::kernels::counts::clipped_intersection;
+use crate::kernels::edit_distance::EditScratch;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::cell::RefCell;

@@ -5,16 +5,18 @@
 //! aggregated by the `multi_ref` rule, optionally jackknifed. Everything after the counts is
 //! plain arithmetic in a fixed order, so results never depend on the thread count.
 
-use crate::counts::Counts;
+pub mod rouge155;
+
 use crate::error::{Error, Result};
-use crate::intern::Sentences;
-use crate::lcs::LcsMatcher;
-use crate::ngram::NgramScratch;
-use crate::refs::RefSets;
-use crate::rouge155::{round5, Wlcs155Scratch};
-use crate::skip_bigram::SkipBigramScratch;
-use crate::summary_lcs::SummaryLcsScratch;
-use crate::wlcs::WlcsScratch;
+use crate::kernels::counts::Counts;
+use crate::kernels::lcs::LcsMatcher;
+use crate::kernels::ngram::NgramScratch;
+use crate::kernels::skip_bigram::SkipBigramScratch;
+use crate::kernels::summary_lcs::SummaryLcsScratch;
+use crate::kernels::wlcs::WlcsScratch;
+use crate::metrics::rouge::rouge155::{round5, Wlcs155Scratch};
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::ops::Range;
@@ -127,7 +129,7 @@ impl MultiRef {
 pub enum Compat {
     /// Lin & Och (2004) as written.
     Paper,
-    /// ROUGE-1.5.5 (see [`crate::rouge155`]): ROUGE-W recount and m^(w·w), SU without the
+    /// ROUGE-1.5.5 (see [`crate::metrics::rouge::rouge155`]): ROUGE-W recount and m^(w·w), SU without the
     /// last unigram, `-f B` by 5-decimal recalls.
     Rouge155,
     /// rouge-score 0.1.2: scores as the paper's; the profile fixes tokenizer and stemmer.

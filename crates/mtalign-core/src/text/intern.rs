@@ -7,7 +7,7 @@
 //! tokenized and interned locally in parallel, then local vocabularies are merged in chunk
 //! order. Ids are therefore assigned in order of first appearance, whatever the thread count.
 
-use crate::tokenize::{Tokenizer, TokenizerKind};
+use crate::text::tokenize::{Tokenizer, TokenizerKind};
 use hashbrown::HashTable;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
@@ -313,7 +313,7 @@ pub fn encode_tokens<T: AsRef<str> + Sync, S: AsRef<[T]> + Sync>(sentences: &[S]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokenize::TokenizerKind;
+    use crate::text::tokenize::TokenizerKind;
     use rustc_hash::FxHashMap;
 
     #[test]

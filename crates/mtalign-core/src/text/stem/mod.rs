@@ -13,7 +13,7 @@ pub mod nltk_porter;
 pub mod porter1980;
 
 use crate::error::{Error, Result};
-use crate::intern::{Encoded, StrTable};
+use crate::text::intern::{Encoded, StrTable};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 /// The WordNet 2.0 exception list as ROUGE-1.5.5 holds it (`inflected<TAB>base` lines).
 /// Shipped in the Python package with its license (`python/mtalign/data/`).
 const WORDNET_EXCEPTIONS: &str =
-    include_str!("../../../../python/mtalign/data/wordnet-2.0-exceptions.tsv");
+    include_str!("../../../../../python/mtalign/data/wordnet-2.0-exceptions.tsv");
 
 fn wordnet_exceptions() -> &'static FxHashMap<&'static str, &'static str> {
     static TABLE: OnceLock<FxHashMap<&'static str, &'static str>> = OnceLock::new();
@@ -105,8 +105,8 @@ pub fn stem_encoded(enc: &mut Encoded, stemmer: Stemmer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::intern::encode_texts;
-    use crate::tokenize::{Tokenizer, TokenizerKind};
+    use crate::text::intern::encode_texts;
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
 
     #[test]
     fn rouge155_uses_exceptions_first_and_skips_short_tokens() {

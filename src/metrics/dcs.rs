@@ -1,0 +1,39 @@
+//! `DcsCore`, the native half of `mtalign.Dcs`.
+
+use crate::batch::batch_pymethods;
+use crate::batch::{BatchKernel, BatchScorer};
+use crate::errors::to_py;
+use mtalign_core::metrics::dcs;
+use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use pyo3::prelude::*;
+
+/// The native half of `mtalign.Dcs`: the tokenizer (character or word level).
+#[pyclass(frozen, module = "mtalign._mtalign")]
+pub(crate) struct DcsCore {
+    pub(crate) tokenizer: Tokenizer,
+}
+
+impl BatchScorer for DcsCore {
+    fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
+    }
+    fn shape(&self) -> Vec<usize> {
+        vec![4]
+    }
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        dcs::score_batch
+    }
+}
+
+batch_pymethods! {
+    impl DcsCore {
+        #[new]
+        #[pyo3(signature = (tokenize, lowercase))]
+        fn new(tokenize: &str, lowercase: bool) -> PyResult<Self> {
+            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            Ok(Self {
+                tokenizer: Tokenizer::new(kind, lowercase),
+            })
+        }
+    }
+}

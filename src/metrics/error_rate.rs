@@ -1,0 +1,44 @@
+//! `ErrorRateCore`, the native half of `mtalign.Wer` and `mtalign.Per`.
+
+use crate::batch::batch_pymethods;
+use crate::batch::{BatchKernel, BatchScorer};
+use crate::errors::to_py;
+use mtalign_core::metrics::error_rate;
+use mtalign_core::text::intern::Sentences;
+use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use pyo3::prelude::*;
+
+/// The native half of `mtalign.Wer` and `mtalign.Per`: `[errors, ref_len]` rows.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+pub(crate) struct ErrorRateCore {
+    pub(crate) tokenizer: Tokenizer,
+    pub(crate) kind: error_rate::ErrorRate,
+}
+
+impl BatchScorer for ErrorRateCore {
+    fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
+    }
+    fn shape(&self) -> Vec<usize> {
+        vec![2]
+    }
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        |s: &Sentences, h: &[u32], r: &RefSets| error_rate::stats_batch(self.kind, s, h, r)
+    }
+}
+
+batch_pymethods! {
+    impl ErrorRateCore {
+        #[new]
+        #[pyo3(signature = (kind, tokenize, lowercase))]
+        fn new(kind: &str, tokenize: &str, lowercase: bool) -> PyResult<Self> {
+            let kind = error_rate::ErrorRate::parse(kind).map_err(to_py)?;
+            let tk = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            Ok(Self {
+                tokenizer: Tokenizer::new(tk, lowercase),
+                kind,
+            })
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! `RibesCore`, the native half of `mtalign.Ribes`.
+
+use crate::batch::batch_pymethods;
+use crate::batch::{BatchKernel, BatchScorer};
+use crate::errors::to_py;
+use mtalign_core::metrics::ribes;
+use mtalign_core::text::intern::Sentences;
+use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use pyo3::prelude::*;
+
+/// The native half of `mtalign.Ribes`.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+pub(crate) struct RibesCore {
+    pub(crate) tokenizer: Tokenizer,
+    pub(crate) config: ribes::RibesConfig,
+}
+
+impl BatchScorer for RibesCore {
+    fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
+    }
+    fn shape(&self) -> Vec<usize> {
+        Vec::new()
+    }
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        |s: &Sentences, h: &[u32], r: &RefSets| ribes::score_batch(&self.config, s, h, r)
+    }
+}
+
+batch_pymethods! {
+    impl RibesCore {
+        #[new]
+        #[pyo3(signature = (alpha, beta, tokenize, lowercase))]
+        fn new(alpha: f64, beta: f64, tokenize: &str, lowercase: bool) -> PyResult<Self> {
+            let config = ribes::RibesConfig::new(alpha, beta).map_err(to_py)?;
+            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            Ok(Self {
+                tokenizer: Tokenizer::new(kind, lowercase),
+                config,
+            })
+        }
+    }
+}
