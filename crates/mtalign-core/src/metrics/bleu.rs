@@ -12,11 +12,10 @@
 //! floating-point operations in the same order, so scores are bit-identical to it.
 
 use crate::kernels::ngram_ids::NgramIds;
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
-use rayon::prelude::*;
-use std::cell::RefCell;
 
 pub const MAX_ORDER: usize = 12;
 
@@ -258,8 +257,19 @@ impl BleuScratch {
     }
 }
 
-thread_local! {
-    static SCRATCH: RefCell<BleuScratch> = RefCell::new(BleuScratch::default());
+/// BLEU's statistics row (see [`BleuConfig::width`]); scores come from a row or a sum of rows.
+impl Metric for BleuConfig {
+    type Scratch = BleuScratch;
+    type Context = ();
+    const TASK_PAIRS: usize = 64;
+
+    fn width(&self) -> usize {
+        BleuConfig::width(self)
+    }
+
+    fn pair_statistics(&self, _: &(), s: &mut BleuScratch, pair: Pair<'_>, row: &mut [f64]) {
+        s.stats(self, pair.hyp(), pair.refs(), row);
+    }
 }
 
 /// Statistics rows of every hypothesis (row-major, `cfg.width()` per hypothesis).
@@ -269,20 +279,7 @@ pub fn stats_batch(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    let w = cfg.width();
-    let mut out = vec![0.0; hyps.len() * w];
-    out.par_chunks_mut(w)
-        .with_min_len(64)
-        .enumerate()
-        .for_each(|(i, row)| {
-            SCRATCH.with(|cell| {
-                let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
-                cell.borrow_mut()
-                    .stats(cfg, sentences.get(hyps[i] as usize), refs, row);
-            })
-        });
-    Ok(out)
+    statistics_of_sentences(cfg, sentences, hyps, ref_sets)
 }
 
 /// A BLEU score with the figures behind it.

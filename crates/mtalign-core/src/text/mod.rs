@@ -1,5 +1,6 @@
 //! Text → ids: tokenizers, stemmers, interning of texts and tokens, reference sets.
 
+pub mod docs;
 pub mod intern;
 pub mod refs;
 pub mod stem;

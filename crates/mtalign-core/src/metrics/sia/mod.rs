@@ -29,10 +29,10 @@ pub mod ibm1;
 pub mod lexfile;
 pub mod similarity;
 
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
-use rayon::prelude::*;
 
 /// How the round weight decays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -360,6 +360,29 @@ pub fn sia_detail(
     }
 }
 
+/// SIA as a metric: a one-column row, with word similarity `weight` (0 for different tokens
+/// under exact matching) and the fast or the paper's naive chain search.
+pub struct Sia<'a, W> {
+    pub config: &'a SiaConfig,
+    pub weight: &'a W,
+    pub fast: bool,
+}
+
+impl<W: Fn(u32, u32) -> f64 + Sync> Metric for Sia<'_, W> {
+    type Scratch = ();
+    type Context = ();
+    const TASK_PAIRS: usize = 16;
+
+    fn width(&self) -> usize {
+        1
+    }
+
+    fn pair_statistics(&self, _: &(), _: &mut (), pair: Pair<'_>, row: &mut [f64]) {
+        let refs: Vec<&[u32]> = pair.refs().collect();
+        row[0] = sia_detail(pair.hyp(), &refs, self.weight, self.config, self.fast).score;
+    }
+}
+
 /// SIA scores of a batch: `hyps[i]` (a sentence index) against the sentences of
 /// `ref_sets.get(i)`, in parallel. `weight` and `fast` as for [`sia_detail`].
 pub fn score_batch(
@@ -370,21 +393,12 @@ pub fn score_batch(
     ref_sets: &RefSets,
     fast: bool,
 ) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    let mut out = vec![0.0; hyps.len()];
-    out.par_iter_mut()
-        .with_min_len(16)
-        .enumerate()
-        .for_each(|(i, slot)| {
-            let mt = sentences.get(hyps[i] as usize);
-            let refs: Vec<&[u32]> = ref_sets
-                .get(i)
-                .iter()
-                .map(|&r| sentences.get(r as usize))
-                .collect();
-            *slot = sia_detail(mt, &refs, weight, config, fast).score;
-        });
-    Ok(out)
+    let metric = Sia {
+        config,
+        weight,
+        fast,
+    };
+    statistics_of_sentences(&metric, sentences, hyps, ref_sets)
 }
 
 /// Exact matching: different tokens never match.
