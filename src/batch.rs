@@ -1,11 +1,14 @@
 //! The batch methods every native metric shares (`score_texts`, `score_tokens`), written
 //! once: text or token input → ids → the metric's kernel → a NumPy array.
 
-use crate::convert::{read_text_batch, read_token_batch, to_array, TextBatch};
-use crate::enter::run_detached;
-use mtalign_core::text::intern::{encode_texts, encode_tokens, Encoded, Sentences};
+use crate::convert::{
+    one_pair_items, pair_texts, read_text_batch, read_token_batch, to_array, TextBatch,
+};
+use crate::enter::{enter, is_small};
+use mtalign_core::metrics::metric::{statistics_batch, Metric};
+use mtalign_core::text::docs::Docs;
+use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::refs::RefSets;
-use mtalign_core::text::tokenize::Tokenizer;
 use mtalign_core::Error;
 use pyo3::prelude::*;
 
@@ -13,13 +16,20 @@ use pyo3::prelude::*;
 /// references as (i, j) positions.
 pub(crate) type BatchOut<'py> = (Bound<'py, PyAny>, Vec<usize>, Vec<(usize, usize)>);
 
-/// A native scorer whose whole work is one [`BatchKernel`] over interned sentences: its
-/// `score_texts` / `score_tokens` methods are written once, by [`batch_pymethods!`].
-pub(crate) trait BatchScorer {
-    fn tokenizer(&self) -> Tokenizer;
-    /// The shape of one hypothesis's scores (`[]` for one number).
+/// A native metric: how it encodes text, and the core [`Metric`] that scores the ids. Its
+/// `score_texts` / `score_tokens` / `score_one` methods are written once, by
+/// [`batch_pymethods!`].
+pub(crate) trait BatchScorer: Sync {
+    type Core: Metric;
+    fn encoder(&self) -> Encoder;
+    /// The shape of one hypothesis's row (`[]` for one number).
     fn shape(&self) -> Vec<usize>;
-    fn kernel(&self) -> impl BatchKernel + '_;
+    fn core(&self) -> &Self::Core;
+    fn kernel(&self) -> impl BatchKernel + '_ {
+        |docs: &Docs<'_>, hyps: &[u32], refs: &RefSets| {
+            statistics_batch(self.core(), docs, hyps, refs)
+        }
+    }
 }
 
 /// `#[pymethods]` for a [`BatchScorer`]: the class's own methods plus `score_texts(hyps,
@@ -41,8 +51,8 @@ macro_rules! batch_pymethods {
                 threads: Option<usize>,
             ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
                 let shape = crate::batch::BatchScorer::shape(self);
-                let tokenizer = crate::batch::BatchScorer::tokenizer(self);
-                crate::batch::score_text_batch(py, tokenizer, hyps, refs, threads, &shape, self.kernel())
+                let encoder = crate::batch::BatchScorer::encoder(self);
+                crate::batch::score_text_batch(py, encoder, hyps, refs, threads, &shape, self.kernel())
             }
 
             /// Scores pre-tokenized input (tokens verbatim).
@@ -55,25 +65,38 @@ macro_rules! batch_pymethods {
                 threads: Option<usize>,
             ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
                 let shape = crate::batch::BatchScorer::shape(self);
-                crate::batch::score_token_batch(py, hyps, refs, threads, &shape, self.kernel())
+                let encoder = crate::batch::BatchScorer::encoder(self);
+                crate::batch::score_token_batch(py, encoder, hyps, refs, threads, &shape, self.kernel())
+            }
+
+            /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
+            /// (the flat row, vanished hypothesis, vanished references) like `score_texts`.
+            fn score_one(
+                &self,
+                py: pyo3::Python<'_>,
+                hyp: &pyo3::Bound<'_, pyo3::PyAny>,
+                refs: &pyo3::Bound<'_, pyo3::PyAny>,
+            ) -> pyo3::PyResult<crate::batch::OneOut> {
+                let encoder = crate::batch::BatchScorer::encoder(self);
+                crate::batch::score_one_pair(py, encoder, hyp, refs, self.kernel())
             }
         }
     };
 }
 pub(crate) use batch_pymethods;
 
-/// A batch kernel: sentences, the sentence index of each hypothesis, their reference sets →
-/// a row-major score array.
+/// A batch kernel: texts, the text index of each hypothesis, their reference sets →
+/// row-major statistics.
 pub(crate) trait BatchKernel:
-    Fn(&Sentences, &[u32], &RefSets) -> Result<Vec<f64>, Error> + Sync
+    Fn(&Docs<'_>, &[u32], &RefSets) -> Result<Vec<f64>, Error> + Sync
 {
 }
-impl<F: Fn(&Sentences, &[u32], &RefSets) -> Result<Vec<f64>, Error> + Sync> BatchKernel for F {}
+impl<F: Fn(&Docs<'_>, &[u32], &RefSets) -> Result<Vec<f64>, Error> + Sync> BatchKernel for F {}
 
 /// Text input → (scores shaped `[n, *shape]`, vanished hypotheses, vanished references).
 pub(crate) fn score_text_batch<'py>(
     py: Python<'py>,
-    tokenizer: Tokenizer,
+    encoder: Encoder,
     hyps: &Bound<'py, PyAny>,
     refs: &Bound<'py, PyAny>,
     threads: Option<usize>,
@@ -81,13 +104,56 @@ pub(crate) fn score_text_batch<'py>(
     kernel: impl BatchKernel,
 ) -> PyResult<BatchOut<'py>> {
     let batch = read_text_batch(hyps, refs)?;
-    let (scores, vanished) = run_detached(py, threads, || {
+    let small = is_small(batch.hyp_ids.len(), batch.texts.bytes());
+    let (scores, vanished) = enter(py, threads, small, || {
         let texts: Vec<&str> = batch.texts.iter().collect();
-        let enc = encode_texts(&tokenizer, &texts);
-        let scores = kernel(&enc.sentences, &batch.hyp_ids, &batch.ref_sets)?;
-        Ok((scores, enc.vanished))
+        let encoded = encoder.encode_texts(&texts);
+        let scores = kernel(&encoded.docs()?, &batch.hyp_ids, &batch.ref_sets)?;
+        Ok((scores, encoded.vanished))
     })?;
     finish_text_batch(py, &batch, scores, vanished, shape)
+}
+
+/// What `score_one` returns: the row, vanished hypothesis (`[0]` or `[]`), vanished
+/// references as (0, j).
+pub(crate) type OneOut = (Vec<f64>, Vec<usize>, Vec<(usize, usize)>);
+
+/// One text pair, scored inline when short (no copy of the text, no pool, no array).
+pub(crate) fn score_one_pair(
+    py: Python<'_>,
+    encoder: Encoder,
+    hyp: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+    kernel: impl BatchKernel,
+) -> PyResult<OneOut> {
+    let items = one_pair_items(hyp, refs)?;
+    let texts = pair_texts(&items)?;
+    let bytes = texts.iter().map(|t| t.len()).sum();
+    let mut sets = RefSets::new();
+    sets.push(1..texts.len() as u32);
+    let run = || {
+        let encoded = encoder.encode_texts(&texts);
+        let row = kernel(&encoded.docs()?, &[0], &sets)?;
+        Ok((row, encoded.vanished))
+    };
+    let (row, vanished) = if is_small(1, bytes) {
+        enter(py, None, true, run)?
+    } else {
+        // Long texts: copied out, so the GIL can be released while they are scored.
+        let owned: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+        enter(py, None, false, || {
+            let encoded = encoder.encode_texts(&owned);
+            let row = kernel(&encoded.docs()?, &[0], &sets)?;
+            Ok((row, encoded.vanished))
+        })?
+    };
+    let hyp_vanished = vanished.iter().filter(|&&k| k == 0).copied().collect();
+    let ref_vanished = vanished
+        .iter()
+        .filter(|&&k| k > 0)
+        .map(|&k| (0, k - 1))
+        .collect();
+    Ok((row, hyp_vanished, ref_vanished))
 }
 
 /// Scores and vanished text indices → (array, vanished hypotheses, vanished references).
@@ -114,6 +180,7 @@ pub(crate) fn finish_text_batch<'py>(
 /// Pre-tokenized input → scores shaped `[n, *shape]` (nothing can vanish).
 pub(crate) fn score_token_batch<'py>(
     py: Python<'py>,
+    encoder: Encoder,
     hyps: &Bound<'py, PyAny>,
     refs: &Bound<'py, PyAny>,
     threads: Option<usize>,
@@ -122,10 +189,11 @@ pub(crate) fn score_token_batch<'py>(
 ) -> PyResult<BatchOut<'py>> {
     let batch = read_token_batch(hyps, refs)?;
     let n = batch.n_hyps;
-    let scores = run_detached(py, threads, || {
-        let enc: Encoded = encode_tokens(&batch.sentences);
+    let bytes = batch.sentences.iter().flatten().map(|t| t.len() + 1).sum();
+    let scores = enter(py, threads, is_small(n, bytes), || {
+        let encoded = encoder.encode_tokens(&batch.sentences);
         let hyp_ids: Vec<u32> = (0..n as u32).collect();
-        kernel(&enc.sentences, &hyp_ids, &batch.ref_sets)
+        kernel(&encoded.docs()?, &hyp_ids, &batch.ref_sets)
     })?;
     Ok((to_array(py, scores, n, shape)?, Vec::new(), Vec::new()))
 }

@@ -67,6 +67,42 @@ impl TextBatch {
     }
 }
 
+/// One pair's objects, the hypothesis first, then its references (`refs`: a str or a
+/// non-empty list or tuple of str); read them in place with [`pair_texts`].
+pub(crate) fn one_pair_items<'py>(
+    hyp: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let mut out = vec![hyp.clone()];
+    if refs.cast::<PyString>().is_ok() {
+        out.push(refs.clone());
+        return Ok(out);
+    }
+    if refs.cast::<PyList>().is_err() && refs.cast::<PyTuple>().is_err() {
+        return Err(input_err(format!(
+            "refs must be a str or a list of str (got {})",
+            type_name(refs)
+        )));
+    }
+    out.extend(items(refs, "refs")?);
+    if out.len() == 1 {
+        return Err(input_err("refs is empty".into()));
+    }
+    Ok(out)
+}
+
+/// The texts of [`one_pair_items`], borrowed (no copy).
+pub(crate) fn pair_texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<&'a str>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, obj)| match k {
+            0 => as_str(obj, || "hyp".into()),
+            _ => as_str(obj, || format!("refs[{}]", k - 1)),
+        })
+        .collect()
+}
+
 /// Reads `hyps` (list of str) and `refs` (list of str or list of str) into a [`TextBatch`].
 /// Equal texts are stored (and later tokenized) once, however many places share them:
 /// references repeated for every system, identical outputs of different systems.

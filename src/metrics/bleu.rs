@@ -1,12 +1,11 @@
 //! `BleuCore`, the native half of `mtalign.Bleu`.
 
 use crate::batch::batch_pymethods;
-use crate::batch::{BatchKernel, BatchScorer};
+use crate::batch::BatchScorer;
 use crate::convert::stats_slice;
 use crate::errors::to_py;
 use mtalign_core::metrics::bleu;
-use mtalign_core::text::intern::Sentences;
-use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -22,14 +21,15 @@ pub(crate) struct BleuCore {
 pub(crate) type BleuCorpus = (f64, f64, Vec<f64>, f64, f64, Vec<f64>, Vec<f64>);
 
 impl BatchScorer for BleuCore {
-    fn tokenizer(&self) -> Tokenizer {
-        self.tokenizer
+    type Core = bleu::BleuConfig;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
     }
     fn shape(&self) -> Vec<usize> {
         vec![self.config.width()]
     }
-    fn kernel(&self) -> impl BatchKernel + '_ {
-        |s: &Sentences, h: &[u32], r: &RefSets| bleu::stats_batch(&self.config, s, h, r)
+    fn core(&self) -> &bleu::BleuConfig {
+        &self.config
     }
 }
 

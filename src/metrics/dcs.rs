@@ -1,9 +1,10 @@
 //! `DcsCore`, the native half of `mtalign.Dcs`.
 
 use crate::batch::batch_pymethods;
-use crate::batch::{BatchKernel, BatchScorer};
+use crate::batch::BatchScorer;
 use crate::errors::to_py;
 use mtalign_core::metrics::dcs;
+use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use pyo3::prelude::*;
 
@@ -14,14 +15,15 @@ pub(crate) struct DcsCore {
 }
 
 impl BatchScorer for DcsCore {
-    fn tokenizer(&self) -> Tokenizer {
-        self.tokenizer
+    type Core = dcs::Dcs;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
     }
     fn shape(&self) -> Vec<usize> {
         vec![4]
     }
-    fn kernel(&self) -> impl BatchKernel + '_ {
-        dcs::score_batch
+    fn core(&self) -> &dcs::Dcs {
+        &dcs::Dcs
     }
 }
 

@@ -1,11 +1,10 @@
 //! `ErrorRateCore`, the native half of `mtalign.Wer` and `mtalign.Per`.
 
 use crate::batch::batch_pymethods;
-use crate::batch::{BatchKernel, BatchScorer};
+use crate::batch::BatchScorer;
 use crate::errors::to_py;
 use mtalign_core::metrics::error_rate;
-use mtalign_core::text::intern::Sentences;
-use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use pyo3::prelude::*;
 
@@ -17,14 +16,15 @@ pub(crate) struct ErrorRateCore {
 }
 
 impl BatchScorer for ErrorRateCore {
-    fn tokenizer(&self) -> Tokenizer {
-        self.tokenizer
+    type Core = error_rate::ErrorRate;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
     }
     fn shape(&self) -> Vec<usize> {
         vec![2]
     }
-    fn kernel(&self) -> impl BatchKernel + '_ {
-        |s: &Sentences, h: &[u32], r: &RefSets| error_rate::stats_batch(self.kind, s, h, r)
+    fn core(&self) -> &error_rate::ErrorRate {
+        &self.kind
     }
 }
 

@@ -1,12 +1,11 @@
 //! `NistCore`, the native half of `mtalign.Nist`.
 
 use crate::batch::batch_pymethods;
-use crate::batch::{BatchKernel, BatchScorer};
+use crate::batch::BatchScorer;
 use crate::convert::stats_slice;
 use crate::errors::to_py;
 use mtalign_core::metrics::{bleu, nist};
-use mtalign_core::text::intern::Sentences;
-use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -15,25 +14,19 @@ use pyo3::prelude::*;
 #[pyclass(frozen, module = "mtalign._mtalign")]
 pub(crate) struct NistCore {
     pub(crate) tokenizer: Tokenizer,
-    pub(crate) max_order: usize,
-    pub(crate) corpus_weights: bool,
+    pub(crate) nist: nist::Nist,
 }
 
 impl BatchScorer for NistCore {
-    fn tokenizer(&self) -> Tokenizer {
-        self.tokenizer
+    type Core = nist::Nist;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
     }
     fn shape(&self) -> Vec<usize> {
-        vec![nist::width(self.max_order)]
+        vec![nist::width(self.nist.max_order())]
     }
-    fn kernel(&self) -> impl BatchKernel + '_ {
-        move |s: &Sentences, h: &[u32], r: &RefSets| {
-            if self.corpus_weights {
-                nist::stats_corpus(self.max_order, s, h, r)
-            } else {
-                nist::stats_sentences(self.max_order, s, h, r)
-            }
-        }
+    fn core(&self) -> &nist::Nist {
+        &self.nist
     }
 }
 
@@ -47,12 +40,11 @@ batch_pymethods! {
             tokenize: &str,
             lowercase: bool,
         ) -> PyResult<Self> {
-            nist::check_order(max_order).map_err(to_py)?;
+            let nist = nist::Nist::new(max_order, corpus_weights).map_err(to_py)?;
             let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
             Ok(Self {
                 tokenizer: Tokenizer::new(kind, lowercase),
-                max_order,
-                corpus_weights,
+                nist,
             })
         }
 
@@ -62,7 +54,8 @@ batch_pymethods! {
             py: Python<'py>,
             stats: PyReadonlyArray2<'py, f64>,
         ) -> PyResult<(Bound<'py, PyArray1<f64>>, f64)> {
-            let (n, w) = (self.max_order, nist::width(self.max_order));
+            let n = self.nist.max_order();
+            let w = nist::width(n);
             let rows = stats_slice(&stats, w)?;
             let each: Vec<f64> = rows.chunks_exact(w).map(|r| nist::score(n, r)).collect();
             let total = nist::score(n, &bleu::sum_rows(rows, w));

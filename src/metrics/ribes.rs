@@ -1,11 +1,10 @@
 //! `RibesCore`, the native half of `mtalign.Ribes`.
 
 use crate::batch::batch_pymethods;
-use crate::batch::{BatchKernel, BatchScorer};
+use crate::batch::BatchScorer;
 use crate::errors::to_py;
 use mtalign_core::metrics::ribes;
-use mtalign_core::text::intern::Sentences;
-use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use pyo3::prelude::*;
 
@@ -17,14 +16,15 @@ pub(crate) struct RibesCore {
 }
 
 impl BatchScorer for RibesCore {
-    fn tokenizer(&self) -> Tokenizer {
-        self.tokenizer
+    type Core = ribes::RibesConfig;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
     }
     fn shape(&self) -> Vec<usize> {
         Vec::new()
     }
-    fn kernel(&self) -> impl BatchKernel + '_ {
-        |s: &Sentences, h: &[u32], r: &RefSets| ribes::score_batch(&self.config, s, h, r)
+    fn core(&self) -> &ribes::RibesConfig {
+        &self.config
     }
 }
 

@@ -115,6 +115,11 @@ impl StrTable {
         str_at(&self.text, &self.ends, id)
     }
 
+    /// Bytes of all strings together.
+    pub fn bytes(&self) -> usize {
+        self.text.len()
+    }
+
     /// The strings in id order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
         (0..self.len() as u32).map(move |id| self.get(id))
@@ -213,6 +218,15 @@ fn merge(chunks: Vec<LocalChunk>) -> Encoded {
     }
 }
 
+/// `f` of each chunk of `CHUNK` items, in order: in parallel on the current rayon pool, or on
+/// this thread when there is a single chunk (so one sentence pair never touches a pool).
+fn map_chunks<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
+    if items.len() <= CHUNK {
+        return vec![f(items)];
+    }
+    items.par_chunks(CHUNK).map(&f).collect()
+}
+
 /// Tokenizes and interns `texts`. Runs on the current rayon pool.
 pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) -> Encoded {
     if matches!(
@@ -221,26 +235,23 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
     ) {
         return encode_code_points(tokenizer, texts);
     }
-    let chunks: Vec<LocalChunk> = texts
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut local = LocalChunk::new(chunk.len());
-            let mut buf = String::new();
-            let mut spans = Vec::new();
-            for (k, text) in chunk.iter().enumerate() {
-                let text = text.as_ref();
-                tokenizer.tokenize_into(text, &mut buf, &mut spans);
-                if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
-                    local.vanished.push(k);
-                }
-                for &(s, e) in &spans {
-                    local.push_token(&buf[s as usize..e as usize]);
-                }
-                local.end_sentence();
+    let chunks = map_chunks(texts, |chunk| {
+        let mut local = LocalChunk::new(chunk.len());
+        let mut buf = String::new();
+        let mut spans = Vec::new();
+        for (k, text) in chunk.iter().enumerate() {
+            let text = text.as_ref();
+            tokenizer.tokenize_into(text, &mut buf, &mut spans);
+            if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
+                local.vanished.push(k);
             }
-            local
-        })
-        .collect();
+            for &(s, e) in &spans {
+                local.push_token(&buf[s as usize..e as usize]);
+            }
+            local.end_sentence();
+        }
+        local
+    });
     merge(chunks)
 }
 
@@ -249,29 +260,26 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
 fn encode_code_points<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) -> Encoded {
     let keep_spaces = tokenizer.kind == TokenizerKind::Codepoint;
     // Nothing can vanish: every non-space character is a token.
-    let chunks: Vec<(Vec<u32>, Vec<usize>)> = texts
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut ids = Vec::new();
-            let mut ends = Vec::with_capacity(chunk.len());
-            let mut lowered = String::new();
-            for text in chunk {
-                let mut text = text.as_ref();
-                if tokenizer.lowercase {
-                    lowered.clear();
-                    lowered.push_str(&text.to_lowercase());
-                    text = &lowered;
-                }
-                ids.extend(
-                    text.chars()
-                        .filter(|c| keep_spaces || !c.is_whitespace())
-                        .map(|c| c as u32),
-                );
-                ends.push(ids.len());
+    let chunks: Vec<(Vec<u32>, Vec<usize>)> = map_chunks(texts, |chunk| {
+        let mut ids = Vec::new();
+        let mut ends = Vec::with_capacity(chunk.len());
+        let mut lowered = String::new();
+        for text in chunk {
+            let mut text = text.as_ref();
+            if tokenizer.lowercase {
+                lowered.clear();
+                lowered.push_str(&text.to_lowercase());
+                text = &lowered;
             }
-            (ids, ends)
-        })
-        .collect();
+            ids.extend(
+                text.chars()
+                    .filter(|c| keep_spaces || !c.is_whitespace())
+                    .map(|c| c as u32),
+            );
+            ends.push(ids.len());
+        }
+        (ids, ends)
+    });
     let mut sentences = Sentences::default();
     let mut max_id = 0;
     for (ids, ends) in chunks {
@@ -294,19 +302,16 @@ fn encode_code_points<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) 
 
 /// Interns pre-tokenized sentences (tokens verbatim: no lowercasing, no splitting).
 pub fn encode_tokens<T: AsRef<str> + Sync, S: AsRef<[T]> + Sync>(sentences: &[S]) -> Encoded {
-    let chunks: Vec<LocalChunk> = sentences
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut local = LocalChunk::new(chunk.len());
-            for sentence in chunk {
-                for token in sentence.as_ref() {
-                    local.push_token(token.as_ref());
-                }
-                local.end_sentence();
+    let chunks = map_chunks(sentences, |chunk| {
+        let mut local = LocalChunk::new(chunk.len());
+        for sentence in chunk {
+            for token in sentence.as_ref() {
+                local.push_token(token.as_ref());
             }
-            local
-        })
-        .collect();
+            local.end_sentence();
+        }
+        local
+    });
     merge(chunks)
 }
 

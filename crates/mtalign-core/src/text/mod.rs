@@ -1,6 +1,7 @@
 //! Text → ids: tokenizers, stemmers, interning of texts and tokens, reference sets.
 
 pub mod docs;
+pub mod encoder;
 pub mod intern;
 pub mod refs;
 pub mod stem;

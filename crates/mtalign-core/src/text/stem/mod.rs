@@ -90,11 +90,17 @@ impl Stemmer {
 /// first appearance of the stems in the vocabulary, so the result is deterministic).
 pub fn stem_encoded(enc: &mut Encoded, stemmer: Stemmer) {
     let vocab = &enc.vocab;
-    let stems: Vec<String> = (0..vocab.len() as u32)
-        .into_par_iter()
-        .with_min_len(256)
-        .map(|id| stemmer.stem(vocab.get(id)))
-        .collect();
+    let stem_of = |id: u32| stemmer.stem(vocab.get(id));
+    // A small vocabulary (one sentence pair) is stemmed here, without touching a pool.
+    let stems: Vec<String> = if vocab.len() <= 256 {
+        (0..vocab.len() as u32).map(stem_of).collect()
+    } else {
+        (0..vocab.len() as u32)
+            .into_par_iter()
+            .with_min_len(256)
+            .map(stem_of)
+            .collect()
+    };
     let mut table = StrTable::with_capacity(stems.len());
     let remap: Vec<u32> = stems.iter().map(|s| table.intern(s).0).collect();
     enc.sentences.remap_ids(&remap);
