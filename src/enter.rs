@@ -24,7 +24,10 @@ pub(crate) fn enter<R: Send>(
     small: bool,
     f: impl FnOnce() -> Result<R, Error> + Send,
 ) -> PyResult<R> {
-    if small && threads.is_none_or(|t| t >= 1) {
+    if small {
+        // The thread setting is checked even when no thread is used, so a bad value (or a
+        // bad MTALIGN_NUM_THREADS) fails the same way for one pair as for a million.
+        pool::check_threads(threads).map_err(to_py)?;
         return f().map_err(to_py);
     }
     let out = py.detach(|| pool::run(threads, f).and_then(|r| r));

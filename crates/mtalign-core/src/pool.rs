@@ -60,16 +60,19 @@ fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
     Ok(p)
 }
 
+/// The thread count `threads` stands for (`None`: the default count), checked.
+pub fn check_threads(threads: Option<usize>) -> Result<usize> {
+    match threads {
+        Some(0) => Err(Error::Config(
+            "threads must be >= 1 (or None for all cores)".into(),
+        )),
+        Some(n) => Ok(n),
+        None => default_threads(),
+    }
+}
+
 /// Runs `f` inside the private pool of `threads` threads (`None`: the default count).
 pub fn run<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Result<R> {
-    let n = match threads {
-        Some(0) => {
-            return Err(Error::Config(
-                "threads must be >= 1 (or None for all cores)".into(),
-            ))
-        }
-        Some(n) => n,
-        None => default_threads()?,
-    };
+    let n = check_threads(threads)?;
     Ok(pool(n)?.install(f))
 }
