@@ -5,6 +5,7 @@ use crate::convert::{
     one_pair_items, pair_texts, read_text_batch, read_token_batch, to_array, TextBatch,
 };
 use crate::enter::{enter, is_small};
+use crate::errors::to_py;
 use mtalign_core::metrics::metric::{statistics_batch, Metric};
 use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::Encoder;
@@ -137,7 +138,8 @@ pub(crate) fn score_one_pair(
         Ok((row, encoded.vanished))
     };
     let (row, vanished) = if is_small(1, bytes) {
-        enter(py, None, true, run)?
+        // No thread is used, so none is configured or checked.
+        run().map_err(to_py)?
     } else {
         // Long texts: copied out, so the GIL can be released while they are scored.
         let owned: Vec<String> = texts.iter().map(|t| t.to_string()).collect();

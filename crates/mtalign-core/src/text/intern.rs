@@ -179,7 +179,21 @@ impl LocalChunk {
 }
 
 /// Merges locally interned chunks into one id space, in chunk order.
-fn merge(chunks: Vec<LocalChunk>) -> Encoded {
+fn merge(mut chunks: Vec<LocalChunk>) -> Encoded {
+    if chunks.len() == 1 {
+        // One chunk's local ids are already the ids in order of first appearance.
+        if let Some(only) = chunks.pop() {
+            return Encoded {
+                vocab_size: only.vocab.len(),
+                sentences: Sentences {
+                    ids: only.ids,
+                    ends: only.ends,
+                },
+                vocab: only.vocab,
+                vanished: only.vanished,
+            };
+        }
+    }
     let mut global = StrTable::with_capacity(chunks.first().map_or(0, |c| c.vocab.len()));
     let mut remaps: Vec<Vec<u32>> = Vec::with_capacity(chunks.len());
     for chunk in &chunks {
