@@ -6,9 +6,9 @@ use crate::convert::{
 };
 use crate::enter::{enter, is_small};
 use crate::errors::to_py;
-use mtalign_core::metrics::metric::{statistics_batch, Metric};
+use mtalign_core::metrics::metric::{statistics_batch, with_scratch, Metric};
 use mtalign_core::text::docs::Docs;
-use mtalign_core::text::encoder::Encoder;
+use mtalign_core::text::encoder::{EncodedTexts, Encoder};
 use mtalign_core::text::refs::RefSets;
 use mtalign_core::Error;
 use pyo3::prelude::*;
@@ -119,6 +119,14 @@ pub(crate) fn score_text_batch<'py>(
 /// references as (0, j).
 pub(crate) type OneOut = (Vec<f64>, Vec<usize>, Vec<(usize, usize)>);
 
+/// Buffers of the one-pair path, kept per thread.
+#[derive(Default)]
+struct OnePairScratch {
+    encoded: EncodedTexts,
+    buf: String,
+    spans: Vec<(u32, u32)>,
+}
+
 /// One text pair, scored inline when short (no copy of the text, no pool, no array).
 pub(crate) fn score_one_pair(
     py: Python<'_>,
@@ -132,14 +140,16 @@ pub(crate) fn score_one_pair(
     let bytes = texts.iter().map(|t| t.len()).sum();
     let mut sets = RefSets::new();
     sets.push(1..texts.len() as u32);
-    let run = || {
-        let encoded = encoder.encode_texts(&texts);
-        let row = kernel(&encoded.docs()?, &[0], &sets)?;
-        Ok((row, encoded.vanished))
-    };
     let (row, vanished) = if is_small(1, bytes) {
-        // No thread is used, so none is configured or checked.
-        run().map_err(to_py)?
+        // No thread is used, so none is configured or checked; the encoding buffers are
+        // this thread's, kept warm between calls.
+        with_scratch(|s: &mut OnePairScratch| {
+            let (encoded, buf, spans) = (&mut s.encoded, &mut s.buf, &mut s.spans);
+            encoder.encode_texts_into(&texts, encoded, buf, spans);
+            let row = kernel(&encoded.docs()?, &[0], &sets)?;
+            Ok((row, encoded.vanished.clone()))
+        })
+        .map_err(to_py)?
     } else {
         // Long texts: copied out, so the GIL can be released while they are scored.
         let owned: Vec<String> = texts.iter().map(|t| t.to_string()).collect();

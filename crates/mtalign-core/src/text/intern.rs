@@ -115,6 +115,13 @@ impl StrTable {
         str_at(&self.text, &self.ends, id)
     }
 
+    /// Forgets every string, keeping the memory for the next use.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.text.clear();
+        self.ends.clear();
+    }
+
     /// Bytes of all strings together.
     pub fn bytes(&self) -> usize {
         self.text.len()
@@ -168,6 +175,27 @@ impl LocalChunk {
         }
     }
 
+    /// Tokenizes and interns `texts` into this (empty) chunk.
+    fn fill<S: AsRef<str>>(
+        &mut self,
+        tokenizer: &Tokenizer,
+        texts: &[S],
+        buf: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+    ) {
+        for (k, text) in texts.iter().enumerate() {
+            let text = text.as_ref();
+            tokenizer.tokenize_into(text, buf, spans);
+            if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
+                self.vanished.push(k);
+            }
+            for &(s, e) in spans.iter() {
+                self.push_token(&buf[s as usize..e as usize]);
+            }
+            self.end_sentence();
+        }
+    }
+
     fn push_token(&mut self, token: &str) {
         let (id, _) = self.vocab.intern(token);
         self.ids.push(id);
@@ -178,20 +206,24 @@ impl LocalChunk {
     }
 }
 
+/// One chunk's local ids are already the ids in order of first appearance.
+fn single_chunk(only: LocalChunk) -> Encoded {
+    Encoded {
+        vocab_size: only.vocab.len(),
+        sentences: Sentences {
+            ids: only.ids,
+            ends: only.ends,
+        },
+        vocab: only.vocab,
+        vanished: only.vanished,
+    }
+}
+
 /// Merges locally interned chunks into one id space, in chunk order.
 fn merge(mut chunks: Vec<LocalChunk>) -> Encoded {
     if chunks.len() == 1 {
-        // One chunk's local ids are already the ids in order of first appearance.
         if let Some(only) = chunks.pop() {
-            return Encoded {
-                vocab_size: only.vocab.len(),
-                sentences: Sentences {
-                    ids: only.ids,
-                    ends: only.ends,
-                },
-                vocab: only.vocab,
-                vanished: only.vanished,
-            };
+            return single_chunk(only);
         }
     }
     let mut global = StrTable::with_capacity(chunks.first().map_or(0, |c| c.vocab.len()));
@@ -251,22 +283,41 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
     }
     let chunks = map_chunks(texts, |chunk| {
         let mut local = LocalChunk::new(chunk.len());
-        let mut buf = String::new();
-        let mut spans = Vec::new();
-        for (k, text) in chunk.iter().enumerate() {
-            let text = text.as_ref();
-            tokenizer.tokenize_into(text, &mut buf, &mut spans);
-            if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
-                local.vanished.push(k);
-            }
-            for &(s, e) in &spans {
-                local.push_token(&buf[s as usize..e as usize]);
-            }
-            local.end_sentence();
-        }
+        local.fill(tokenizer, chunk, &mut String::new(), &mut Vec::new());
         local
     });
     merge(chunks)
+}
+
+/// [`encode_texts`] into `out`, reusing its memory when `texts` fit in one chunk (one
+/// sentence pair allocates nothing once `out` is warm); same ids as [`encode_texts`].
+pub fn encode_texts_into<S: AsRef<str> + Sync>(
+    tokenizer: &Tokenizer,
+    texts: &[S],
+    out: &mut Encoded,
+    buf: &mut String,
+    spans: &mut Vec<(u32, u32)>,
+) {
+    let chars = matches!(
+        tokenizer.kind,
+        TokenizerKind::Char | TokenizerKind::Codepoint
+    );
+    if chars || texts.len() > CHUNK {
+        *out = encode_texts(tokenizer, texts);
+        return;
+    }
+    let mut local = LocalChunk {
+        vocab: std::mem::take(&mut out.vocab),
+        ids: std::mem::take(&mut out.sentences.ids),
+        ends: std::mem::take(&mut out.sentences.ends),
+        vanished: std::mem::take(&mut out.vanished),
+    };
+    local.vocab.clear();
+    local.ids.clear();
+    local.ends.clear();
+    local.vanished.clear();
+    local.fill(tokenizer, texts, buf, spans);
+    *out = single_chunk(local);
 }
 
 /// Character tokenizers need no table: a code point is its own id (ids are then sparse,
