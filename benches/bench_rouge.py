@@ -51,7 +51,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
-from _common import machine_info  # noqa: E402
+from _common import machine_info, score_column  # noqa: E402
 
 DEFAULT_DATA_DIR = corpora.DEFAULT_DATA_DIR
 HEADLINE = "distinct"  # the corpus of the headline rows and the targets
@@ -148,9 +148,13 @@ def measure(
         seconds, result = median_time(make_run(n), repeat)
         row["seconds"] = seconds
         row["pairs_per_s"] = n / seconds if seconds > 0 else float("inf")
-        row["mean_f"] = mean_f(result)
     except Exception as exc:  # noqa: BLE001 - report and go on with the other measurements
         row["error"] = f"{type(exc).__name__}: {exc}"
+        return row
+    try:
+        row["mean_f"] = mean_f(result)
+    except Exception:  # noqa: BLE001 - the mean is a sanity figure only
+        row["mean_f"] = None
     return row
 
 
@@ -178,8 +182,7 @@ def mtalign_rows(
         mode = "Rouge.batch_score" + ("" if len(variants) == 1 else f" ({len(variants)} on 1 obj)")
 
         def mean_f(out: Any, key: str = key) -> float | None:
-            arr = out.get(key) if isinstance(out, dict) else None
-            return None if arr is None else float(arr[:, 2].mean())
+            return float(score_column(out, key).mean())
 
         try:
             rouge = mtalign.Rouge(variants, tokenize="unicode", lowercase=True)
@@ -218,7 +221,7 @@ def mtalign_mean_fs(mtalign: Any, hyps: list[str], refs: list[str]) -> dict[str,
     for variant in SINGLE_VARIANTS:
         try:
             rouge = mtalign.Rouge([variant], tokenize="unicode", lowercase=True)
-            means[variant] = float(rouge.batch_score(hyps, refs)[variant][:, 2].mean())
+            means[variant] = float(score_column(rouge.batch_score(hyps, refs), variant).mean())
         except Exception:  # noqa: BLE001
             means[variant] = None
     return means
@@ -550,7 +553,7 @@ def report(
         role = (
             "HEADLINE"
             if name == HEADLINE
-            else ("second table" if name == "strict" else "labelled: measures deduplication")
+            else ("second table" if name == "strict" else "repeated text, not a headline figure")
         )
         print(
             f"\n== Table {k + 1} ({role}): {corpus.label}, {len(corpus):,} pairs "
