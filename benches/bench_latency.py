@@ -191,8 +191,11 @@ def mtalign_rows(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             row.update(time_call(metric.sentence_score, lambda h, r: (h, r), warm, rounds))
+            one = time_call(partial(metric.batch_score, threads=1), lambda h, r: ([h], [r]),
+                            warm, rounds)
             b1 = time_batch(metric, batch.hyps, batch.refs, 1, batch_repeat)
             ball = time_batch(metric, batch.hyps, batch.refs, None, batch_repeat)
+        row["one_pair_batch_us"] = one["us"]
         row["batch_us_1"] = b1["us"]
         row["batch_us_all"] = ball["us"]
         row["batch_error"] = b1["error"] or ball["error"]
@@ -397,23 +400,25 @@ def report(rows: list[dict[str, Any]], overhead: dict[str, Any],
         r["speedup_vs_fastest_peer"] = speedup
         if r.get("us") is None:
             table.append([r["metric"], "mtalign", "error: " + str(r["error"])[:60],
-                          "-", "-", "-", "-", "-"])
+                          "-", "-", "-", "-", "-", "-"])
         else:
-            table.append([r["metric"], "mtalign", fmt_us(r["us"]), fmt_us(r.get("batch_us_1")),
+            table.append([r["metric"], "mtalign", fmt_us(r["us"]),
+                          fmt_us(r.get("one_pair_batch_us")), fmt_us(r.get("batch_us_1")),
                           fmt_us(r.get("batch_us_all")), fmt_x(call_batch),
                           "-" if peer is None else f"{peer['tool']} {fmt_us(peer['us'])}",
                           fmt_x(speedup)])
         for p in sorted((p for p in rows if p["metric"] == r["metric"] and p["tool"] != "mtalign"),
                         key=lambda p: (p.get("us") is None, p.get("us") or 0)):
             shown = fmt_us(p["us"]) if p.get("us") is not None else "error: " + str(p["error"])
-            table.append(["", f"  {p['tool']}: {p['call']}", shown, "", "", "", "", ""])
-    print_table(["metric", "tool / call", "µs/call", "batch µs/pair 1 thr",
+            table.append(["", f"  {p['tool']}: {p['call']}", shown, "", "", "", "", "", ""])
+    print_table(["metric", "tool / call", "µs/call", "1-pair batch", "batch µs/pair 1 thr",
                  "batch µs/pair all", "call/batch", "fastest peer µs", "speed-up"],
-                table, right={2, 3, 4, 5, 7})
+                table, right={2, 3, 4, 5, 6, 8})
     print(f"Loop overhead (a Python no-op function in the same loop): {fmt_us(overhead['us'])} "
           "µs/call, included in every row.")
     print("batch µs/pair: one batch_score call on the batch corpus (median of "
           f"{args.batch_repeat}), seconds / pairs; 1 thr = threads=1, all = threads=None.")
+    print("1-pair batch: µs per batch_score([hyp], [ref], threads=1) call, same loop.")
     print("call/batch: µs per sentence_score call / batch µs per pair with one thread.")
     print("speed-up: fastest peer's µs per call / mtalign's (> 1: mtalign is faster).")
     print("Peers without mtalign's tokenization inside the call: nltk (tokens split "
