@@ -28,7 +28,7 @@ pairs/s is then the rate measured on that subset (marked ``*`` in the table).
 Usage (from the repository root)::
 
     pip install -e ".[bench]"
-    python benches/bench_rouge.py                      # everything, ~4 minutes on 2 cores
+    python benches/bench_rouge.py                      # everything, ~5 minutes on 2 cores
     python benches/bench_rouge.py --peers rouge-score-rs,rouge-rust --variants rougeL
     python benches/bench_rouge.py --json bench.json    # also write the figures as JSON
 """
