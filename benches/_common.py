@@ -66,8 +66,11 @@ def score_column(out: Any, name: str | None = None) -> Any:
     arr = np.asarray(out)
     names = arr.dtype.names
     if names:
-        for key in (name, f"{name}_f" if name else None, f"{name}_fmeasure" if name else None,
-                    "score"):
+        if name in names:
+            return arr[name]
+        mine = [n for n in names if name and n.startswith(name)]
+        f_like = [n for n in mine if n[len(name or ""):].lstrip("_.:-").lower().startswith("f")]
+        for key in (*f_like, *mine[-1:], "score"):
             if key in names:
                 return arr[key]
         return arr[names[0]]
