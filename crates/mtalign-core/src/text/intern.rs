@@ -183,8 +183,20 @@ impl LocalChunk {
         buf: &mut String,
         spans: &mut Vec<(u32, u32)>,
     ) {
+        let ascii_words = tokenizer.kind == TokenizerKind::Unicode;
         for (k, text) in texts.iter().enumerate() {
             let text = text.as_ref();
+            if ascii_words && text.is_ascii() {
+                // The common case in one pass: words read, lowercased and interned as they
+                // end, with no copy of the text and no span list (same tokens as below).
+                let before = self.ids.len();
+                self.push_ascii_words(text.as_bytes(), tokenizer.lowercase, buf);
+                if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
+                    self.vanished.push(k);
+                }
+                self.end_sentence();
+                continue;
+            }
             tokenizer.tokenize_into(text, buf, spans);
             if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
                 self.vanished.push(k);
@@ -193,6 +205,35 @@ impl LocalChunk {
                 self.push_token(&buf[s as usize..e as usize]);
             }
             self.end_sentence();
+        }
+    }
+
+    /// The `unicode` tokenizer on ASCII text: runs of ASCII letters and digits.
+    fn push_ascii_words(&mut self, bytes: &[u8], lowercase: bool, lowered: &mut String) {
+        let mut i = 0;
+        while i < bytes.len() {
+            while i < bytes.len() && !bytes[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if start == i {
+                break;
+            }
+            let word = &bytes[start..i];
+            // ASCII letters and digits only, so every slice here is valid UTF-8.
+            let word = std::str::from_utf8(word).unwrap_or_default();
+            if lowercase && word.bytes().any(|b| b.is_ascii_uppercase()) {
+                lowered.clear();
+                lowered.push_str(word);
+                lowered.make_ascii_lowercase();
+                let (id, _) = self.vocab.intern(lowered);
+                self.ids.push(id);
+            } else {
+                self.push_token(word);
+            }
         }
     }
 
@@ -385,6 +426,46 @@ mod tests {
     use super::*;
     use crate::text::tokenize::TokenizerKind;
     use rustc_hash::FxHashMap;
+
+    /// The tokens of each text by the plain tokenizer, interned in first-seen order.
+    fn interned_one_by_one(tokenizer: &Tokenizer, texts: &[String]) -> Vec<Vec<u32>> {
+        let mut map = FxHashMap::default();
+        texts
+            .iter()
+            .map(|t| {
+                let tokens = tokenizer.tokenize(t);
+                tokens
+                    .into_iter()
+                    .map(|tok| {
+                        let n = map.len() as u32;
+                        *map.entry(tok).or_insert(n)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// The one-pass ASCII path gives the tokenizer's tokens, ids and vanished texts.
+        #[test]
+        fn one_pass_ascii_words_equal_the_tokenizer(
+            texts in proptest::collection::vec("[aAbB1 .,\\x0b\\t-]{0,12}", 0..12),
+            lowercase: bool,
+        ) {
+            let tokenizer = Tokenizer::new(TokenizerKind::Unicode, lowercase);
+            let enc = encode_texts(&tokenizer, &texts);
+            let want = interned_one_by_one(&tokenizer, &texts);
+            let got: Vec<Vec<u32>> = enc.sentences.iter().map(<[u32]>::to_vec).collect();
+            proptest::prop_assert_eq!(got, want);
+            let vanished: Vec<usize> = (0..texts.len())
+                .filter(|&k| {
+                    tokenizer.tokenize(&texts[k]).is_empty()
+                        && texts[k].chars().any(|c| !c.is_whitespace())
+                })
+                .collect();
+            proptest::prop_assert_eq!(enc.vanished, vanished);
+        }
+    }
 
     #[test]
     fn ids_follow_first_appearance_across_chunks() {
