@@ -155,6 +155,24 @@ fn str_at<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
     &text[start..ends[k]]
 }
 
+/// Byte classes of the one-pass ASCII word reader: 0 separator, 1 lowercase letter or digit,
+/// [`UPPER`] uppercase letter.
+const ASCII_WORD: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            t[b] = 1;
+        } else if c.is_ascii_uppercase() {
+            t[b] = UPPER;
+        }
+        b += 1;
+    }
+    t
+};
+const UPPER: u8 = 2;
+
 /// One chunk interned on its own: local ids, sentence ends and the local vocabulary.
 struct LocalChunk {
     vocab: StrTable,
@@ -190,7 +208,7 @@ impl LocalChunk {
                 // The common case in one pass: words read, lowercased and interned as they
                 // end, with no copy of the text and no span list (same tokens as below).
                 let before = self.ids.len();
-                self.push_ascii_words(text.as_bytes(), tokenizer.lowercase, buf);
+                self.push_ascii_words(text, tokenizer.lowercase, buf);
                 if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
                     self.vanished.push(k);
                 }
@@ -209,23 +227,29 @@ impl LocalChunk {
     }
 
     /// The `unicode` tokenizer on ASCII text: runs of ASCII letters and digits.
-    fn push_ascii_words(&mut self, bytes: &[u8], lowercase: bool, lowered: &mut String) {
+    fn push_ascii_words(&mut self, text: &str, lowercase: bool, lowered: &mut String) {
+        let bytes = text.as_bytes();
+        let n = bytes.len();
         let mut i = 0;
-        while i < bytes.len() {
-            while i < bytes.len() && !bytes[i].is_ascii_alphanumeric() {
+        loop {
+            while i < n && ASCII_WORD[bytes[i] as usize] == 0 {
                 i += 1;
             }
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            if start == i {
+            if i == n {
                 break;
             }
-            let word = &bytes[start..i];
-            // ASCII letters and digits only, so every slice here is valid UTF-8.
-            let word = std::str::from_utf8(word).unwrap_or_default();
-            if lowercase && word.bytes().any(|b| b.is_ascii_uppercase()) {
+            let start = i;
+            let mut upper = false;
+            while i < n {
+                let class = ASCII_WORD[bytes[i] as usize];
+                if class == 0 {
+                    break;
+                }
+                upper |= class == UPPER;
+                i += 1;
+            }
+            let word = &text[start..i];
+            if lowercase && upper {
                 lowered.clear();
                 lowered.push_str(word);
                 lowered.make_ascii_lowercase();
