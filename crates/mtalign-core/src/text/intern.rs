@@ -177,9 +177,11 @@ impl StrTable {
 
 impl StrTable {
     fn intern_short(&mut self, s: &str) -> (u32, bool) {
-        let mut packed = [0u8; 8];
-        packed[..s.len()].copy_from_slice(s.as_bytes());
-        let bytes = u64::from_le_bytes(packed);
+        // Packed byte by byte: a variable-length copy would be a call to memcpy.
+        let bytes = s
+            .bytes()
+            .rev()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(b));
         let len = s.len() as u32;
         let hash = ShortKey::hash(bytes, len);
         if let Some(k) = self.short.find(hash, |k| k.bytes == bytes && k.len == len) {
