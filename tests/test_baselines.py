@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-import baseline_twins as twins
 import numpy as np
 import pytest
 import wmt_data
@@ -12,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nltk.translate.nist_score import corpus_nist, sentence_nist
 from nltk.translate.ribes_score import corpus_ribes, sentence_ribes
+from twins import baselines as twins
 
 jiwer = pytest.importorskip("jiwer")
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a  # noqa: E402

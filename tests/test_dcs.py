@@ -2,7 +2,7 @@
 
 ``tests/data/dcs_dev.jsonl`` holds 200 cases computed with the DCS authors' own code (see
 ``tests/data/README.md``); ``x`` is the reference (the code's first argument), ``y`` the
-candidate. ``tests/dcs_twin.py`` is the slow pure-Python twin written from the description of
+candidate. ``tests/twins/dcs.py`` is the slow pure-Python twin written from the description of
 that code; it is checked against every golden case first (those tests need no compiled
 package), then mtalign's ``Dcs`` and ``kernels.dcs`` are checked against the golden numbers
 and, with hypothesis, against the twin.
@@ -18,12 +18,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import dcs_twin
 import numpy as np
 import pytest
-import twins
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twins import dcs as dcs_twin
+from twins import rouge as twins
 
 DATA = Path(__file__).resolve().parent / "data"
 TOL = 1e-12

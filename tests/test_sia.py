@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import sia_twin
+from twins import sia as sia_twin
 
 DATA = Path(__file__).resolve().parent / "data"
 CASES = [json.loads(line) for line in (DATA / "sia_dev.jsonl").read_text().splitlines()]

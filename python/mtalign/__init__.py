@@ -7,18 +7,16 @@
 """
 
 from mtalign import io, kernels
-from mtalign._baseline import CorpusResult
 from mtalign._mtalign import __version__
-from mtalign.bleu import Bleu, BleuResult
-from mtalign.dcs import Dcs, DcsResult, DcsScore
-from mtalign.error_rate import Per, Wer
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
-from mtalign.nist import Nist
-from mtalign.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
-from mtalign.rerank import RerankResult, rerank
-from mtalign.ribes import Ribes
-from mtalign.rouge import Rouge, RougeResult, Score
-from mtalign.sia import (
+from mtalign.metrics.bleu import Bleu, BleuResult
+from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
+from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.nist import Nist
+from mtalign.metrics.results import CorpusResult
+from mtalign.metrics.ribes import Ribes
+from mtalign.metrics.rouge import Rouge, RougeResult, Score
+from mtalign.metrics.sia import (
     Sia,
     SiaExplanation,
     SiaResult,
@@ -26,6 +24,8 @@ from mtalign.sia import (
     TranslationTable,
     WordSimilarity,
 )
+from mtalign.ranking.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
+from mtalign.ranking.rerank import RerankResult, rerank
 from mtalign.tokenizers import default_threads, stem, tokenize
 
 __all__ = [

@@ -23,13 +23,13 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError
-from mtalign.bleu import Bleu
-from mtalign.dcs import DCS_FIELDS, LEVELS, Dcs
-from mtalign.error_rate import Per, Wer
-from mtalign.nist import Nist
-from mtalign.ribes import Ribes
-from mtalign.rouge import COMPAT, MULTI_REF, Rouge, Score
-from mtalign.sia import DECAYS, DEFAULT_ALPHA, Sia, WordSimilarity
+from mtalign.metrics.bleu import Bleu
+from mtalign.metrics.dcs import DCS_FIELDS, LEVELS, Dcs
+from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.nist import Nist
+from mtalign.metrics.ribes import Ribes
+from mtalign.metrics.rouge import COMPAT, MULTI_REF, Rouge, Score
+from mtalign.metrics.sia import DECAYS, DEFAULT_ALPHA, Sia, WordSimilarity
 
 #: Every tokenizer name a metric accepts somewhere (each metric checks its own list).
 TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",

@@ -14,8 +14,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign._batch import check_bool, check_threads, nrefs, run_batch
-from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import (
     ConfigError,
     InputError,
@@ -24,6 +22,8 @@ from mtalign._mtalign import (
     WordSimilarityCore,
 )
 from mtalign._mtalign import __version__ as _native_version
+from mtalign.metrics.base import SingleScoreMetric
+from mtalign.metrics.inputs import check_bool, check_threads, nrefs, run_batch
 
 DECAYS = ("figure", "geometric")
 TABLE_FORMATS = ("tsv", "fast_align", "moses", "giza")

@@ -1,4 +1,8 @@
-"""Input handling shared by every metric: sequences, thread counts, warnings, signatures."""
+"""Input handling shared by every metric: sequences, thread counts, warnings, signatures.
+
+>>> nrefs(["a", "b"]), nrefs(["a", ["b", "c"]])
+('1', 'var')
+"""
 
 from __future__ import annotations
 

@@ -1,35 +1,15 @@
-"""What the classic baselines (NIST, WER, PER, RIBES) share: options, checks, the result."""
+"""The result of a corpus score with per-sentence scores (NIST, WER, PER, RIBES).
+
+>>> r = CorpusResult("WER", 0.25, np.array([0.5, 0.0]), {"errors": 1}, 0, 0, "tok:13a")
+>>> float(r), r.n_sentences, str(r)
+(0.25, 2, 'WER = 0.2500 (errors = 1)')
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-
-from mtalign._batch import check_bool
-from mtalign._mtalign import ConfigError
-
-#: Word tokenizers every baseline accepts; "13a" (sacrebleu's default) is the default.
-WORD_TOKENIZERS = ("13a", "intl", "unicode", "whitespace", "char")
-
-
-def check_tokenizer(tokenize: Any, lowercase: Any) -> None:
-    if tokenize not in WORD_TOKENIZERS:
-        raise ConfigError(f"unknown tokenizer {tokenize!r} (choose from: "
-                          f"{', '.join(WORD_TOKENIZERS)})")
-    check_bool("lowercase", lowercase)
-
-
-def check_number(name: str, value: Any, minimum: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= minimum:
-        raise ConfigError(f"{name} must be a number >= {minimum:g} (got {value!r})")
-    return float(value)
-
-
-def check_order(value: Any, maximum: int = 12) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
-        raise ConfigError(f"max_order must be an int between 1 and {maximum} (got {value!r})")
-    return value
 
 
 class CorpusResult:

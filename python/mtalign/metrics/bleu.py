@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._baseline import WORD_TOKENIZERS, check_order, check_tokenizer
-from mtalign._batch import check_bool, nrefs, run_batch, single_refs
-from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import BleuCore, ConfigError
 from mtalign._mtalign import __version__ as _native_version
+from mtalign.metrics.base import SingleScoreMetric
+from mtalign.metrics.inputs import check_bool, nrefs, run_batch, single_refs
+from mtalign.metrics.options import WORD_TOKENIZERS, check_order, check_tokenizer
 
 SMOOTHINGS = ("none", "floor", "add-k", "exp", "add1", "method1", "method2", "method3",
               "method4", "method5", "method6", "method7")

@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._baseline import CorpusResult, check_number, check_tokenizer
-from mtalign._batch import nrefs, run_batch
-from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import RibesCore
 from mtalign._mtalign import __version__ as _native_version
+from mtalign.metrics.base import SingleScoreMetric
+from mtalign.metrics.inputs import nrefs, run_batch
+from mtalign.metrics.options import check_number, check_tokenizer
+from mtalign.metrics.results import CorpusResult
 
 
 class Ribes(SingleScoreMetric):

@@ -7,10 +7,10 @@ from typing import Any, NamedTuple, Union
 
 import numpy as np
 
-from mtalign._batch import check_bool, nrefs, run_batch, single_refs
-from mtalign._metric import ConfiguredMetric
 from mtalign._mtalign import ConfigError, RougeCore
 from mtalign._mtalign import __version__ as _native_version
+from mtalign.metrics.base import ConfiguredMetric
+from mtalign.metrics.inputs import check_bool, nrefs, run_batch, single_refs
 
 TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",
               "intl")

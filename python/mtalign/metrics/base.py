@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._batch import single_refs
 from mtalign._mtalign import ConfigError
+from mtalign.metrics.inputs import single_refs
 
 
 def pick_scalar(metric: Any, variant: str | None) -> str:

@@ -1,0 +1,28 @@
+"""The metrics: one module per metric, each a class on one base (:mod:`mtalign.metrics.base`).
+
+>>> from mtalign.metrics import Rouge
+>>> Rouge("rougeL").sentence_score("a b c", "a c")["rougeL"].fmeasure
+0.8
+"""
+
+from mtalign.metrics.base import ConfiguredMetric
+from mtalign.metrics.bleu import Bleu, BleuResult
+from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
+from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.nist import Nist
+from mtalign.metrics.results import CorpusResult
+from mtalign.metrics.ribes import Ribes
+from mtalign.metrics.rouge import Rouge, RougeResult, Score
+from mtalign.metrics.sia import (
+    Sia,
+    SiaExplanation,
+    SiaResult,
+    SiaRound,
+    TranslationTable,
+    WordSimilarity,
+)
+
+__all__ = ["Bleu", "BleuResult", "ConfiguredMetric", "CorpusResult", "Dcs", "DcsResult",
+           "DcsScore", "Nist", "Per", "Ribes", "Rouge", "RougeResult", "Score", "Sia",
+           "SiaExplanation", "SiaResult", "SiaRound", "TranslationTable", "Wer",
+           "WordSimilarity"]
