@@ -1,19 +1,28 @@
 """mtalign: fast, faithful MT evaluation with a Rust core.
 
+Every metric is a :class:`Metric` with the same methods (``sentence_score``,
+``corpus_score``, ``batch_score``, ``statistics``, ``corpus_from_statistics``,
+``scalar_scores``, ``pairwise``) and its results are one family (:class:`Result`).
+
 >>> import mtalign
 >>> r = mtalign.Rouge(["rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"])
 >>> r.sentence_score("The cat sat on the mat.", ["A cat sat on the mat."])["rougeL"].fmeasure
 0.8333333333333334
+>>> float(mtalign.Wer().sentence_score("a b c", "a b d"))
+0.3333333333333333
+>>> mtalign.Bleu().batch_score(["a b c d"], ["a b c d"]).tolist()
+[100.0]
 """
 
 from mtalign import io, kernels
 from mtalign._mtalign import __version__
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+from mtalign.metrics.base import Metric
 from mtalign.metrics.bleu import Bleu, BleuResult
 from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.nist import Nist
-from mtalign.metrics.results import CorpusResult
+from mtalign.metrics.results import CorpusResult, Result
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge, RougeResult, Score
 from mtalign.metrics.sia import (
@@ -40,6 +49,7 @@ __all__ = [
     "InputError",
     "io",
     "kernels",
+    "Metric",
     "MtalignError",
     "MtalignWarning",
     "Nist",
@@ -50,6 +60,7 @@ __all__ = [
     "Per",
     "rerank",
     "RerankResult",
+    "Result",
     "Ribes",
     "Rouge",
     "RougeResult",

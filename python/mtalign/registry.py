@@ -24,16 +24,20 @@ import numpy as np
 
 from mtalign._mtalign import ConfigError
 from mtalign.metrics.bleu import Bleu
-from mtalign.metrics.dcs import DCS_FIELDS, LEVELS, Dcs
+from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.nist import Nist
+from mtalign.metrics.options import (
+    COMPAT,
+    DECAYS,
+    LEVELS,
+    ROUGE_MULTI_REF,
+    TOKENIZERS,
+)
+from mtalign.metrics.results import DCS_FIELDS, Score
 from mtalign.metrics.ribes import Ribes
-from mtalign.metrics.rouge import COMPAT, MULTI_REF, Rouge, Score
-from mtalign.metrics.sia import DECAYS, DEFAULT_ALPHA, Sia, WordSimilarity
-
-#: Every tokenizer name a metric accepts somewhere (each metric checks its own list).
-TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",
-              "intl")
+from mtalign.metrics.rouge import Rouge
+from mtalign.metrics.sia import DEFAULT_ALPHA, Sia, WordSimilarity
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stem", action="store_true",
                    help="ROUGE with stemming: ROUGE-1.5.5's -m under --compat rouge155, nltk's "
                         "Porter otherwise (as rouge-score)")
-    p.add_argument("--multi-ref", default=None, choices=MULTI_REF,
+    p.add_argument("--multi-ref", default=None, choices=ROUGE_MULTI_REF,
                    help="how several references combine for ROUGE (default: the --compat "
                         "profile's: max, average or best_f)")
     p.add_argument("--jackknife", action="store_true",
@@ -129,7 +133,8 @@ class Family:
     ``per_name``, every name gets an object of its own: ``bleus2`` and ``bleus4`` differ in
     configuration); ``variant(name)`` is the scalar to rank by (``scalar_scores(variant=...)``,
     ``None`` = the object's default); ``report(metric, names, hyps, refs, threads)`` scores a
-    corpus for ``mtalign score``.
+    corpus for ``mtalign score``; ``examples`` are names it owns (tests run every one through
+    every command).
     """
 
     name: str
@@ -139,6 +144,7 @@ class Family:
     report: Callable[[Any, Sequence[str], list[str], list[list[str]], int | None], Report]
     variant: Callable[[str], str | None] = lambda name: name  # noqa: E731 (the name itself)
     per_name: bool = False
+    examples: tuple[str, ...] = ()
 
 
 # -- builders -------------------------------------------------------------------------------
@@ -231,17 +237,31 @@ def _default_variant(name: str) -> str | None:
 FAMILIES: tuple[Family, ...] = (
     Family("rouge", lambda n: n.startswith("rouge"), _rouge,
            "rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<d>, rougeS*, rougeSU<d>, "
-           "rougeSU*", _report_rouge),
-    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", _report_dcs),
-    Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant),
+           "rougeSU*", _report_rouge, examples=("rougeL", "rougeSU4")),
+    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", _report_dcs,
+           examples=("dcs", "cs0")),
+    Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant,
+           examples=("sia",)),
     Family("bleu", _is_bleu, _bleu,
            "bleu, bleu<N> (sacrebleu's BLEU-N), bleus<N> (BLEUS-N, add-one), N = 1..12",
-           _report_scalar, _default_variant, per_name=True),
-    Family("nist", lambda n: n == "nist", _nist, "nist", _report_scalar, _default_variant),
+           _report_scalar, _default_variant, per_name=True,
+           examples=("bleu", "bleu2", "bleus4")),
+    Family("nist", lambda n: n == "nist", _nist, "nist", _report_scalar, _default_variant,
+           examples=("nist",)),
     Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per", _report_scalar,
-           _default_variant, per_name=True),
-    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant),
+           _default_variant, per_name=True, examples=("wer", "per")),
+    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant,
+           examples=("ribes",)),
 )
+
+
+def example_names() -> list[str]:
+    """One or more names of every family, in the table's order.
+
+    >>> example_names()[:3]
+    ['rougeL', 'rougeSU4', 'dcs']
+    """
+    return [name for fam in FAMILIES for name in fam.examples]
 
 
 def names_help() -> str:

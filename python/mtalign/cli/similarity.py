@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mtalign import registry
 from mtalign.cli.common import CliError
 from mtalign.io import read_lines
+from mtalign.metrics.options import TABLE_FORMATS, TOKENIZERS
 
 
 def cmd_train_similarity(args: argparse.Namespace) -> int:
@@ -63,15 +63,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--src", metavar="F", help="pivot-language file (one sentence a line)")
     t.add_argument("--tgt", metavar="E", help="MT-output-language file, aligned with F")
     t.add_argument("--table", metavar="LEX", help="read p(e|f) from LEX instead of training")
-    t.add_argument("--format", default="tsv", choices=("tsv", "fast_align", "moses", "giza"),
+    t.add_argument("--format", default="tsv", choices=TABLE_FORMATS,
                    help="format of --table (default: %(default)s)")
     t.add_argument("--src-vcb", help="GIZA++ source .vcb (with --format giza)")
     t.add_argument("--tgt-vcb", help="GIZA++ target .vcb (with --format giza)")
     t.add_argument("-o", "--output", required=True, metavar="TABLE", help="output file")
     t.add_argument("--iterations", type=int, default=5, help="EM iterations (default: 5)")
-    t.add_argument("--src-tokenize", default="whitespace", choices=registry.TOKENIZERS,
+    t.add_argument("--src-tokenize", default="whitespace", choices=TOKENIZERS,
                    help="tokenizer of F (default: %(default)s: pre-tokenized text)")
-    t.add_argument("--tgt-tokenize", default="unicode", choices=registry.TOKENIZERS,
+    t.add_argument("--tgt-tokenize", default="unicode", choices=TOKENIZERS,
                    help="tokenizer of E; use the scorer's (default: %(default)s)")
     t.add_argument("--no-lowercase", action="store_true", help="keep case")
     t.add_argument("--top", type=int, default=100,

@@ -5,12 +5,12 @@
 0.8
 """
 
-from mtalign.metrics.base import ConfiguredMetric
+from mtalign.metrics.base import Metric
 from mtalign.metrics.bleu import Bleu, BleuResult
 from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.nist import Nist
-from mtalign.metrics.results import CorpusResult
+from mtalign.metrics.results import CorpusResult, Result
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge, RougeResult, Score
 from mtalign.metrics.sia import (
@@ -22,7 +22,7 @@ from mtalign.metrics.sia import (
     WordSimilarity,
 )
 
-__all__ = ["Bleu", "BleuResult", "ConfiguredMetric", "CorpusResult", "Dcs", "DcsResult",
+__all__ = ["Bleu", "BleuResult", "Metric", "Result", "CorpusResult", "Dcs", "DcsResult",
            "DcsScore", "Nist", "Per", "Ribes", "Rouge", "RougeResult", "Score", "Sia",
            "SiaExplanation", "SiaResult", "SiaRound", "TranslationTable", "Wer",
            "WordSimilarity"]

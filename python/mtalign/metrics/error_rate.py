@@ -1,17 +1,18 @@
-"""Word error rate (WER) and position-independent error rate (PER); lower is better."""
+"""Word error rate (WER) and position-independent error rate (PER); lower is better.
+
+>>> Wer(tokenize="whitespace").batch_score(["a b", "a b c"], ["a b", "a x"]).tolist()
+[0.0, 1.0]
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from mtalign._mtalign import ErrorRateCore
-from mtalign._mtalign import __version__ as _native_version
-from mtalign.metrics.base import SingleScoreMetric
-from mtalign.metrics.inputs import nrefs, run_batch
-from mtalign.metrics.options import check_tokenizer
+from mtalign.metrics.base import Metric
+from mtalign.metrics.options import TOKENIZERS, case, option
 from mtalign.metrics.results import CorpusResult
 
 
@@ -21,64 +22,40 @@ def _rates(errors: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     return np.where(ref_len > 0, errors / safe, (errors > 0).astype(np.float64))
 
 
-class _ErrorRate(SingleScoreMetric):
-    __slots__ = ("_tokenize", "_lowercase", "_core")
-    _tokenize: str
-    _lowercase: bool
-    _core: ErrorRateCore
+class _ErrorRate(Metric[CorpusResult]):
+    """What WER and PER share: options, statistics rows (errors, ref_len), the result."""
 
+    __slots__ = ()
     _kind = ""
     higher_is_better = False
 
-    def __init__(self, *, tokenize: str = "13a", lowercase: bool = False) -> None:
-        check_tokenizer(tokenize, lowercase)
-        self._init_slots(_tokenize=tokenize, _lowercase=lowercase,
-                         _core=ErrorRateCore(self._kind, tokenize, lowercase))
+    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                           kw_only=True, sig="tok")
+    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
+                             sig="case", show=case)
 
-    def config(self) -> dict[str, Any]:
-        """The keyword arguments that rebuild this scorer."""
-        return {"tokenize": self._tokenize, "lowercase": self._lowercase}
+    signature_fields = ("lowercase", "tokenize", "multi_ref:min")
 
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.config().items())
-        return f"{type(self).__name__}({args})"
+    def _build(self, c: dict[str, Any]) -> ErrorRateCore:
+        return ErrorRateCore(self._kind, c["tokenize"], c["lowercase"])
 
-    def signature(self, nrefs: str | int | None = None) -> str:
-        """sacrebleu-style signature.
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        return _rates(rows[:, 0], rows[:, 1])
 
-        >>> Wer().signature(2)
-        'nrefs:2|case:mixed|tok:13a|multi_ref:min|version:0.1.0'
-        """
-        parts = [] if nrefs is None else [f"nrefs:{nrefs}"]
-        parts += [f"case:{'lc' if self._lowercase else 'mixed'}", f"tok:{self._tokenize}",
-                  "multi_ref:min", f"version:{_native_version}"]
-        return "|".join(parts)
-
-    def scalar_names(self) -> tuple[str, ...]:
-        return (self._kind,)
-
-    def statistics(self, hyps: Sequence[Any], refs: Sequence[Any],
-                   threads: int | None = None) -> np.ndarray:
-        """(n, 2) array of errors and reference length (of the best reference)."""
-        arr, _, _, _ = run_batch(self._core, hyps, refs, threads, self._tokenize)
-        return np.ascontiguousarray(arr)
-
-    def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
-                    threads: int | None = None) -> np.ndarray:
-        """The error rate of each hypothesis against its best reference, shape (n,)."""
-        stats = self.statistics(hyps, refs, threads)
-        return _rates(stats[:, 0], stats[:, 1])
-
-    def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
-                     threads: int | None = None) -> CorpusResult:
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> CorpusResult:
         """Total errors / total reference words (each sentence's best reference)."""
-        arr, nh, nr, refs = run_batch(self._core, hyps, refs, threads, self._tokenize)
-        stats = np.ascontiguousarray(arr)
-        errors, ref_len = stats[:, 0].sum(), stats[:, 1].sum()
+        if rows.shape[0] == 1:  # one sentence: its rate, without array arithmetic
+            e, n = rows[0].tolist()
+            return CorpusResult(self._kind.upper(), e / n if n > 0 else float(e > 0),
+                                lambda: _rates(rows[:, 0], rows[:, 1]),
+                                {"errors": int(e), "ref_len": int(n)}, n_empty_hyps,
+                                n_empty_refs, signature, 1)
+        errors, ref_len = rows[:, 0].sum(), rows[:, 1].sum()
         score = _rates(np.array([errors]), np.array([ref_len]))[0]
-        return CorpusResult(self._kind.upper(), score, _rates(stats[:, 0], stats[:, 1]),
-                            {"errors": int(errors), "ref_len": int(ref_len)}, nh, nr,
-                            self.signature(nrefs(refs)))
+        return CorpusResult(self._kind.upper(), score, _rates(rows[:, 0], rows[:, 1]),
+                            {"errors": int(errors), "ref_len": int(ref_len)}, n_empty_hyps,
+                            n_empty_refs, signature)
 
 
 class Wer(_ErrorRate):
@@ -92,9 +69,16 @@ class Wer(_ErrorRate):
     Args:
         tokenize, lowercase: as for :class:`mtalign.Bleu` (default ``"13a"``, case kept).
 
+    ``batch_score`` returns float64 (n,); ``sentence_score`` and ``corpus_score`` a
+    :class:`~mtalign.CorpusResult` with ``errors`` and ``ref_len`` in its details.
+    :meth:`statistics` rows are (errors, reference length); the corpus rate is their sums'
+    ratio.
+
     Example:
-        >>> Wer(tokenize="whitespace").sentence_score("a b c d", "a x c")
+        >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
         0.6666666666666666
+        >>> Wer().signature(2)
+        'nrefs:2|case:mixed|tok:13a|multi_ref:min|version:0.1.0'
         >>> Wer.higher_is_better
         False
     """
@@ -112,7 +96,7 @@ class Per(_ErrorRate):
     references and empty references as for :class:`Wer`.
 
     Example:
-        >>> Per(tokenize="whitespace").sentence_score("c b a d", "a b c")
+        >>> float(Per(tokenize="whitespace").sentence_score("c b a d", "a b c"))
         0.3333333333333333
     """
 

@@ -44,36 +44,59 @@ def nrefs(refs: Sequence[Any]) -> str:
     return str(counts.pop()) if len(counts) == 1 else "var"
 
 
+def _warn_vanished(hv: list[int], rv: list[tuple[int, int]], tokenize: str,
+                   stacklevel: int) -> None:
+    where = f"hyps[{hv[0]}]" if hv else f"refs[{rv[0][0]}][{rv[0][1]}]"
+    warnings.warn(
+        f"{len(hv)} hypotheses and {len(rv)} references are non-empty but produced no "
+        f"tokens with tokenize={tokenize!r} (first: {where}); they score 0",
+        MtalignWarning,
+        stacklevel=stacklevel,
+    )
+
+
 def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
               tokenize: str) -> tuple[np.ndarray, int, int, list | tuple]:
     """Calls the native scorer on text or pre-tokenized input; warns about vanished text.
 
-    Returns the score array, the numbers of hypotheses and references that produced no
-    tokens, and `refs` as a list.
+    Every batch call of a native scorer goes through here. Returns the native array (one
+    statistics row per hypothesis), the numbers of hypotheses and references that produced
+    no tokens, and ``refs`` as a list.
+
+    >>> from mtalign._mtalign import ErrorRateCore
+    >>> run_batch(ErrorRateCore("wer", "whitespace", False), ["a b"], ["a c"], None, "")[0]
+    array([[1., 2.]])
     """
     hyps = as_list(hyps, "hyps")
     refs = as_list(refs, "refs")
     threads = check_threads(threads)
-    pretokenized = bool(hyps) and isinstance(hyps[0], (list, tuple))
-    if pretokenized:
+    if hyps and isinstance(hyps[0], (list, tuple)):
         arr, hv, rv = core.score_tokens(hyps, refs, threads)
     else:
         arr, hv, rv = core.score_texts(hyps, refs, threads)
     if hv or rv:
-        where = f"hyps[{hv[0]}]" if hv else f"refs[{rv[0][0]}][{rv[0][1]}]"
-        warnings.warn(
-            f"{len(hv)} hypotheses and {len(rv)} references are non-empty but produced no "
-            f"tokens with tokenize={tokenize!r} (first: {where}); they score 0",
-            MtalignWarning,
-            stacklevel=4,
-        )
+        _warn_vanished(hv, rv, tokenize, 5)  # the caller of the metric's method
     return arr, len(hv), len(rv), refs
 
 
-def single_refs(hyp: Any, refs: Any) -> Any:
-    """Validates one hypothesis and normalises its references for a batch of one."""
+def run_one(core: Any, hyp: Any, refs: Any, tokenize: str) -> tuple[np.ndarray, int, int]:
+    """Scores one hypothesis against one reference (str) or several (list): the native
+    array of one row, and whether the hypothesis / how many references produced no tokens.
+
+    Every ``sentence_score`` goes through here (the place for a native one-pair call).
+
+    >>> from mtalign._mtalign import ErrorRateCore
+    >>> run_one(ErrorRateCore("wer", "whitespace", False), "a b", "a c", "")[0]
+    array([[1., 2.]])
+    """
     if isinstance(hyp, str):
-        return refs if isinstance(refs, str) else as_list(refs, "refs")
-    if isinstance(hyp, (list, tuple)):
-        return as_list(refs, "refs")
-    raise InputError(f"hyp must be a str or a list of str tokens (got {type(hyp).__name__})")
+        if not isinstance(refs, str):
+            refs = as_list(refs, "refs")
+        arr, hv, rv = core.score_texts([hyp], [refs], None)
+    elif isinstance(hyp, (list, tuple)):
+        arr, hv, rv = core.score_tokens([hyp], [as_list(refs, "refs")], None)
+    else:
+        raise InputError(f"hyp must be a str or a list of str tokens (got {type(hyp).__name__})")
+    if hv or rv:
+        _warn_vanished(hv, rv, tokenize, 4)
+    return arr, len(hv), len(rv)

@@ -1,21 +1,23 @@
-"""NIST (Doddington 2002), as nltk's ``corpus_nist`` and ``sentence_nist`` compute it."""
+"""NIST (Doddington 2002), as nltk's ``corpus_nist`` and ``sentence_nist`` compute it.
+
+>>> float(Nist(max_order=1, tokenize="whitespace").sentence_score("a b", "a b"))
+1.0
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from mtalign._mtalign import NistCore
-from mtalign._mtalign import __version__ as _native_version
-from mtalign.metrics.base import SingleScoreMetric
-from mtalign.metrics.inputs import nrefs, run_batch
-from mtalign.metrics.options import check_order, check_tokenizer
+from mtalign.metrics.base import Metric
+from mtalign.metrics.inputs import nrefs, run_one
+from mtalign.metrics.options import TOKENIZERS, case, option
 from mtalign.metrics.results import CorpusResult
 
 
-class Nist(SingleScoreMetric):
+class Nist(Metric[CorpusResult]):
     """NIST: information-weighted n-gram precision (arithmetic mean over orders) × NIST's
     length penalty (0.5 when the output is 2/3 of the reference length).
 
@@ -31,81 +33,81 @@ class Nist(SingleScoreMetric):
         max_order: the longest n-gram, 1 to 12 (default 5).
         tokenize, lowercase: as for :class:`mtalign.Bleu` (default ``"13a"``, case kept).
 
+    :meth:`statistics` are the rows of the corpus weights (their sum is corpus NIST, so a
+    bootstrap resamples rows with the full corpus's weights). ``batch_score`` returns float64
+    (n,); ``sentence_score`` and ``corpus_score`` a :class:`~mtalign.CorpusResult` (for the
+    corpus, ``per_sentence`` holds each sentence's share under the corpus weights).
+
     Example:
-        >>> round(Nist(max_order=2, tokenize="whitespace").sentence_score(
-        ...     "the cat sat on the mat", ["the cat sat on a mat"]), 6)
+        >>> round(float(Nist(max_order=2, tokenize="whitespace").sentence_score(
+        ...     "the cat sat on the mat", ["the cat sat on a mat"])), 6)
         2.154135
-    """
-
-    __slots__ = ("_max_order", "_tokenize", "_lowercase", "_sentence_core", "_corpus_core")
-    _max_order: int
-    _tokenize: str
-    _lowercase: bool
-    _sentence_core: NistCore
-    _corpus_core: NistCore
-
-    higher_is_better = True
-
-    def __init__(self, max_order: int = 5, *, tokenize: str = "13a",
-                 lowercase: bool = False) -> None:
-        check_order(max_order)
-        check_tokenizer(tokenize, lowercase)
-        self._init_slots(_max_order=max_order, _tokenize=tokenize, _lowercase=lowercase,
-                         _sentence_core=NistCore(max_order, False, tokenize, lowercase),
-                         _corpus_core=NistCore(max_order, True, tokenize, lowercase))
-
-    def config(self) -> dict[str, Any]:
-        """The keyword arguments that rebuild this scorer."""
-        return {"max_order": self._max_order, "tokenize": self._tokenize,
-                "lowercase": self._lowercase}
-
-    def __repr__(self) -> str:
-        return "Nist(" + ", ".join(f"{k}={v!r}" for k, v in self.config().items()) + ")"
-
-    def signature(self, nrefs: str | int | None = None) -> str:
-        """sacrebleu-style signature.
-
-        >>> Nist().signature()
-        'case:mixed|tok:13a|order:5|version:0.1.0'
-        """
-        parts = [] if nrefs is None else [f"nrefs:{nrefs}"]
-        parts += [f"case:{'lc' if self._lowercase else 'mixed'}", f"tok:{self._tokenize}",
-                  f"order:{self._max_order}", f"version:{_native_version}"]
-        return "|".join(parts)
-
-    def scalar_names(self) -> tuple[str, ...]:
-        """``("nist",)``."""
-        return ("nist",)
-
-    def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
-                    threads: int | None = None) -> np.ndarray:
-        """Sentence NIST (weights from each sentence's references), shape (n,).
-
         >>> Nist(tokenize="whitespace").batch_score(["a b", "c"], ["x y", "z"]).tolist()
         [0.0, 0.0]
-        """
-        arr, _, _, _ = run_batch(self._sentence_core, hyps, refs, threads, self._tokenize)
-        each, _ = self._sentence_core.scores(np.ascontiguousarray(arr))
-        return each
+        >>> Nist(max_order=1, tokenize="whitespace").corpus_score(["a b"], ["a b"]).score
+        1.0
+        >>> Nist().signature()
+        'case:mixed|tok:13a|order:5|version:0.1.0'
+    """
 
-    def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
-                     threads: int | None = None) -> CorpusResult:
+
+    max_order: int = option(default=5, doc="the longest n-gram, 1 to 12", native=True, sig="order")
+    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                           kw_only=True, sig="tok")
+    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
+                             sig="case", show=case)
+
+    signature_fields = ("lowercase", "tokenize", "max_order")
+    __slots__ = ("_corpus_core",)
+    _corpus_core: ClassVar[NistCore]  # a slot (ClassVar: not an option)
+
+    def _build(self, c: dict[str, Any]) -> NistCore:
+        # Sentence NIST weighs n-grams by the sentence's own references; corpus NIST by all.
+        object.__setattr__(self, "_corpus_core",
+                           NistCore(c["max_order"], True, c["tokenize"], c["lowercase"]))
+        return NistCore(c["max_order"], False, c["tokenize"], c["lowercase"])
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        each, _ = self._core.scores(np.ascontiguousarray(rows))
+        return each  # type: ignore[no-any-return]
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any, core: Any = None) -> CorpusResult:
+        each, total = (core or self._corpus_core).scores(rows)
+        n = self._config["max_order"]
+        sums = rows.sum(axis=0) if rows.shape[0] else np.zeros(1 + 3 * n)
+        details = {"sys_len": int(sums[0]), "ref_len": float(sums[1:1 + n].sum()) / n}
+        return CorpusResult("NIST", total, each, details, n_empty_hyps, n_empty_refs,
+                            signature)
+
+    def statistics(self, hyps: Any, refs: Any, threads: int | None = None) -> np.ndarray:
+        """Rows under the corpus weights (counted over every reference of the batch).
+
+        >>> Nist(max_order=1, tokenize="whitespace").statistics(["a b"], ["a b"]).shape
+        (1, 4)
+        """
+        arr, _, _, _ = self._run(hyps, refs, threads, self._corpus_core)
+        return np.ascontiguousarray(arr)
+
+    def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
+        """NIST of one hypothesis, weights from its own references (nltk's ``sentence_nist``).
+
+        >>> float(Nist(tokenize="whitespace").sentence_score("", "a b"))
+        0.0
+        """
+        arr, nh, nr = run_one(self._core, hyp, refs, self._config["tokenize"])
+        return self._result(np.ascontiguousarray(arr), nh, nr,
+                            lambda: self.signature(nrefs([refs])), self._core)
+
+    def corpus_score(self, hyps: Any, refs: Any, threads: int | None = None) -> CorpusResult:
         """Corpus NIST (weights from all references), with the summed lengths.
 
-        ``per_sentence`` holds each sentence's share under the corpus weights.
-
-        >>> res = Nist(max_order=1, tokenize="whitespace").corpus_score(["a b"], ["a b"])
-        >>> res.score
-        1.0
+        >>> print(Nist(max_order=1, tokenize="whitespace").corpus_score(["a b"], ["a c"]))
+        NIST = 0.5000 (sys_len = 2 ref_len = 2)
         """
-        core = self._corpus_core
-        arr, nh, nr, refs = run_batch(core, hyps, refs, threads, self._tokenize)
-        stats = np.ascontiguousarray(arr)
-        each, total = core.scores(stats)
-        n = self._max_order
-        sums = stats.sum(axis=0) if stats.shape[0] else np.zeros(1 + 3 * n)
-        details = {"sys_len": int(sums[0]), "ref_len": float(sums[1:1 + n].sum()) / n}
-        return CorpusResult("NIST", total, each, details, nh, nr, self.signature(nrefs(refs)))
+        arr, nh, nr, refs = self._run(hyps, refs, threads, self._corpus_core)
+        return self._result(np.ascontiguousarray(arr), nh, nr,
+                            lambda: self.signature(nrefs(refs)))
 
 
 __all__ = ["Nist"]
