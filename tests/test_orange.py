@@ -35,7 +35,7 @@ def length_distance(hyp: str, refs: Sequence[str]) -> float:
 
 def make_length_metric(mtalign: Any) -> Any:
     """A hand-made ConfiguredMetric: how any future metric plugs into ORANGE and reranking."""
-    from mtalign.metrics.base import ConfiguredMetric
+    from mtalign import Metric as ConfiguredMetric
 
     class LengthDistance(ConfiguredMetric):
         __slots__ = ()

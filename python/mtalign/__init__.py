@@ -14,65 +14,30 @@ Every metric is a :class:`Metric` with the same methods (``sentence_score``,
 [100.0]
 """
 
-from mtalign import io, kernels
+from mtalign import io, kernels, metrics
 from mtalign._mtalign import __version__
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
-from mtalign.metrics.base import Metric
-from mtalign.metrics.bleu import Bleu, BleuResult
-from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
-from mtalign.metrics.error_rate import Per, Wer
-from mtalign.metrics.nist import Nist
-from mtalign.metrics.results import CorpusResult, Result
-from mtalign.metrics.ribes import Ribes
-from mtalign.metrics.rouge import Rouge, RougeResult, Score
-from mtalign.metrics.sia import (
-    Sia,
-    SiaExplanation,
-    SiaResult,
-    SiaRound,
-    TranslationTable,
-    WordSimilarity,
-)
+from mtalign.metrics import *  # noqa: F403 (every metric and result; see metrics.__all__)
 from mtalign.ranking.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
 from mtalign.ranking.rerank import RerankResult, rerank
 from mtalign.tokenizers import default_threads, stem, tokenize
 
 __all__ = [
-    "Bleu",
-    "BleuResult",
     "ConfigError",
-    "CorpusResult",
-    "Dcs",
-    "DcsResult",
-    "DcsScore",
     "default_threads",
     "InputError",
     "io",
     "kernels",
-    "Metric",
     "MtalignError",
     "MtalignWarning",
-    "Nist",
     "orange",
     "orange_from_scores",
     "OrangeCurve",
     "OrangeResult",
-    "Per",
     "rerank",
     "RerankResult",
-    "Result",
-    "Ribes",
-    "Rouge",
-    "RougeResult",
-    "Score",
-    "Sia",
-    "SiaExplanation",
-    "SiaResult",
-    "SiaRound",
     "stem",
     "tokenize",
-    "TranslationTable",
-    "Wer",
-    "WordSimilarity",
     "__version__",
 ]
+__all__ += metrics.__all__

@@ -17,7 +17,8 @@ inherits ``statistics``, ``corpus_from_statistics``, ``batch_score``, ``sentence
 * ``batch_score(hyps, refs)``: an ndarray, one entry per hypothesis (float64 (n,) for
   one-number metrics; a structured array with named columns for ROUGE and DCS);
 * ``scalar_scores(hyps, refs, variant)``: one float per hypothesis, what ORANGE, reranking
-  and ``pairwise`` rank by.
+  and ``pairwise`` rank by;
+* ``bootstrap(hyps, refs)``: corpus scores of seeded resamples of the statistics rows.
 
 >>> from mtalign import Wer
 >>> w = Wer(tokenize="whitespace")
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError
+from mtalign._mtalign import ConfigError, InputError
 from mtalign._mtalign import __version__ as _native_version
 from mtalign.metrics.inputs import nrefs, run_batch, run_one
 from mtalign.metrics.options import REQUIRED, Option, check_lowercasing, option
@@ -347,13 +348,33 @@ class Metric(Generic[R]):
         arr, nh, nr, refs = self._run(hyps, refs, threads)
         return self._result(arr, nh, nr, lambda: self.signature(nrefs(refs)))
 
+    def bootstrap(self, hyps: Sequence[Any], refs: Sequence[Any], n_samples: int = 1000,
+                  seed: int = 12345, threads: int | None = None) -> np.ndarray:
+        """The corpus score (``float`` of the result) of ``n_samples`` resamples of the
+        sentences with replacement: one statistics pass, then one aggregation per resample.
+
+        Seeded (NumPy's ``default_rng(seed)``), so the same call gives the same numbers.
+
+        >>> from mtalign import Wer
+        >>> w = Wer(tokenize="whitespace")
+        >>> w.bootstrap(["a b", "a x"], ["a b", "a b"], n_samples=3, seed=1).tolist()
+        [0.25, 0.5, 0.0]
+        """
+        if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
+            raise ConfigError(f"n_samples must be a positive int (got {n_samples!r})")
+        stats = self.statistics(hyps, refs, threads)
+        n = stats.shape[0]
+        if n == 0:
+            raise InputError("bootstrap needs at least one sentence")
+        rng = np.random.default_rng(seed)
+        out = np.empty(n_samples, dtype=np.float64)
+        for k in range(n_samples):
+            out[k] = float(self.corpus_from_statistics(stats[rng.integers(0, n, n)]))
+        return out
+
 
 def _rebuild(cls: type[Metric[Any]], config: dict[str, Any]) -> Metric[Any]:
     return cls(**config)
-
-
-#: The old name of :class:`Metric`.
-ConfiguredMetric = Metric
 
 
 def pairwise_scores(scalar_scores: Any, hyps: Sequence[Any], pseudo_refs: Sequence[Any],
