@@ -334,7 +334,7 @@ class Metric(Generic[R]):
         >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
         0.6666666666666666
         """
-        arr, nh, nr = run_one(self._core, hyp, refs, self._tokenizer_name())
+        arr, nh, nr = run_one(self._core, hyp, refs, self)
         return self._result(arr, nh, nr, lambda: self.signature(nrefs([refs])))
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],

@@ -79,14 +79,16 @@ def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
     return arr, len(hv), len(rv), refs
 
 
-def run_one(core: Any, hyp: Any, refs: Any, tokenize: str) -> tuple[np.ndarray, int, int]:
+def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[np.ndarray, int, int]:
     """Scores one hypothesis against one reference (str) or several (list): the native
     array of one row, and whether the hypothesis / how many references produced no tokens.
 
-    Every ``sentence_score`` goes through here (the place for a native one-pair call).
+    Every ``sentence_score`` goes through here (the place for a native one-pair call);
+    ``metric._tokenizer_name()`` names the tokenizer in the warning about vanished text.
 
-    >>> from mtalign._mtalign import ErrorRateCore
-    >>> run_one(ErrorRateCore("wer", "whitespace", False), "a b", "a c", "")[0]
+    >>> from mtalign import Wer
+    >>> w = Wer(tokenize="whitespace")
+    >>> run_one(w._core, "a b", "a c", w)[0]
     array([[1., 2.]])
     """
     if isinstance(hyp, str):
@@ -98,5 +100,6 @@ def run_one(core: Any, hyp: Any, refs: Any, tokenize: str) -> tuple[np.ndarray, 
     else:
         raise InputError(f"hyp must be a str or a list of str tokens (got {type(hyp).__name__})")
     if hv or rv:
-        _warn_vanished(hv, rv, tokenize, 4)
-    return arr, len(hv), len(rv)
+        _warn_vanished(hv, rv, metric._tokenizer_name(), 4)
+        return arr, len(hv), len(rv)
+    return arr, 0, 0

@@ -95,7 +95,7 @@ class Nist(Metric[CorpusResult]):
         >>> float(Nist(tokenize="whitespace").sentence_score("", "a b"))
         0.0
         """
-        arr, nh, nr = run_one(self._core, hyp, refs, self._config["tokenize"])
+        arr, nh, nr = run_one(self._core, hyp, refs, self)
         return self._result(np.ascontiguousarray(arr), nh, nr,
                             lambda: self.signature(nrefs([refs])), self._core)
 

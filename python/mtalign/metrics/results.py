@@ -235,7 +235,11 @@ class RougeResult(Result):
     def __init__(self, variants: tuple[str, ...], rows: np.ndarray, n_empty_hyps: int,
                  n_empty_refs: int, signature: Any) -> None:
         # rows: (n, len(variants), 3) float64, C-contiguous (the native batch as returned).
-        Result.__init__(self, int(rows.shape[0]), n_empty_hyps, n_empty_refs, signature)
+        # (Result.__init__ inlined: this runs once per sentence_score.)
+        self.n_sentences = rows.shape[0]
+        self.n_empty_hyps = n_empty_hyps
+        self.n_empty_refs = n_empty_refs
+        self._signature = signature
         self.variants = variants
         self._rows = rows
         self._scores: dict[str, Score] | None = None
