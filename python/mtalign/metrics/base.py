@@ -137,6 +137,20 @@ class Metric(Generic[R]):
 
     # -- configuration (generated from the declarations) -------------------------------------
 
+    @classmethod
+    def declared(cls, name: str) -> Option:
+        """The declaration of option ``name`` (its default, doc and choices, e.g. for
+        ``--help``).
+
+        >>> from mtalign import Rouge
+        >>> Rouge.declared("compat").choices, Rouge.declared("beta").default
+        (('paper', 'rouge155', 'rouge_score'), 1.0)
+        """
+        for o in cls._options:
+            if o.name == name:
+                return o
+        raise KeyError(f"{cls.__name__} has no option {name!r}")
+
     def _setup(self, values: dict[str, Any]) -> None:
         for o in self._options:
             values[o.name] = o.check(values[o.name])
