@@ -83,3 +83,39 @@ def test_bootstrap_resamples_statistics_rows(mtalign: Any, metric: Any) -> None:
     assert np.array_equal(a, metric.bootstrap(HYPS, REFS, n_samples=20, seed=7))
     same = metric.bootstrap(HYPS[:1] * 3, REFS[:1] * 3, n_samples=3)
     assert same.tolist() == [float(metric.corpus_score(HYPS[:1] * 3, REFS[:1] * 3))] * 3
+
+
+class OnePairCore:
+    """A native core with a ``score_one(hyp, refs)`` as the bindings define it (the row as a
+    flat list of floats, vanished hypothesis, vanished references), built on score_texts."""
+
+    def __init__(self, core: Any) -> None:
+        self._core = core
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._core, name)
+
+    def score_one(self, hyp: str, refs: Any) -> tuple[list[float], list, list]:
+        arr, hv, rv = self._core.score_texts([hyp], [refs], None)
+        return arr[0].ravel().tolist(), hv, rv
+
+
+def _view(metric: Any, res: Any) -> Any:
+    d = res.to_dict()
+    d.pop("per_sentence", None)
+    return float(res), d, np.asarray(getattr(res, "per_sentence", [])).tolist() \
+        if not isinstance(res.per_sentence, dict) else \
+        {k: v.tolist() for k, v in res.per_sentence.items()}
+
+
+@pytest.mark.filterwarnings("ignore:.*produced no tokens")
+def test_one_pair_native_path_gives_the_batch_of_one(mtalign: Any, metric: Any) -> None:
+    fast = type(metric)(**metric.config())
+    object.__setattr__(fast, "_core", OnePairCore(metric._core))
+    for h, r in zip(HYPS + ["!!"], REFS + [["a", "..."]], strict=True):
+        for refs in (r, r[0]):
+            want, got = metric.sentence_score(h, refs), fast.sentence_score(h, refs)
+            assert type(got) is type(want)
+            assert _view(metric, got) == _view(metric, want)
+            if isinstance(metric, mtalign.Rouge):
+                assert all(got[v] == want[v] for v in metric.scalar_names())

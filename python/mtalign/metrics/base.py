@@ -348,8 +348,16 @@ class Metric(Generic[R]):
         >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
         0.6666666666666666
         """
-        arr, nh, nr = run_one(self._core, hyp, refs, self)
-        return self._result(arr, nh, nr, lambda: self.signature(nrefs([refs])))
+        row, nh, nr = run_one(self._core, hyp, refs, self)
+        return self._result_one(row, nh, nr, lambda: self.signature(nrefs([refs])))
+
+    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
+                    signature: Any) -> R:
+        """The result of one sentence's row: a (1, ...) array, or the flat list of floats of
+        the native one-pair call."""
+        if not isinstance(row, np.ndarray):
+            row = np.array([row], dtype=np.float64)
+        return self._result(row, n_empty_hyps, n_empty_refs, signature)
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                      threads: int | None = None) -> R:

@@ -1,4 +1,4 @@
-"""Input handling shared by every metric: sequences, thread counts, warnings, signatures.
+"""Input handling shared by every metric: sequences, the native calls, warnings, signatures.
 
 >>> nrefs(["a", "b"]), nrefs(["a", ["b", "c"]])
 ('1', 'var')
@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, InputError
+from mtalign._mtalign import InputError
 from mtalign.errors import MtalignWarning
+from mtalign.metrics.options import check_threads
 
 
 def as_list(obj: Any, name: str) -> list | tuple:
@@ -23,19 +24,6 @@ def as_list(obj: Any, name: str) -> list | tuple:
     if isinstance(obj, (str, bytes)) or not isinstance(obj, Iterable):
         raise InputError(f"{name} must be a list of sentences (got {type(obj).__name__})")
     return list(obj)
-
-
-def check_threads(threads: int | None) -> int | None:
-    if threads is None:
-        return None
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ConfigError(f"threads must be a positive int or None (got {threads!r})")
-    return threads
-
-
-def check_bool(name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{name} must be True or False (got {value!r})")
 
 
 def nrefs(refs: Sequence[Any]) -> str:
@@ -79,12 +67,15 @@ def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
     return arr, len(hv), len(rv), refs
 
 
-def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[np.ndarray, int, int]:
-    """Scores one hypothesis against one reference (str) or several (list): the native
-    array of one row, and whether the hypothesis / how many references produced no tokens.
+def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int]:
+    """Scores one hypothesis against one reference (str) or several (list): the statistics
+    row, and whether the hypothesis / how many references produced no tokens.
 
-    Every ``sentence_score`` goes through here (the place for a native one-pair call);
-    ``metric._tokenizer_name()`` names the tokenizer in the warning about vanished text.
+    Every ``sentence_score`` goes through here. Text goes to the native one-pair call
+    ``core.score_one(hyp, refs)`` when the core has one (no pool, no batch tables; the row
+    comes back as a flat list of floats); otherwise, and for token lists, to a batch of one
+    (the row is then a (1, ...) array). ``metric._tokenizer_name()`` names the tokenizer in
+    the warning about vanished text.
 
     >>> from mtalign import Wer
     >>> w = Wer(tokenize="whitespace")
@@ -92,9 +83,13 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[np.ndarray, in
     array([[1., 2.]])
     """
     if isinstance(hyp, str):
-        if not isinstance(refs, str):
+        if not isinstance(refs, (str, list, tuple)):
             refs = as_list(refs, "refs")
-        arr, hv, rv = core.score_texts([hyp], [refs], None)
+        one = getattr(core, "score_one", None)
+        if one is not None:
+            arr, hv, rv = one(hyp, refs)
+        else:
+            arr, hv, rv = core.score_texts([hyp], [refs], None)
     elif isinstance(hyp, (list, tuple)):
         arr, hv, rv = core.score_tokens([hyp], [as_list(refs, "refs")], None)
     else:

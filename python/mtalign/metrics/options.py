@@ -146,8 +146,7 @@ class Option:
             return None
         kind = self.kind
         if kind is bool:
-            if not isinstance(value, bool):
-                raise ConfigError(f"{self.name} must be True or False (got {value!r})")
+            check_bool(self.name, value)
         elif kind is float:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ConfigError(f"{self.name} must be a number (got {value!r})")
@@ -195,6 +194,28 @@ def option(*, default: Any = REQUIRED, doc: str = "", **kwargs: Any) -> Any:
     (Toy(width=3), 'w:5|version:...')
     """
     return Option(default, doc, **kwargs)
+
+
+def check_bool(name: str, value: Any) -> None:
+    """Refuses anything but True and False (the native constructors would raise TypeError).
+
+    >>> check_bool("stem", True)
+    """
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False (got {value!r})")
+
+
+def check_threads(threads: Any) -> int | None:
+    """A thread count: a positive int, or None for every core.
+
+    >>> check_threads(2), check_threads(None)
+    (2, None)
+    """
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ConfigError(f"threads must be a positive int or None (got {threads!r})")
+    return threads
 
 
 def names(value: Any) -> tuple[str, ...]:

@@ -232,11 +232,12 @@ class RougeResult(Result):
     __slots__ = ("variants", "_rows", "_scores")
     variants: tuple[str, ...]
 
-    def __init__(self, variants: tuple[str, ...], rows: np.ndarray, n_empty_hyps: int,
+    def __init__(self, variants: tuple[str, ...], rows: Any, n_empty_hyps: int,
                  n_empty_refs: int, signature: Any) -> None:
-        # rows: (n, len(variants), 3) float64, C-contiguous (the native batch as returned).
+        # rows: (n, len(variants), 3) float64, C-contiguous (the native batch as returned),
+        # or one sentence's flat list [P, R, F, P, R, F, ...] (the native one-pair call).
         # (Result.__init__ inlined: this runs once per sentence_score.)
-        self.n_sentences = rows.shape[0]
+        self.n_sentences = rows.shape[0] if isinstance(rows, np.ndarray) else 1
         self.n_empty_hyps = n_empty_hyps
         self.n_empty_refs = n_empty_refs
         self._signature = signature
@@ -244,10 +245,17 @@ class RougeResult(Result):
         self._rows = rows
         self._scores: dict[str, Score] | None = None
 
+    def _array(self) -> np.ndarray:
+        rows = self._rows
+        if not isinstance(rows, np.ndarray):
+            rows = np.array(rows, dtype=np.float64).reshape(1, len(self.variants), 3)
+            self._rows = rows
+        return rows
+
     @property
     def per_sentence(self) -> dict[str, np.ndarray]:
         """Variant name -> (n, 3) float64 array of precision, recall, F per sentence."""
-        rows = self._rows
+        rows = self._array()
         return {v: np.ascontiguousarray(rows[:, k, :]) for k, v in enumerate(self.variants)}
 
     @property
@@ -255,7 +263,10 @@ class RougeResult(Result):
         """Variant name -> :class:`Score` of the means over sentences."""
         if self._scores is None:
             rows = self._rows
-            if rows.shape[0] == 1:  # the mean of one row is the row
+            if not isinstance(rows, np.ndarray):  # one sentence's flat list
+                self._scores = {v: _new_tuple(Score, rows[3 * k:3 * k + 3])
+                                for k, v in enumerate(self.variants)}
+            elif rows.shape[0] == 1:  # the mean of one row is the row
                 self._scores = {v: _new_tuple(Score, x)
                                 for v, x in zip(self.variants, rows[0].tolist(), strict=True)}
             else:
@@ -272,7 +283,10 @@ class RougeResult(Result):
                 k = self.variants.index(variant)
             except ValueError:
                 raise KeyError(variant) from None
-            return _new_tuple(Score, self._rows[0, k].tolist())  # type: ignore[no-any-return]
+            rows = self._rows
+            if isinstance(rows, np.ndarray):
+                return _new_tuple(Score, rows[0, k].tolist())  # type: ignore[no-any-return]
+            return _new_tuple(Score, rows[3 * k:3 * k + 3])  # type: ignore[no-any-return]
         return self.scores[variant]
 
     # A read-only mapping variant -> Score (what sentence_score used to return).

@@ -22,8 +22,14 @@ from mtalign._mtalign import (
     WordSimilarityCore,
 )
 from mtalign.metrics.base import Metric
-from mtalign.metrics.inputs import check_bool, check_threads
-from mtalign.metrics.options import DECAYS, TABLE_FORMATS, TOKENIZERS, option
+from mtalign.metrics.options import (
+    DECAYS,
+    TABLE_FORMATS,
+    TOKENIZERS,
+    check_bool,
+    check_threads,
+    option,
+)
 from mtalign.metrics.results import CorpusResult, SiaResult
 
 __all__ = ["DECAYS", "DEFAULT_ALPHA", "Sia", "SiaExplanation", "SiaResult", "SiaRound",

@@ -16,7 +16,7 @@ import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
 from mtalign.metrics.base import pick_scalar
-from mtalign.metrics.inputs import check_threads
+from mtalign.metrics.options import check_threads
 
 ProgressFn = Callable[[int, int], None]
 
