@@ -181,27 +181,64 @@ class BleuResult(CorpusResult):
         per_sentence: (n,) array, the BLEU of each sentence's own statistics row.
     """
 
-    __slots__ = ("counts", "totals", "precisions", "bp", "ratio", "sys_len", "ref_len")
-    counts: list[int]
-    totals: list[int]
-    precisions: list[float]
-    bp: float
-    ratio: float
-    sys_len: float
-    ref_len: float
+    __slots__ = ("_figures", "_fields_cache")
 
     def __init__(self, figures: tuple[Any, ...], per_sentence: Any, n_empty_hyps: int,
                  n_empty_refs: int, signature: Any, n_sentences: int | None = None) -> None:
-        score, bp, precisions, sys_len, ref_len, counts, totals = figures
-        CorpusResult.__init__(self, "BLEU", score, per_sentence, {}, n_empty_hyps,
+        # figures: the native (score, bp, precisions, sys_len, ref_len, counts, totals);
+        # everything but the score is converted when first read.
+        CorpusResult.__init__(self, "BLEU", figures[0], per_sentence, {}, n_empty_hyps,
                               n_empty_refs, signature, n_sentences)
-        self.bp = float(bp)
-        self.precisions = [float(p) for p in precisions]
-        self.sys_len = int(sys_len) if float(sys_len).is_integer() else float(sys_len)
-        self.ref_len = int(ref_len) if float(ref_len).is_integer() else float(ref_len)
-        self.counts = [int(c) for c in counts]
-        self.totals = [int(t) for t in totals]
-        self.ratio = self.sys_len / self.ref_len if self.ref_len else 0.0
+        self._figures = figures
+        self._fields_cache: dict[str, Any] | None = None
+
+    def _figure(self, name: str) -> Any:
+        cache = self._fields_cache
+        if cache is None:
+            _, bp, precisions, sys_len, ref_len, counts, totals = self._figures
+            sys_len = int(sys_len) if float(sys_len).is_integer() else float(sys_len)
+            ref_len = int(ref_len) if float(ref_len).is_integer() else float(ref_len)
+            cache = {"bp": float(bp), "precisions": [float(p) for p in precisions],
+                     "sys_len": sys_len, "ref_len": ref_len,
+                     "counts": [int(c) for c in counts], "totals": [int(t) for t in totals],
+                     "ratio": sys_len / ref_len if ref_len else 0.0}
+            self._fields_cache = cache
+        return cache[name]
+
+    @property
+    def counts(self) -> list[int]:
+        """Clipped n-gram matches per order."""
+        return self._figure("counts")  # type: ignore[no-any-return]
+
+    @property
+    def totals(self) -> list[int]:
+        """Hypothesis n-grams per order."""
+        return self._figure("totals")  # type: ignore[no-any-return]
+
+    @property
+    def precisions(self) -> list[float]:
+        """The (smoothed) precision of each order, in percent."""
+        return self._figure("precisions")  # type: ignore[no-any-return]
+
+    @property
+    def bp(self) -> float:
+        """The brevity penalty."""
+        return self._figure("bp")  # type: ignore[no-any-return]
+
+    @property
+    def ratio(self) -> float:
+        """sys_len / ref_len (0 without reference words)."""
+        return self._figure("ratio")  # type: ignore[no-any-return]
+
+    @property
+    def sys_len(self) -> float:
+        """Hypothesis length, summed (an int when whole)."""
+        return self._figure("sys_len")  # type: ignore[no-any-return]
+
+    @property
+    def ref_len(self) -> float:
+        """Chosen reference length, summed (an int when whole)."""
+        return self._figure("ref_len")  # type: ignore[no-any-return]
 
     def _fields(self) -> dict[str, Any]:
         return {"score": self._score, "counts": self.counts, "totals": self.totals,
