@@ -79,8 +79,9 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int]
 
     >>> from mtalign import Wer
     >>> w = Wer(tokenize="whitespace")
-    >>> run_one(w._core, "a b", "a c", w)[0]
-    array([[1., 2.]])
+    >>> row, n_empty_hyp, n_empty_refs = run_one(w._core, "a b", "a c", w)
+    >>> np.ravel(row).tolist(), n_empty_hyp, n_empty_refs
+    ([1.0, 2.0], 0, 0)
     """
     if isinstance(hyp, str):
         if not isinstance(refs, (str, list, tuple)):
