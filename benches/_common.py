@@ -9,16 +9,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from mtalign.io import read_lines
 
-def read_lines(path: Path) -> list[str]:
-    """One segment per line, UTF-8 (a leading BOM and a final newline are not content)."""
-    text = path.read_text(encoding="utf-8")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.rstrip("\r") for line in lines]
+__all__ = ["read_lines"]  # one reader for every script: mtalign.io's
 
 
 def installed_version(dist: str) -> str | None:
