@@ -191,6 +191,9 @@ class BleuCore:
     def corpus(
         self, stats: np.ndarray
     ) -> tuple[float, float, list[float], float, float, list[float], list[float]]: ...
+    def corpus_of_row(
+        self, row: list[float]
+    ) -> tuple[float, float, list[float], float, float, list[float], list[float]]: ...
 
 @final
 class NistCore:

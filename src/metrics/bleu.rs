@@ -81,17 +81,36 @@ batch_pymethods! {
         fn corpus(&self, stats: PyReadonlyArray2<'_, f64>) -> PyResult<BleuCorpus> {
             let w = self.config.width();
             let total = bleu::sum_rows(stats_slice(&stats, w)?, w);
-            let d = bleu::score(&self.config, &total);
-            let (k, n) = (self.config.orders(), self.config.max_order);
-            Ok((
-                d.score,
-                d.bp,
-                d.precisions,
-                d.sys_len,
-                d.ref_len,
-                total[2..2 + n].to_vec(),
-                total[2 + k..2 + k + n].to_vec(),
-            ))
+            Ok(self.figures(&total))
         }
+
+        /// BLEU of one statistics row given as a list (what `score_one` returns): no array.
+        fn corpus_of_row(&self, row: Vec<f64>) -> PyResult<BleuCorpus> {
+            let w = self.config.width();
+            if row.len() != w {
+                return Err(crate::errors::input_err(format!(
+                    "a statistics row has {w} values (got {})",
+                    row.len()
+                )));
+            }
+            Ok(self.figures(&row))
+        }
+    }
+}
+
+impl BleuCore {
+    /// The corpus figures of a (summed) statistics row.
+    fn figures(&self, total: &[f64]) -> BleuCorpus {
+        let d = bleu::score(&self.config, total);
+        let (k, n) = (self.config.orders(), self.config.max_order);
+        (
+            d.score,
+            d.bp,
+            d.precisions,
+            d.sys_len,
+            d.ref_len,
+            total[2..2 + n].to_vec(),
+            total[2 + k..2 + k + n].to_vec(),
+        )
     }
 }

@@ -43,8 +43,14 @@ import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
 from mtalign._mtalign import __version__ as _native_version
-from mtalign.metrics.inputs import nrefs, run_batch, run_one
-from mtalign.metrics.options import REQUIRED, Option, check_lowercasing, option
+from mtalign.metrics.inputs import (
+    as_list,
+    nrefs,
+    run_batch,
+    run_one,
+    warn_vanished,
+)
+from mtalign.metrics.options import REQUIRED, Option, check_threads, option
 from mtalign.metrics.results import Result
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
@@ -116,9 +122,10 @@ class Metric(Generic[R]):
             ``key:value`` strings; the version is always last.
     """
 
-    __slots__ = ("_config", "_core")
+    __slots__ = ("_config", "_core", "_one")
     _config: dict[str, Any]
     _core: Any
+    _one: Any
 
     higher_is_better: ClassVar[bool] = True
     _options: ClassVar[tuple[Option, ...]] = ()
@@ -155,10 +162,11 @@ class Metric(Generic[R]):
         for o in self._options:
             values[o.name] = o.check(values[o.name])
         self._complete(values)
-        if "tokenize" in values and "lowercase" in values:
-            check_lowercasing(values["tokenize"], values["lowercase"])
         object.__setattr__(self, "_config", values)
-        object.__setattr__(self, "_core", self._build(values))
+        core = self._build(values)
+        object.__setattr__(self, "_core", core)
+        # The native one-pair call, looked up once (sentence_score is called in loops).
+        object.__setattr__(self, "_one", getattr(core, "score_one", None))
 
     def _complete(self, config: dict[str, Any]) -> None:
         """Fills in defaults that depend on other options, and refuses combinations that
@@ -264,7 +272,19 @@ class Metric(Generic[R]):
         >>> Rouge("rouge1").pairwise(["a b", "a"], ["a b", "b", "c"]).tolist()
         [[1.0, 0.6666666666666666, 0.0], [0.6666666666666666, 0.0, 0.0]]
         """
-        return pairwise_scores(self.scalar_scores, hyps, pseudo_refs, variant, threads)
+        hyps, refs = as_list(hyps, "hyps"), as_list(pseudo_refs, "pseudo_refs")
+        matrix = getattr(self._core, "score_matrix", None)
+        own_scalars = type(self).scalar_scores is not Metric.scalar_scores
+        if matrix is None or own_scalars or not hyps or not refs or not isinstance(hyps[0], str):
+            return pairwise_scores(self.scalar_scores, hyps, refs, variant, threads)
+        # Text: one native call, each distinct text encoded once, no n·m Python objects.
+        k = self.scalar_names().index(self._pick_scalar(variant))
+        arr, hv, rv = matrix(hyps, refs, check_threads(threads))
+        if hv or rv:
+            warn_vanished(hv, rv, self._tokenizer_name(), 3)
+        n, m = len(hyps), len(refs)
+        rows = np.ascontiguousarray(arr.reshape((n * m,) + arr.shape[2:]))
+        return np.asarray(self._sentence_values(rows, k), dtype=np.float64).reshape(n, m)
 
     def _pick_scalar(self, variant: str | None) -> str:
         return pick_scalar(self, variant)
@@ -348,6 +368,17 @@ class Metric(Generic[R]):
         >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
         0.6666666666666666
         """
+        one = self._one
+        if one is not None and hyp.__class__ is str:
+            # The fast path of run_one, inlined: one native call, no pool, no array.
+            if refs.__class__ is not str and refs.__class__ is not list:
+                refs = as_list(refs, "refs")
+            row, hv, rv = one(hyp, refs)
+            if hv or rv:
+                warn_vanished(hv, rv, self._tokenizer_name(), 3)
+                return self._result_one(row, len(hv), len(rv),
+                                        lambda: self.signature(nrefs([refs])))
+            return self._result_one(row, 0, 0, lambda: self.signature(nrefs([refs])))
         row, nh, nr = run_one(self._core, hyp, refs, self)
         return self._result_one(row, nh, nr, lambda: self.signature(nrefs([refs])))
 

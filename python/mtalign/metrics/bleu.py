@@ -118,6 +118,16 @@ class Bleu(Metric[BleuResult]):
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return self._core.sentence_scores(rows)  # type: ignore[no-any-return]
 
+    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
+                    signature: Any) -> BleuResult:
+        if isinstance(row, np.ndarray):
+            return self._result(row, n_empty_hyps, n_empty_refs, signature)
+        # The flat row of the native one-pair call: its figures without any array; the
+        # sentence BLEU of one sentence is its corpus BLEU.
+        figures = self._core.corpus_of_row(row)
+        return BleuResult(figures, lambda: np.array([figures[0]]), n_empty_hyps,
+                          n_empty_refs, signature, 1)
+
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> BleuResult:
         """Corpus figures of the summed rows, with each row's sentence BLEU."""

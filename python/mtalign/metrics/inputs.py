@@ -32,7 +32,7 @@ def nrefs(refs: Sequence[Any]) -> str:
     return str(counts.pop()) if len(counts) == 1 else "var"
 
 
-def _warn_vanished(hv: list[int], rv: list[tuple[int, int]], tokenize: str,
+def warn_vanished(hv: list[int], rv: list[tuple[int, int]], tokenize: str,
                    stacklevel: int) -> None:
     where = f"hyps[{hv[0]}]" if hv else f"refs[{rv[0][0]}][{rv[0][1]}]"
     warnings.warn(
@@ -63,7 +63,7 @@ def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
     else:
         arr, hv, rv = core.score_texts(hyps, refs, threads)
     if hv or rv:
-        _warn_vanished(hv, rv, tokenize, 5)  # the caller of the metric's method
+        warn_vanished(hv, rv, tokenize, 5)  # the caller of the metric's method
     return arr, len(hv), len(rv), refs
 
 
@@ -96,6 +96,6 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int]
     else:
         raise InputError(f"hyp must be a str or a list of str tokens (got {type(hyp).__name__})")
     if hv or rv:
-        _warn_vanished(hv, rv, metric._tokenizer_name(), 4)
+        warn_vanished(hv, rv, metric._tokenizer_name(), 4)
         return arr, len(hv), len(rv)
     return arr, 0, 0

@@ -8,8 +8,9 @@ constructors check what they receive (tokenizer names, ranges, smoothing names â
 :class:`~mtalign.ConfigError`); :meth:`Option.check` checks only what they cannot see
 (Python types, options that exist only in Python).
 
-The choice lists below are the only place they are typed in Python; ``--help``, the
-docstrings and the checks read them from here.
+The choice lists of native options come from the core's one declaration of each
+(``_mtalign.CHOICES``); the few Python-only lists are typed below. ``--help``, the docstrings
+and the checks read them from here.
 
 >>> "rouge155" in TOKENIZERS and "13a" in TOKENIZERS
 True
@@ -25,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, overload
 
-from mtalign._mtalign import ConfigError
+from mtalign._mtalign import CHOICES, ConfigError
 
 # -- choice lists (the one place each is typed in Python) ---------------------------------------
 
@@ -35,25 +36,21 @@ from mtalign._mtalign import ConfigError
 #: ``codepoint`` (every code point, spaces included), ``rouge155`` (ROUGE-1.5.5: ASCII-only
 #: lowercasing, runs of ASCII letters and digits), ``rouge_score`` (rouge-score: ``lower()``
 #: then runs of ``[a-z0-9]``), ``13a`` (sacrebleu's default), ``intl`` (sacrebleu's).
-TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",
-              "intl")
-#: Tokenizers that lowercase by definition: ``lowercase=False`` is refused with them.
-SELF_LOWERCASING = ("rouge155", "rouge_score")
+TOKENIZERS: tuple[str, ...] = CHOICES["tokenizer"]
 #: ROUGE: how several references combine.
-ROUGE_MULTI_REF = ("max", "average", "best", "best_f")
+ROUGE_MULTI_REF: tuple[str, ...] = CHOICES["multi_ref"]
 #: ROUGE: the conventions followed.
-COMPAT = ("paper", "rouge155", "rouge_score")
+COMPAT: tuple[str, ...] = CHOICES["compat"]
 #: BLEU smoothings (sacrebleu's, then Chen & Cherry's as nltk numbers them).
-SMOOTHINGS = ("none", "floor", "add-k", "exp", "add1", "method1", "method2", "method3",
-              "method4", "method5", "method6", "method7")
+SMOOTHINGS: tuple[str, ...] = CHOICES["smooth"]
 #: BLEU: the reference length of the brevity penalty.
-REF_LENGTHS = ("closest", "shortest", "average")
+REF_LENGTHS: tuple[str, ...] = CHOICES["ref_length"]
 #: DCS: the symbols compared.
 LEVELS = ("char", "word")
 #: DCS: how several references combine.
 DCS_MULTI_REF = ("max",)
 #: SIA: the round weights.
-DECAYS = ("figure", "geometric")
+DECAYS: tuple[str, ...] = CHOICES["decay"]
 #: SIA: translation-table file formats.
 TABLE_FORMATS = ("tsv", "fast_align", "moses", "giza")
 
@@ -234,19 +231,4 @@ def names(value: Any) -> tuple[str, ...]:
     if dup is not None:
         raise ConfigError(f"variant '{dup}' given twice")
     return value
-
-
-def check_lowercasing(tokenize: Any, lowercase: Any) -> None:
-    """Refuses ``lowercase=False`` with a tokenizer that always lowercases.
-
-    >>> check_lowercasing("rouge155", True)
-    >>> try:
-    ...     check_lowercasing("rouge155", False)
-    ... except ConfigError as e:
-    ...     print(str(e)[:37])
-    tokenize='rouge155' always lowercases
-    """
-    if tokenize in SELF_LOWERCASING and lowercase is False:
-        raise ConfigError(f"tokenize={tokenize!r} always lowercases (as the tool it "
-                          "reproduces); lowercase=False is not available with it")
 

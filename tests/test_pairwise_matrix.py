@@ -1,0 +1,47 @@
+"""`pairwise` on text goes through the native matrix call (each distinct text encoded once);
+its numbers equal the flat batch of every (hypothesis, pseudo-reference) pair, bit for bit,
+for every metric in the registry and any thread count."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from mtalign import MtalignWarning, registry
+from mtalign.metrics.base import pairwise_scores
+
+WMT = Path(__file__).resolve().parent / "data" / "orange_wmt21_ende"
+
+
+def _texts() -> list[str]:
+    systems = sorted((WMT / "hyp").iterdir())[:3]
+    lines = [p.read_text(encoding="utf-8").splitlines()[:6] for p in systems]
+    return [t for group in lines for t in group] + ["", "..."]
+
+
+@pytest.mark.parametrize("name", registry.example_names())
+@pytest.mark.parametrize("threads", [1, 2])
+def test_matrix_equals_the_flat_batch(name: str, threads: int) -> None:
+    metric, variant = registry.make_metric(name)
+    texts = _texts()
+    hyps, refs = texts[:9], texts[5:] + [texts[:2]]  # the last pseudo-reference is a set
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MtalignWarning)  # "..." has no token for some
+        got = metric.pairwise(hyps, refs, variant=variant, threads=threads)
+        want = pairwise_scores(metric.scalar_scores, hyps, refs, variant, threads)
+    assert got.shape == (len(hyps), len(refs))
+    assert np.array_equal(got, want)
+
+
+def test_empty_sides_give_empty_matrices() -> None:
+    metric, _ = registry.make_metric("rougeL")
+    assert metric.pairwise([], ["a"]).shape == (0, 1)
+    assert metric.pairwise(["a"], []).shape == (1, 0)
+
+
+def test_vanished_text_warns_once_per_call() -> None:
+    metric, _ = registry.make_metric("rougeL")
+    with pytest.warns(MtalignWarning, match="produced no tokens"):
+        metric.pairwise(["...", "a b"], ["a", "..."])
