@@ -60,7 +60,9 @@ def score_column(out: Any, name: str | None = None) -> Any:
     names = arr.dtype.names
     if names:
         if name in names:
-            return arr[name]
+            field = np.asarray(arr[name])
+            # ROUGE: a (n, 3) precision/recall/F block per variant; F is the score.
+            return field[:, -1] if field.ndim == 2 else field
         mine = [n for n in names if name and n.startswith(name)]
         f_like = [n for n in mine if n[len(name or ""):].lstrip("_.:-").lower().startswith("f")]
         for key in (*f_like, *mine[-1:], "score"):
