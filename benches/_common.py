@@ -65,10 +65,9 @@ def score_column(out: Any, name: str | None = None) -> Any:
             return field[:, -1] if field.ndim == 2 else field
         mine = [n for n in names if name and n.startswith(name)]
         f_like = [n for n in mine if n[len(name or ""):].lstrip("_.:-").lower().startswith("f")]
-        for key in (*f_like, *mine[-1:], "score"):
-            if key in names:
-                return arr[key]
-        return arr[names[0]]
+        key = next((k for k in (*f_like, *mine[-1:], "score") if k in names), names[0])
+        field = np.asarray(arr[key])
+        return field[:, -1] if field.ndim == 2 else field
     return arr[:, -1] if arr.ndim == 2 else arr
 
 
