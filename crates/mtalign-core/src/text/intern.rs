@@ -94,7 +94,7 @@ const CHUNK: usize = 1024;
 #[derive(Debug, Clone, Default)]
 pub struct StrTable {
     table: HashTable<u32>,
-    short: HashTable<ShortKey>,
+    short: ShortTable,
     text: String,
     ends: Vec<usize>,
 }
@@ -107,11 +107,72 @@ struct ShortKey {
     id: u32,
 }
 
-impl ShortKey {
-    fn hash(bytes: u64, len: u32) -> u64 {
-        // One multiply-fold: high bits (which hashbrown's control bytes use) depend on all.
+const EMPTY: u32 = u32::MAX;
+
+/// Open addressing with linear probing over [`ShortKey`]s, at most half full: a look-up is a
+/// multiply, a shift and (almost always) one slot compared as integers.
+#[derive(Debug, Clone, Default)]
+struct ShortTable {
+    slots: Vec<ShortKey>,
+    len: usize,
+}
+
+impl ShortTable {
+    fn with_capacity(strings: usize) -> Self {
+        let mut table = Self::default();
+        // Grows as needed: a table of long texts (a batch's) should not zero a big array.
+        table.resize((strings * 2).clamp(16, 1 << 15).next_power_of_two());
+        table
+    }
+
+    fn slot_of(&self, bytes: u64, len: u32) -> usize {
+        // Fibonacci hashing: the high bits of one multiplication depend on every input bit.
         let x = (bytes ^ u64::from(len).rotate_left(59)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        x ^ (x >> 29)
+        let bits = self.slots.len().trailing_zeros();
+        (x >> (64 - bits)) as usize
+    }
+
+    /// The id of the key, or where it goes.
+    fn find(&self, bytes: u64, len: u32) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot_of(bytes, len);
+        loop {
+            let slot = self.slots[i];
+            if slot.id == EMPTY {
+                return Err(i);
+            }
+            if slot.bytes == bytes && slot.len == len {
+                return Ok(slot.id);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert_at(&mut self, i: usize, key: ShortKey) {
+        self.slots[i] = key;
+        self.len += 1;
+        if 2 * self.len > self.slots.len() {
+            self.resize(self.slots.len() * 2);
+        }
+    }
+
+    fn resize(&mut self, capacity: usize) {
+        let empty = ShortKey {
+            bytes: 0,
+            len: 0,
+            id: EMPTY,
+        };
+        let old = std::mem::replace(&mut self.slots, vec![empty; capacity]);
+        for key in old.into_iter().filter(|k| k.id != EMPTY) {
+            if let Err(i) = self.find(key.bytes, key.len) {
+                self.slots[i] = key;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|k| k.id = EMPTY);
+        self.len = 0;
     }
 }
 
@@ -119,7 +180,7 @@ impl StrTable {
     pub fn with_capacity(strings: usize) -> Self {
         Self {
             table: HashTable::with_capacity(strings),
-            short: HashTable::with_capacity(strings),
+            short: ShortTable::with_capacity(strings),
             text: String::new(),
             ends: Vec::with_capacity(strings),
         }
@@ -183,16 +244,17 @@ impl StrTable {
             .rev()
             .fold(0u64, |acc, b| (acc << 8) | u64::from(b));
         let len = s.len() as u32;
-        let hash = ShortKey::hash(bytes, len);
-        if let Some(k) = self.short.find(hash, |k| k.bytes == bytes && k.len == len) {
-            return (k.id, false);
+        if self.short.slots.is_empty() {
+            self.short.resize(16); // a default (empty) table
         }
+        let slot = match self.short.find(bytes, len) {
+            Ok(id) => return (id, false),
+            Err(slot) => slot,
+        };
         let id = self.ends.len() as u32;
         self.text.push_str(s);
         self.ends.push(self.text.len());
-        let key = ShortKey { bytes, len, id };
-        self.short
-            .insert_unique(hash, key, |k| ShortKey::hash(k.bytes, k.len));
+        self.short.insert_at(slot, ShortKey { bytes, len, id });
         (id, true)
     }
 }
