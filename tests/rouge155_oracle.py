@@ -128,6 +128,34 @@ def run(cases: list[Case], flags: list[str], data_home: Path) -> dict[str, list[
     """Runs ROUGE-1.5.5 once over all cases with ``-t 2 -d``: metric -> per case the raw
     counts ``(model, peer, hit)`` the script keeps for that evaluation (for ROUGE-W the
     weighted ones; under ``-f B`` those of the model the script chose)."""
+    stdout = run_raw(cases, ["-d", "-t", "2", *flags], data_home)
+    out: dict[str, list] = {}
+    for line in stdout.splitlines():
+        m = LINE.match(line)
+        if m:
+            metric, idx = m.group(2), int(m.group(3).split(".")[0])
+            rows = out.setdefault(metric, [None] * len(cases))
+            rows[idx] = (float(m.group(4)), float(m.group(5)), float(m.group(6)))
+    return out
+
+
+AVERAGE = re.compile(r"^(\S+) (ROUGE-\S+) Average_([RPF]): (\S+) "
+                     r"\((\S+)%-conf\.int\. (\S+) - (\S+)\)$")
+
+
+def run_intervals(cases: list[Case], flags: list[str],
+                  data_home: Path) -> dict[str, dict[str, tuple[str, str, str]]]:
+    """The script's report (no ``-t``): metric -> R/P/F -> (average, low, high) strings."""
+    out: dict[str, dict] = {}
+    for line in run_raw(cases, flags, data_home).splitlines():
+        m = AVERAGE.match(line)
+        if m:
+            out.setdefault(m.group(2), {})[m.group(3)] = (m.group(4), m.group(6), m.group(7))
+    return out
+
+
+def run_raw(cases: list[Case], flags: list[str], data_home: Path) -> str:
+    """ROUGE-1.5.5's standard output for the cases (eval IDs 0..n-1, peer ID ``S``)."""
     with tempfile.TemporaryDirectory(prefix="rouge155_") as tmp:
         root = Path(tmp)
         (root / "peers").mkdir()
@@ -152,18 +180,11 @@ def run(cases: list[Case], flags: list[str], data_home: Path) -> dict[str, list[
         config.write_text('<ROUGE-EVAL version="1.0">\n' + "\n".join(evals)
                           + "\n</ROUGE-EVAL>\n", encoding="utf-8")
         proc = subprocess.run(
-            ["perl", str(script()), "-e", str(data_home), "-a", "-d", "-t", "2", *flags,
-             str(config)], capture_output=True)
+            ["perl", str(script()), "-e", str(data_home), "-a", *flags, str(config)],
+            capture_output=True)
         if proc.returncode != 0:
             raise RuntimeError(f"ROUGE-1.5.5 failed: {proc.stderr.decode()[-2000:]}")
-    out: dict[str, list] = {}
-    for line in proc.stdout.decode("utf-8").splitlines():
-        m = LINE.match(line)
-        if m:
-            metric, idx = m.group(2), int(m.group(3).split(".")[0])
-            rows = out.setdefault(metric, [None] * len(cases))
-            rows[idx] = (float(m.group(4)), float(m.group(5)), float(m.group(6)))
-    return out
+    return proc.stdout.decode("utf-8")
 
 
 def prf(metric: str, counts: tuple[float, float, float], alpha: float = 0.5) -> tuple:

@@ -12,7 +12,9 @@ MODULES = ["mtalign", "mtalign.rouge", "mtalign.dcs", "mtalign.kernels", "mtalig
 MODULES += ["mtalign.orange", "mtalign.io", "mtalign.rerank", "mtalign.registry",
             "mtalign._metric", "mtalign._progress"]
 MODULES += ["mtalign.compat.rouge_score", "mtalign.compat.rouge_score.rouge_scorer",
-            "mtalign.compat.rouge_score.scoring"]
+            "mtalign.compat.rouge_score.scoring", "mtalign.compat.rouge_score.tokenize",
+            "mtalign.compat.rouge_score.tokenizers", "mtalign.compat.rouge_score.io",
+            "mtalign.compat.rouge155"]
 MODULES += ["mtalign.bleu", "mtalign.nist", "mtalign.error_rate", "mtalign.ribes"]
 
 

@@ -230,3 +230,90 @@ def test_random_cases_have_teeth(cases):
     for needle in ["$", "-", "é", "日本", "1990s"]:
         assert needle in text
     assert max(len(h.split()) for h, _ in cases) > 250
+
+
+# ------------------------------------------------ ROUGE-1.5.5's -s, -l and -b (compat.rouge155)
+
+OPTION_SETS = [
+    (["-s"], {"remove_stopwords": True}),
+    (["-l", "12"], {"length_limit": 12}),
+    (["-b", "75"], {"byte_limit": 75}),
+    (["-s", "-l", "20"], {"remove_stopwords": True, "length_limit": 20}),
+    (["-s", "-b", "40", "-m"], {"remove_stopwords": True, "byte_limit": 40, "stem": True}),
+]
+OPTION_METRICS = {"ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-L": "rougeL",
+                  "ROUGE-W-1.2": "rougeW-1.2", "ROUGE-S4": "rougeS4", "ROUGE-SU4": "rougeSU4"}
+
+
+@pytest.fixture(scope="module")
+def option_cases():
+    rng = random.Random(SEED + 1)
+    out = []
+    for hyp, refs in random_cases(SEED + 1, 140):
+        hyp = " ".join(hyp.split()[:70])
+        refs = [" ".join(r.split()[:70]) for r in refs]
+        if rng.random() < 0.2:  # leading / inner ASCII whitespace of other kinds
+            hyp = rng.choice([" ", "\t", "  \t "]) + hyp.replace(" ", rng.choice([" ", "\t"]), 3)
+        out.append((hyp, refs))
+    return out
+
+
+@pytest.mark.parametrize("flags, options", OPTION_SETS,
+                         ids=["-s", "-l12", "-b75", "-s-l20", "-s-b40-m"])
+@pytest.mark.parametrize("formula", ["A", "B"])
+def test_options_against_rouge155(mtalign, rouge_home, option_cases, flags, options, formula):
+    from mtalign.compat.rouge155 import Rouge155, rouge155_tokens
+
+    opts = {k: v for k, v in options.items() if k != "stem"}
+    cases = [(h, refs) for h, refs in option_cases
+             if rouge155_tokens(h, **opts) and all(rouge155_tokens(r, **opts) for r in refs)]
+    assert len(cases) > 100
+    items = [oracle.Case([h], [[r] for r in refs]) for h, refs in cases]
+    got = oracle.run(items, ["-f", formula, "-n", "2", "-w", "1.2", "-2", "4", "-U", *flags],
+                     rouge_home)
+    r = Rouge155(list(OPTION_METRICS.values()), multi_ref="average" if formula == "A" else "best",
+                 **options)
+    out = r.batch_score([h for h, _ in cases], [refs for _, refs in cases])
+    plain = mtalign.Rouge(list(OPTION_METRICS.values()), compat="rouge155",
+                          stem=options.get("stem", False),
+                          multi_ref="average" if formula == "A" else "best").batch_score(
+        [h for h, _ in cases], [refs for _, refs in cases])
+    bad, changed = [], 0
+    for gold_name, var in OPTION_METRICS.items():
+        for i, counts in enumerate(got[gold_name]):
+            want = oracle.prf(gold_name, counts)
+            have = tuple(float(x) for x in out[var][i])
+            if any(abs(a - b) > TOL for a, b in zip(have, want, strict=True)):
+                bad.append(f"case {i} {var}: mtalign {have} ROUGE-1.5.5 {want}")
+            changed += any(abs(a - b) > 1e-9 for a, b in zip(have, plain[var][i], strict=True))
+    assert not bad, f"{len(bad)} differ ({flags}), first: {bad[:5]}"
+    assert changed > len(cases)  # the option changes many scores (the test has teeth)
+
+
+@pytest.mark.parametrize("flags, stem, conf, samples", [
+    (["-f", "A"], False, 95, 1000), (["-f", "B", "-m"], True, 85, 300)])
+def test_confidence_intervals_against_rouge155(mtalign, rouge_home, cases, flags, stem, conf,
+                                               samples):
+    """-c/-r: the script's printed averages and bounds, digit for digit."""
+    from mtalign.compat.rouge155 import confidence_intervals
+
+    sub = cases[:90]
+    items = [oracle.Case([h], [[r] for r in refs]) for h, refs in sub]
+    got = oracle.run_intervals(
+        items, [*flags, "-c", str(conf), "-r", str(samples), "-n", "2", "-w", "1.2",
+                "-2", "4", "-U"], rouge_home)
+    assert set(got) == set(OPTION_METRICS)
+    r = mtalign.Rouge(list(OPTION_METRICS.values()), compat="rouge155", stem=stem,
+                      multi_ref="average" if "A" in flags else "best")
+    out = r.batch_score([h for h, _ in sub], [refs for _, refs in sub])
+    bad = []
+    for gold_name, var in OPTION_METRICS.items():
+        ours = confidence_intervals(out[var], confidence=conf, n_samples=samples,
+                                    eval_ids=[str(i) for i in range(len(sub))], peer_id="S")
+        for m in "RPF":
+            want = got[gold_name][m]
+            have = tuple(f"{x:.5f}" for x in ours[m])
+            if have != want:
+                bad.append(f"{gold_name} {m}: mtalign {have} ROUGE-1.5.5 {want}")
+        assert ours["F"].low < ours["F"].mean < ours["F"].high
+    assert not bad, bad[:5]
