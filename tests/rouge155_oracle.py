@@ -197,3 +197,12 @@ def prf(metric: str, counts: tuple[float, float, float], alpha: float = 0.5) -> 
     p = (hit / peer) ** (1 / w) if peer else 0.0
     den = (1 - alpha) * p + alpha * r
     return p, r, (p * r / den if den > 0 else 0.0)
+
+
+def run_config(config: Path, flags: list[str], data_home: Path) -> str:
+    """ROUGE-1.5.5's standard output on an existing configuration file."""
+    proc = subprocess.run(["perl", str(script()), "-e", str(data_home), *flags, str(config)],
+                          capture_output=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"ROUGE-1.5.5 failed: {proc.stderr.decode()[-2000:]}")
+    return proc.stdout.decode("utf-8")

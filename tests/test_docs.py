@@ -14,7 +14,7 @@ MODULES += ["mtalign.orange", "mtalign.io", "mtalign.rerank", "mtalign.registry"
 MODULES += ["mtalign.compat.rouge_score", "mtalign.compat.rouge_score.rouge_scorer",
             "mtalign.compat.rouge_score.scoring", "mtalign.compat.rouge_score.tokenize",
             "mtalign.compat.rouge_score.tokenizers", "mtalign.compat.rouge_score.io",
-            "mtalign.compat.rouge155"]
+            "mtalign.compat.rouge155", "mtalign.rouge155_cli"]
 MODULES += ["mtalign.bleu", "mtalign.nist", "mtalign.error_rate", "mtalign.ribes"]
 
 

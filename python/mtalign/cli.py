@@ -22,6 +22,7 @@ from mtalign import __version__, registry
 from mtalign._cli_orange import add_commands as add_orange_commands
 from mtalign.errors import MtalignError
 from mtalign.rouge import Rouge
+from mtalign.rouge155_cli import add_command as add_rouge155_command
 
 DEFAULT_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
 DEMO_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS0", "rougeS4", "rougeS9",
@@ -258,11 +259,15 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     d.set_defaults(func=cmd_demo)
     add_orange_commands(sub)
+    add_rouge155_command(sub)
     _add_train_similarity(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["rouge155"]:  # ROUGE-1.5.5's own option syntax (e.g. "-2 -1") follows
+        argv.insert(1, "--")
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))

@@ -37,7 +37,8 @@ from mtalign._mtalign import ConfigError, InputError
 from mtalign._mtalign import tokenize as _native_tokenize
 from mtalign.rouge import Rouge, Score
 
-__all__ = ["SMART_COMMON_WORDS", "Interval", "Rouge155", "confidence_intervals", "rouge155_tokens"]
+__all__ = ["SMART_COMMON_WORDS", "Interval", "Rouge155", "confidence_intervals", "per_evaluation",
+           "rouge155_tokens"]
 
 
 def _load_stopwords() -> frozenset[str]:
@@ -149,6 +150,21 @@ def _r5(x: float) -> float:
     return float(f"{x:.5f}")
 
 
+def per_evaluation(prf: Any, alpha: float = 0.5) -> list[tuple[float, float, float]]:
+    """ROUGE-1.5.5's per-evaluation (R, P, F) from full-precision (P, R, F) rows: R and P
+    rounded to 5 decimals, F from the rounded values, rounded (what ``-d`` prints).
+
+    >>> per_evaluation([[1 / 3, 2 / 3, 0.4444]])
+    [(0.66667, 0.33333, 0.44444)]
+    """
+    out = []
+    for p, r, _ in np.asarray(prf, dtype=np.float64).tolist():
+        r5, p5 = _r5(r), _r5(p)
+        den = (1 - alpha) * p5 + alpha * r5
+        out.append((r5, p5, _r5(p5 * r5 / den) if den > 0 else 0.0))
+    return out
+
+
 def confidence_intervals(prf: Any, *, confidence: float = 95.0, n_samples: int = 1000,
                          eval_ids: Sequence[str] | None = None, peer_id: str = "1",
                          alpha: float = 0.5) -> dict[str, Interval]:
@@ -184,11 +200,8 @@ def confidence_intervals(prf: Any, *, confidence: float = 95.0, n_samples: int =
     ids = [str(i + 1) for i in range(n)] if eval_ids is None else [str(i) for i in eval_ids]
     if len(ids) != n:
         raise ConfigError("eval_ids must have one ID per row")
-    per_eval = {}
-    for key, (p, r, _) in zip((f"{i}.{peer_id}" for i in ids), rows.tolist(), strict=True):
-        r5, p5 = _r5(r), _r5(p)
-        den = (1 - alpha) * p5 + alpha * r5
-        per_eval[key] = (r5, p5, _r5(p5 * r5 / den) if den > 0 else 0.0)
+    per_eval = dict(zip((f"{i}.{peer_id}" for i in ids), per_evaluation(rows, alpha),
+                        strict=True))
     instances = [per_eval[k] for k in sorted(per_eval)]
     means: list[list[float]] = [[], [], []]
     for seed in range(n_samples):
