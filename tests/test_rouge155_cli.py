@@ -88,11 +88,16 @@ CASES = [
     ("SPL", 3, True, ["-a", "-b", "150", "-n", "3", "-x", "-2", "0", "-U", "-c", "90", "-r",
                       "200", "-d"]),
     ("SEE", 3, True, ["-a", "-m", "-n", "2", "-x", "-2", "4", "-l", "30", "-f", "B"]),
+    # Summary-level ROUGE-L and ROUGE-W over multi-sentence texts.
+    ("SPL", 4, True, ["-a", "-n", "1", "-w", "1.2", "-d"]),
+    ("SPL", 4, False, ["-a", "-m", "-s", "-f", "B", "-w", "2", "-l", "25", "-d"]),
+    ("SEE", 3, True, ["-a", "-w", "1.5", "-b", "120", "-c", "80", "-r", "300"]),
 ]
 
 
 @pytest.mark.parametrize("fmt, sentences, numeric_ids, flags", CASES,
-                         ids=["spl-all", "spl-fB-m-s-l", "spl-multi-b", "see-multi-l"])
+                         ids=["spl-all", "spl-fB-m-s-l", "spl-multi-b", "see-multi-l",
+                              "spl-multi-LW", "spl-multi-LW-fB-m-s-l", "see-multi-LW-b"])
 def test_report_equals_rouge155(tmp_path, rouge_home, fmt, sentences, numeric_ids, flags):
     config = write_config(tmp_path, 11 + len(flags), 30, fmt, sentences, numeric_ids)
     want = oracle.run_config(config, flags, rouge_home)
@@ -115,10 +120,25 @@ def test_cli_entry_point_and_errors(tmp_path, rouge_home, capsys):
     # One system, by ID, as ROUGE-1.5.5 takes it.
     assert cli.main(["rouge155", "-n", "1", str(config), "B"]) == 0
     assert all(line.startswith(("B ", "---")) for line in capsys.readouterr().out.splitlines())
-    multi = write_config(tmp_path / "m", 6, 4, "SPL", 3, True)
-    assert cli.main(["rouge155", "-a", "-n", "1", str(multi)]) == 2  # ROUGE-L, several sentences
-    assert "summary-level" in capsys.readouterr().err
     assert cli.main(["rouge155", "-a", "-l", "5", "-b", "5", str(config)]) == 2
     capsys.readouterr()
     assert cli.main(["rouge155", "-h"]) == 0
     assert "config.xml" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("best", [False, True])
+def test_summary_lcs_on_one_sentence_equals_the_native_kernels(mtalign, best):
+    """With one sentence per text, the summary-level LCS is ROUGE-1.5.5's sentence LCS, which
+    ``Rouge(compat="rouge155")`` computes natively: the two must agree (L and W quirks)."""
+    from mtalign.rouge155_cli import _summary_pr
+
+    cases = [c for c in random_cases(3, 120) if len(c[0].split()) < 80]
+    opts = {"l": 0, "b": 0, "s": False}
+    r = mtalign.Rouge(["rougeL", "rougeW-1.2"], compat="rouge155",
+                      multi_ref="best" if best else "average")
+    out = r.batch_score([h for h, _ in cases], [refs for _, refs in cases])
+    for i, (hyp, refs) in enumerate(cases):
+        enc = [hyp.encode()], [[x.encode()] for x in refs]
+        for var, weight in (("rougeL", None), ("rougeW-1.2", 1.2)):
+            p, rr = _summary_pr(enc[0], enc[1], opts, False, best, weight)
+            assert (p, rr) == pytest.approx(tuple(out[var][i, :2]), abs=1e-12), (i, var)

@@ -8,9 +8,9 @@ per-evaluation lines with ``-d``), computed by mtalign. Options, with ROUGE-1.5.
 distance), ``-u``, ``-U``, ``-m``, ``-s``, ``-f A|B``, ``-l N``, ``-b N``, ``-c CF``, ``-r R``,
 ``-p ALPHA``, ``-d``; ``-e DIR`` is accepted and ignored (mtalign ships its data).
 
-Multi-sentence texts: ROUGE-N and ROUGE-S/SU use the sentences joined, as ROUGE-1.5.5 does;
-ROUGE-L and ROUGE-W over several sentences (ROUGE-1.5.5's summary-level union LCS) are not
-implemented, so such inputs need ``-x`` and no ``-w``.
+Multi-sentence texts, as ROUGE-1.5.5: ROUGE-N and ROUGE-S/SU use the sentences joined;
+ROUGE-L and ROUGE-W the summary-level union LCS (each model sentence against every peer
+sentence, hits clipped by the texts' unigram counts; ``mtalign.compat.rouge155.summary_lcs``).
 
 >>> from mtalign.rouge155_cli import parse_options
 >>> parse_options(["-a", "-n", "2", "-2", "-1", "-U", "conf.xml"])[0]["2"]
@@ -24,11 +24,13 @@ import getopt
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtalign._mtalign import ConfigError, InputError
+from mtalign._mtalign import ConfigError
+from mtalign._mtalign import stem as _native_stem
 from mtalign._mtalign import tokenize as _native_tokenize
 from mtalign.compat.rouge155 import (
     _ASCII_SPACE,
@@ -36,6 +38,7 @@ from mtalign.compat.rouge155 import (
     SMART_COMMON_WORDS,
     confidence_intervals,
     per_evaluation,
+    summary_lcs,
 )
 from mtalign.rouge import Rouge
 
@@ -141,6 +144,67 @@ def _tokens(sents: list[bytes], opts: dict[str, Any]) -> list[str]:
     return tokens
 
 
+def lcs_sentences(sents: list[bytes], length_limit: int, byte_limit: int) -> list[bytes]:
+    """ROUGE-1.5.5's ``readText_LCS``: the sentences kept for ROUGE-L/W under ``-l``/``-b``
+    (its byte limit never counts the sentences already kept, as in the script)."""
+    if not length_limit and not byte_limit:
+        return list(sents)
+    kept: list[bytes] = []
+    used = 0
+    for s in sents:
+        if length_limit:
+            words = _ASCII_SPACE.split(s)
+            if words and words[-1] == b"":
+                words.pop()
+            if used + len(words) < length_limit:
+                used += len(words)
+                kept.append(s)
+                continue
+            kept.append(b" ".join(words[:length_limit - used]))
+        else:
+            if len(s) < byte_limit:
+                kept.append(s)
+                continue
+            kept.append(s[:byte_limit])
+        break
+    return kept
+
+
+def _stemmed(tokens: list[str], stem: bool) -> list[str]:
+    return _native_stem(tokens, stemmer="rouge155") if stem else tokens
+
+
+def _summary_pr(hyp: list[bytes], models: list[list[bytes]], opts: dict[str, Any], stem: bool,
+                best: bool, weight: float | None) -> tuple[float, float]:
+    """(P, R) of ROUGE-L (``weight`` None) or ROUGE-W over multi-sentence texts, as
+    ROUGE-1.5.5's ``computeLCSScore`` / ``computeWLCSScore``."""
+    def sentences(sents: list[bytes]) -> list[list[str]]:
+        out = []
+        for s in lcs_sentences(sents, opts["l"], opts["b"]):
+            tokens = _native_tokenize(s.decode("utf-8", errors="replace"), tokenize="rouge155")
+            if opts["s"]:
+                tokens = [t for t in tokens if t not in SMART_COMMON_WORDS]
+            out.append(_stemmed(tokens, stem))
+        return out
+
+    f = (lambda x: float(x)) if weight is None else (lambda x: float(x) ** weight)
+    peer = sentences(hyp)
+    peer_uni = Counter(_stemmed(_tokens(hyp, opts), stem))
+    peer_total = sum(peer_uni.values())
+    hit = count = count_p = 0.0
+    top = -1.0
+    for model in models:
+        h, base = summary_lcs(sentences(model), peer, Counter(_stemmed(_tokens(model, opts), stem)),
+                              peer_uni, weight)
+        score = 0.0 if base <= 0 else h / base if weight is None else (h / base) ** (1 / weight)
+        if not best:
+            hit, count, count_p = hit + h, count + f(base), count_p + f(peer_total)
+        elif score > top:
+            top, hit, count, count_p = score, h, f(base), f(peer_total)
+    inv = (lambda x: x) if weight is None else (lambda x: x ** (1 / weight))
+    return (inv(hit / count_p) if count_p else 0.0, inv(hit / count) if count else 0.0)
+
+
 def _by_eval_id(key: str) -> tuple:
     m = re.match(r"[0-9]+", key)
     return (0, int(m.group()), "") if m else (1, 0, key)
@@ -169,7 +233,7 @@ def run(argv: list[str], out: Any = None) -> int:
         peers = [rest[1]]
     else:
         raise ConfigError("rouge155: give a system ID or -a")
-    # (tag, mtalign variant, needs one sentence per text)
+    # (tag, mtalign variant, summary-level over several sentences)
     metrics = [(f"ROUGE-{n}", f"rouge{n}", False) for n in range(1, int(flags.get("n", 0)) + 1)]
     if "x" not in flags:
         metrics.append(("ROUGE-L", "rougeL", True))
@@ -193,12 +257,17 @@ def run(argv: list[str], out: Any = None) -> int:
                       f"evaluation {e.eval_id}", file=sys.stderr)
         hyp_sents = [read_sentences(e.peers[peer], e.fmt) for e in present]
         ref_sents = [[read_sentences(m, e.fmt) for m in e.models] for e in present]
-        if any(len(s) > 1 for s in hyp_sents + [x for r in ref_sents for x in r]) and \
-                any(single for _, _, single in metrics):
-            raise InputError("rouge155: ROUGE-L/W over several sentences (ROUGE-1.5.5's "
-                             "summary-level LCS) is not implemented; use -x and no -w")
         scores = rouge.batch_score([_tokens(s, opts) for s in hyp_sents],
                                    [[_tokens(m, opts) for m in r] for r in ref_sents])
+        # ROUGE-L/W of evaluations with a multi-sentence text: the summary-level LCS.
+        for row, (hyp, refs) in enumerate(zip(hyp_sents, ref_sents, strict=True)):
+            if all(len(x) <= 1 for x in [hyp, *refs]):
+                continue
+            for tag, var, summary in metrics:
+                if summary:
+                    weight = float(flags["w"]) if tag.startswith("ROUGE-W") else None
+                    p, r = _summary_pr(hyp, refs, opts, stem, mode == "best", weight)
+                    scores[var][row, :2] = (p, r)
         ids = [e.eval_id for e in present]
         for tag, var, _ in metrics:
             ci = confidence_intervals(scores[var], confidence=float(conf), n_samples=samples,

@@ -230,3 +230,74 @@ def confidence_intervals(prf: Any, *, confidence: float = 95.0, n_samples: int =
             low=_r5(at(low_a) + (at(low_a + 1) - at(low_a)) * ratio),
             high=_r5(at(up_a) + (at(up_a + 1) - at(up_a)) * ratio))
     return out
+
+
+def _wf(x: float, w: float | None) -> float:
+    return float(x) if w is None else float(x) ** w
+
+
+def _mark_lcs(model: list[str], peer: list[str], mask: list[int], w: float | None) -> None:
+    """ROUGE-1.5.5's ``lcs_inner``/``wlcs_inner`` then ``markLCS``: marks the model positions
+    of the traced-back (weighted) LCS with one peer sentence."""
+    m, n = len(model), len(peer)
+    if m == 0:
+        return
+    c = [[0.0] * (n + 1) for _ in range(m + 1)]
+    run = [[0] * (n + 1) for _ in range(m + 1)]
+    move = [[""] * (n + 1) for _ in range(m + 1)]
+    for i in range(1, m + 1):
+        ci, cp, ri, rp, mi = c[i], c[i - 1], run[i], run[i - 1], move[i]
+        for j in range(1, n + 1):
+            if model[i - 1] == peer[j - 1]:
+                k = rp[j - 1]
+                ci[j] = cp[j - 1] + (1.0 if w is None else _wf(k + 1, w) - _wf(k, w))
+                ri[j], mi[j] = k + 1, "d"
+            elif cp[j] >= ci[j - 1]:
+                ci[j], mi[j] = cp[j], "u"
+            else:
+                ci[j], mi[j] = ci[j - 1], "l"
+    i, j = m, n
+    while i and j:
+        step = move[i][j]
+        if step == "d":
+            i, j = i - 1, j - 1
+            mask[i] = 1
+        elif step == "u":
+            i -= 1
+        else:
+            j -= 1
+
+
+def summary_lcs(model: list[list[str]], peer: list[list[str]], model_unigrams: dict[str, int],
+                peer_unigrams: dict[str, int], weight: float | None = None) -> tuple[float, float]:
+    """ROUGE-1.5.5's summary-level (weighted) LCS of one model against the peer: ``(hit,
+    base)``. For each model sentence the union of its LCS positions with every peer sentence,
+    each hit clipped by the unigram counts of the whole texts (consumed as hits are taken);
+    ``base`` sums the sentence lengths (``weight``: ``len ** weight``, and hits are weighted per
+    run of consecutive model positions as the script recounts them).
+
+    >>> summary_lcs([["a", "b", "c", "d", "e"]], [["a", "b", "x"], ["a", "c", "e"]],
+    ...             {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1}, {"a": 2, "b": 1, "c": 1, "e": 1,
+    ...             "x": 1})
+    (4.0, 5.0)
+    """
+    mcount, pcount = dict(model_unigrams), dict(peer_unigrams)
+    hit = base = 0.0
+    for sent in model:
+        mask = [0] * len(sent)
+        base += _wf(len(sent), weight)
+        for p in peer:
+            _mark_lcs(sent, p, mask, weight)
+        run = 0
+        for j, tok in enumerate(sent):
+            if mask[j] == 1 and mcount.get(tok, 0) > 0 and pcount.get(tok, 0) > 0:
+                if weight is None:
+                    hit += 1
+                else:
+                    run += 1
+                    if (j + 1 < len(sent) and mask[j + 1] == 0) or j + 1 == len(sent):
+                        hit += _wf(run, weight)
+                        run = 0
+                mcount[tok] -= 1
+                pcount[tok] -= 1
+    return hit, base
