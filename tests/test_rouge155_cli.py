@@ -35,6 +35,20 @@ def _see(sentences: list[str]) -> str:
     return f"{head}{body}</body>\n</html>\n"
 
 
+def _isi(sentences: list[str]) -> str:
+    body = "".join(f'<S SNTNO="{i}">{html.escape(s, False)}</S>\n'
+                   for i, s in enumerate(sentences, 1))
+    return f'<DOC>\n<TEXT>\n{body}</TEXT>\n</DOC>\n'
+
+
+def _render(fmt: str, sentences: list[str]) -> str:
+    if fmt == "SEE":
+        return _see(sentences)
+    if fmt == "ISI":
+        return _isi(sentences)
+    return "".join(s + "\n" for s in sentences)
+
+
 def write_config(root: Path, seed: int, n_evals: int, fmt: str, sentences: int,
                  numeric_ids: bool) -> Path:
     rng = random.Random(seed)
@@ -59,14 +73,14 @@ def write_config(root: Path, seed: int, n_evals: int, fmt: str, sentences: int,
                 continue  # system B has no output for this evaluation
             name = f"{eid}.{system}.txt"
             sents = texts[system]
-            text = _see(sents) if fmt == "SEE" else "".join(s + "\n" for s in sents)
+            text = _render(fmt, sents)
             (root / "peers" / name).write_text(text, encoding="utf-8")
             peers.append(f'<P ID="{system}">{name}</P>')
         models = []
         for j in range(n_models):
             sents = [refs[j % len(refs)] for _, refs in picked]
             name = f"{eid}.M{j}.txt"
-            text = _see(sents) if fmt == "SEE" else "".join(s + "\n" for s in sents)
+            text = _render(fmt, sents)
             (root / "models" / name).write_text(text, encoding="utf-8")
             models.append(f'<M ID="{j}">{name}</M>')
         evals.append(f'<EVAL ID="{eid}">\n<PEER-ROOT>{root / "peers"}</PEER-ROOT>\n'
@@ -92,12 +106,14 @@ CASES = [
     ("SPL", 4, True, ["-a", "-n", "1", "-w", "1.2", "-d"]),
     ("SPL", 4, False, ["-a", "-m", "-s", "-f", "B", "-w", "2", "-l", "25", "-d"]),
     ("SEE", 3, True, ["-a", "-w", "1.5", "-b", "120", "-c", "80", "-r", "300"]),
+    ("ISI", 3, True, ["-a", "-n", "2", "-w", "1.2", "-2", "4", "-U", "-p", "0.3", "-d"]),
 ]
 
 
 @pytest.mark.parametrize("fmt, sentences, numeric_ids, flags", CASES,
                          ids=["spl-all", "spl-fB-m-s-l", "spl-multi-b", "see-multi-l",
-                              "spl-multi-LW", "spl-multi-LW-fB-m-s-l", "see-multi-LW-b"])
+                              "spl-multi-LW", "spl-multi-LW-fB-m-s-l", "see-multi-LW-b",
+                              "isi-multi-p"])
 def test_report_equals_rouge155(tmp_path, rouge_home, fmt, sentences, numeric_ids, flags):
     config = write_config(tmp_path, 11 + len(flags), 30, fmt, sentences, numeric_ids)
     want = oracle.run_config(config, flags, rouge_home)

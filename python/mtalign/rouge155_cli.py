@@ -1,7 +1,7 @@
 """``mtalign rouge155 [ROUGE-1.5.5 options] config.xml [systemID]``: ROUGE-1.5.5's command line.
 
 Reads ROUGE-1.5.5's own XML configuration (``<EVAL ID>``, ``<PEER-ROOT>``, ``<MODEL-ROOT>``,
-``<INPUT-FORMAT TYPE="SPL|SEE">``, ``<PEERS><P ID>``, ``<MODELS><M ID>``) and prints the
+``<INPUT-FORMAT TYPE="SPL|SEE|ISI">``, ``<PEERS><P ID>``, ``<MODELS><M ID>``) and prints the
 same report (``---`` blocks of ``<peer> ROUGE-x Average_R: ... (95%-conf.int. ... - ...)``,
 per-evaluation lines with ``-d``), computed by mtalign. Options, with ROUGE-1.5.5's meaning:
 ``-a`` (all systems), ``-n N``, ``-x`` (no ROUGE-L), ``-w W``, ``-2 D`` (``-1``: any
@@ -48,6 +48,7 @@ _FLAGS = "hHad2:uUxmsf:l:b:c:r:w:n:e:p:"
 _SEE = [re.compile(rb'^<a size="[0-9]+" name="[0-9]+">\[([0-9]+)\]</a>\s+'
                    rb'<a href="#[0-9]+" id=[0-9]+>([^<]+)'),
         re.compile(rb'^<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)')]
+_ISI = re.compile(rb'^<S SNTNO="[0-9a-z,]+">([^<]+)</S>')
 _RULE = "-" * 45
 _DOTS = "." * 45
 
@@ -80,8 +81,9 @@ def read_config(path: str) -> list[Evaluation]:
     for ev in ET.parse(path).getroot().iter("EVAL"):
         fmt_node = ev.find("INPUT-FORMAT")
         fmt = (fmt_node.get("TYPE") or "") if fmt_node is not None else ""
-        if fmt.upper() not in ("SPL", "SEE"):
-            raise ConfigError(f"rouge155: input format {fmt!r} is not supported (SPL, SEE)")
+        if fmt.upper() not in ("SPL", "SEE", "ISI"):
+            raise ConfigError(f"rouge155: input format {fmt!r} is not supported (SPL, SEE, "
+                              "ISI)")
         peer_root = Path(_text_of(ev.find("PEER-ROOT")))
         model_root = Path(_text_of(ev.find("MODEL-ROOT")))
         e = Evaluation(ev.get("ID", ""), fmt.upper())
@@ -101,6 +103,10 @@ def read_sentences(path: Path, fmt: str) -> list[bytes]:
                 line = line[:-1] if line.endswith(b"\n") else line
                 if line:
                     sents.append(line.translate(_UPPER))
+            elif fmt == "ISI":
+                m = _ISI.match(line)
+                if m:
+                    sents.append(m.group(1).translate(_UPPER))
             else:
                 for rx in _SEE:
                     m = rx.match(line)
