@@ -25,7 +25,6 @@ limits across sentences differently for its n-gram and its LCS scores.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from importlib import resources
@@ -134,14 +133,19 @@ class Interval(NamedTuple):
 _DRAND48_MULT, _DRAND48_ADD, _DRAND48_MASK = 0x5DEECE66D, 0xB, (1 << 48) - 1
 
 
-def _perl_rand_indices(seed: int, n: int) -> list[int]:
-    """``srand(seed)`` then n times ``int(rand(n))`` with Perl's own drand48 (Perl >= 5.20,
-    the same on every platform)."""
-    state = (0x330E + (seed << 16)) & _DRAND48_MASK
-    out = []
-    for _ in range(n):
-        state = (state * _DRAND48_MULT + _DRAND48_ADD) & _DRAND48_MASK
-        out.append(int(n * math.ldexp(float(state), -48)))
+def _perl_rand_indices(n_samples: int, n: int) -> np.ndarray:
+    """Row i: ``srand(i)`` then n times ``int(rand(n))``, with Perl's own drand48 (Perl >= 5.20,
+    the same on every platform): state = (0x330E + (seed << 16)), then state = state * a + c
+    modulo 2^48, and ``rand(n) = n * state / 2^48``. All seeds advance together (uint64
+    arithmetic wraps modulo 2^64, of which 2^48 is a divisor)."""
+    state = (np.uint64(0x330E) + (np.arange(n_samples, dtype=np.uint64) << np.uint64(16))) \
+        & np.uint64(_DRAND48_MASK)
+    out = np.empty((n_samples, n), dtype=np.int64)
+    mult, add, mask = np.uint64(_DRAND48_MULT), np.uint64(_DRAND48_ADD), np.uint64(_DRAND48_MASK)
+    with np.errstate(over="ignore"):
+        for j in range(n):
+            state = (state * mult + add) & mask
+            out[:, j] = np.floor(n * np.ldexp(state.astype(np.float64), -48)).astype(np.int64)
     return out
 
 
@@ -202,15 +206,15 @@ def confidence_intervals(prf: Any, *, confidence: float = 95.0, n_samples: int =
         raise ConfigError("eval_ids must have one ID per row")
     per_eval = dict(zip((f"{i}.{peer_id}" for i in ids), per_evaluation(rows, alpha),
                         strict=True))
-    instances = [per_eval[k] for k in sorted(per_eval)]
+    instances = np.array([per_eval[k] for k in sorted(per_eval)], dtype=np.float64)
     means: list[list[float]] = [[], [], []]
-    for seed in range(n_samples):
-        sums = [0.0, 0.0, 0.0]
-        for j, idx in enumerate(_perl_rand_indices(seed, n)):
-            for m in range(3):
-                sums[m] = instances[idx][m] if j == 0 else sums[m] + instances[idx][m]
+    if n:
+        idx = _perl_rand_indices(n_samples, n)
         for m in range(3):
-            means[m].append(sums[m] / n if n else 0.0)
+            # cumsum adds left to right, as the script's loop does (np.sum would pair).
+            means[m] = (np.cumsum(instances[idx, m], axis=1)[:, -1] / n).tolist()
+    else:
+        means = [[0.0] * n_samples for _ in range(3)]
     delta = n_samples * ((100 - confidence) / 2.0) / 100.0
     up_a = int(n_samples - delta - 1)
     low_a = int(delta)
@@ -218,9 +222,7 @@ def confidence_intervals(prf: Any, *, confidence: float = 95.0, n_samples: int =
     out = {}
     for m, name in enumerate("RPF"):
         ranked = sorted(means[m])
-        total = 0.0
-        for x in ranked:
-            total += x
+        total = float(np.cumsum(ranked)[-1])
 
         def at(i: int, ranked: list[float] = ranked) -> float:
             return ranked[i] if 0 <= i < len(ranked) else 0.0
