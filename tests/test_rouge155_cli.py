@@ -138,6 +138,8 @@ def test_cli_entry_point_and_errors(tmp_path, rouge_home, capsys):
     assert all(line.startswith(("B ", "---")) for line in capsys.readouterr().out.splitlines())
     assert cli.main(["rouge155", "-a", "-l", "5", "-b", "5", str(config)]) == 2
     capsys.readouterr()
+    assert cli.main(["rouge155", "-a", "-x", str(config)]) == 0  # nothing to compute
+    assert capsys.readouterr().out == oracle.run_config(config, ["-a", "-x"], rouge_home) == ""
     assert cli.main(["rouge155", "-h"]) == 0
     assert "config.xml" in capsys.readouterr().out
 

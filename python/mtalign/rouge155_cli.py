@@ -254,6 +254,8 @@ def run(argv: list[str], out: Any = None) -> int:
             metrics.append((f"ROUGE-S{dist}", f"rougeS{dist}", False))
             if "U" in flags:
                 metrics.append((f"ROUGE-SU{dist}", f"rougeSU{dist}", False))
+    if not metrics:  # e.g. -x without -n, -w or -2: the script prints nothing either
+        return 0
     rouge = Rouge([v for _, v, _ in metrics], compat="rouge155", stem=stem, multi_ref=mode)
     for peer in peers:
         present = [e for e in evals if peer in e.peers]
