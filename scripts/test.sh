@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: installs mtalign (release build) with its test dependencies, then runs
-# the Rust checks (fmt, clippy -D warnings, cargo test) and the Python ones (ruff, mypy,
-# stubtest, pytest). Usage: bash scripts/test.sh
+# The whole test suite: installs mtalign (release build) with its test dependencies and perl
+# for the ROUGE-1.5.5 oracle (scripts/setup_rouge155.sh), then runs the Rust checks (fmt,
+# clippy -D warnings, cargo test) and the Python ones (ruff, mypy, stubtest, pytest).
+# Usage: bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,9 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "install mtalign and its test dependencies"
 python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+
+step "ROUGE-1.5.5 oracle: perl, XML::DOM, DB_File"
+bash scripts/setup_rouge155.sh
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

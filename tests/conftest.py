@@ -19,6 +19,10 @@ TESTS_DIR = Path(__file__).resolve().parent
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 
+# rouge-score's own test suite aliases ``rouge_score``: it runs in a subprocess of its own
+# (tests/test_rouge_score_suite.py), never in this process.
+collect_ignore = ["rouge_score_suite"]
+
 
 @pytest.fixture(scope="session")
 def mtalign():

@@ -3,11 +3,11 @@
 * nltk's ``PorterStemmer`` is the oracle for ``stemmer="nltk_porter"``: every distinct English
   word of the project's data (``tests/data/english_words.txt.gz``, 22,323 words from the WMT21
   de/zh/ja-en, TED zh-en, Tanaka and Moses fr-en English text) and random words.
-* ``stemmer="rouge155"``: ROUGE-1.5.5 itself is not runnable here; its behaviour is pinned by
-  the golden ``-m`` counts (the twin ``twins_stem`` reproduces every stemmed count of
-  tests/data/rouge155_dev.jsonl, and test_golden_compat.py checks mtalign end to end), by the
-  stems documented in the golden README, and by the twin, which runs the Perl's regular
-  expressions, over the same word list and random words.
+* ``stemmer="rouge155"``: ROUGE-1.5.5's ``MorphStem`` (exceptions, then Porter's Perl
+  "Release 1" with the script's 2004 step 4). The real script's stemming code is the oracle of
+  ``test_rouge155_oracle.py``; here the twin ``twins_stem`` (the Perl transliterated into
+  Python's ``re``) is compared with mtalign over the same word list and random words, and
+  reproduces every stemmed count of tests/data/rouge155_dev.jsonl.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@
 ['caf', 'owners', '100', 'mile', 'trip']
 
 ``stem`` stems words as a ROUGE profile does (words of 3 characters or fewer are kept):
-``"rouge155"`` (WordNet 2.0 exceptions, then ROUGE-1.5.5's 1980 Porter) or ``"nltk_porter"``
+``"rouge155"`` (ROUGE-1.5.5's ``MorphStem``: WordNet 2.0 exceptions, then the Porter stemmer
+inside ROUGE-1.5.5.pl) or ``"nltk_porter"``
 (nltk's PorterStemmer, default mode, as rouge-score uses it).
 
 >>> from mtalign import stem

@@ -5,7 +5,8 @@ against one or more reference files (one segment per line, UTF-8, aligned line b
 ``mtalign demo`` scores the sample shipped inside the package; ``mtalign orange`` judges
 metrics by how they rank the references among candidates (ORANGE); ``mtalign rerank`` picks
 the best hypothesis of every n-best list against the references;
-``mtalign train-similarity --src F --tgt E -o TABLE`` builds a word-similarity table for SIA.
+``mtalign train-similarity --src F --tgt E -o TABLE`` builds a word-similarity table for SIA;
+``mtalign rouge155 [options] config.xml`` is ROUGE-1.5.5's own command line, computed by mtalign.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from mtalign import __version__
-from mtalign.cli import ranking, score, similarity
+from mtalign.cli import ranking, rouge155, score, similarity
 from mtalign.cli.common import CliError
 from mtalign.errors import MtalignError
 
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_commands(sub)
     ranking.add_commands(sub)
     similarity.add_commands(sub)
+    rouge155.add_command(sub)
     return p
 
 
@@ -42,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["score", "-r", "/nonexistent/ref", "-i", "/nonexistent/hyp"])
     2
     """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["rouge155"]:  # ROUGE-1.5.5's own option syntax (e.g. "-2 -1") follows
+        argv.insert(1, "--")
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))

@@ -47,7 +47,8 @@ class Bleu(Metric[BleuResult]):
             n-grams of (sacrebleu's ``sentence_bleu`` turns this on); nltk smoothings: use
             weights 1/n over those orders only (nltk's ``auto_reweigh``).
         smooth_value: the parameter of ``floor`` (0.1), ``add-k`` (1), ``method1`` (epsilon,
-            0.1), ``method4``/``method7`` (k, 5), ``method6`` (alpha, 5).
+            0.1), ``method4``/``method7`` (k, 5), ``method6`` (alpha, 5); > 0, or 0 for
+            ``floor`` and ``add-k`` (as sacrebleu).
         ref_length: the reference length for the brevity penalty: ``"closest"`` (ties go to
             the shorter), ``"shortest"`` or ``"average"``.
 

@@ -83,7 +83,8 @@ class Rouge(Metric[RougeResult]):
             ``rouge_score`` lowercase by definition (``lowercase=False`` is refused).
         stem: stem tokens longer than 3 characters, once per distinct token: with
             ``compat="rouge155"`` as ROUGE-1.5.5 ``-m`` (WordNet 2.0 exception list, then the
-            1980 Porter algorithm as ROUGE-1.5.5 implements it); otherwise as rouge-score
+            Porter stemmer inside ROUGE-1.5.5.pl: Porter's Perl "Release 1" with the ROUGE
+            author's 2004 step 4); otherwise as rouge-score
             (nltk's ``PorterStemmer`` in its default mode), implemented natively.
         beta: the F-measure's β (eq. 6); must be > 0.
         multi_ref: how several references combine: ``"max"`` (eqs. 7-9: max recall and max

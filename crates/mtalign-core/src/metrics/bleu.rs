@@ -143,9 +143,12 @@ impl BleuConfig {
             (None, None) => f64::NAN,
             (Some(d), None) => d,
             (Some(_), Some(v)) if v.is_finite() && v > 0.0 => v,
+            // sacrebleu accepts 0 for its own two (a zero precision then scores 0).
+            (Some(_), Some(v)) if v == 0.0 && matches!(smooth, Smooth::Floor | Smooth::AddK) => 0.0,
             (Some(_), Some(v)) => {
                 return Err(Error::Config(format!(
-                    "smooth_value must be a finite number > 0 (got {v})"
+                    "smooth_value must be a finite number > 0 (>= 0 for floor and add-k) \
+                     (got {v})"
                 )))
             }
         };
@@ -545,6 +548,9 @@ mod tests {
         assert!(BleuConfig::new(4, "method8", None, "closest", false).is_err());
         assert!(BleuConfig::new(4, "exp", Some(1.0), "closest", false).is_err());
         assert!(BleuConfig::new(4, "floor", Some(-1.0), "closest", false).is_err());
+        assert!(BleuConfig::new(4, "floor", Some(0.0), "closest", false).is_ok());
+        assert!(BleuConfig::new(4, "add-k", Some(0.0), "closest", false).is_ok());
+        assert!(BleuConfig::new(4, "method1", Some(0.0), "closest", false).is_err());
         assert!(BleuConfig::new(4, "none", None, "longest", false).is_err());
     }
 }

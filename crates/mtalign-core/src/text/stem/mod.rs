@@ -1,7 +1,9 @@
 //! Stemmers of the compatibility profiles, applied once per distinct token.
 //!
 //! * [`Stemmer::Rouge155`] — ROUGE-1.5.5 `-m`: the WordNet 2.0 exception list first
-//!   (`went → go`), otherwise the Porter (1980) stemmer as ROUGE-1.5.5 runs it ([`porter1980`]).
+//!   (`went → go`), otherwise the Porter (1980) stemmer as ROUGE-1.5.5 runs it: Martin
+//!   Porter's Perl "Release 1" with the ROUGE author's 2004 change to step 4
+//!   ([`porter1980`]). Tokens are ASCII-lowercased first, as the script's `MorphStem` does.
 //! * [`Stemmer::NltkPorter`] — rouge-score's `use_stemmer=True`: nltk's `PorterStemmer()` in
 //!   its default `NLTK_EXTENSIONS` mode ([`nltk_porter`]).
 //!
@@ -36,7 +38,8 @@ fn wordnet_exceptions() -> &'static FxHashMap<&'static str, &'static str> {
 choice_enum! {
     /// The stemmers: each reproduces one tool's.
     pub enum Stemmer, "stemmer" {
-        /// ROUGE-1.5.5: WordNet 2.0 exceptions, then Porter (1980) as ROUGE-1.5.5 implements it.
+        /// ROUGE-1.5.5 (`MorphStem`): WordNet 2.0 exceptions, then Porter (1980) as the
+        /// script has it.
         Rouge155 => "rouge155",
         /// nltk's PorterStemmer (NLTK_EXTENSIONS), as rouge-score uses it.
         NltkPorter => "nltk_porter",
@@ -53,9 +56,11 @@ impl Stemmer {
                 if token.len() <= 3 || !token.is_ascii() {
                     return token.to_string();
                 }
-                match wordnet_exceptions().get(token) {
+                // As ROUGE-1.5.5's MorphStem: ASCII-lowercase, exceptions, then Porter.
+                let lower = token.to_ascii_lowercase();
+                match wordnet_exceptions().get(lower.as_str()) {
                     Some(base) => base.to_string(),
-                    None => porter1980::stem(token),
+                    None => porter1980::stem(&lower),
                 }
             }
             Self::NltkPorter => {
@@ -107,6 +112,9 @@ mod tests {
         assert_eq!(s.stem("monday"), "mondai");
         assert_eq!(s.stem("was"), "was");
         assert_eq!(s.stem("café"), "café");
+        // MorphStem lowercases ASCII before the exceptions and Porter.
+        assert_eq!(s.stem("WENT"), "go");
+        assert_eq!(s.stem("Running"), "run");
         assert_eq!(wordnet_exceptions().len(), 5930);
     }
 
