@@ -14,6 +14,9 @@ MODULES += ["mtalign.orange", "mtalign.io", "mtalign.rerank", "mtalign.registry"
 MODULES += ["mtalign.compat.rouge_score", "mtalign.compat.rouge_score.rouge_scorer",
             "mtalign.compat.rouge_score.scoring"]
 MODULES += ["mtalign.bleu", "mtalign.nist", "mtalign.error_rate", "mtalign.ribes"]
+MODULES += ["mtalign.meta", "mtalign.meta.correlation", "mtalign.meta.ties",
+            "mtalign.meta.pairwise", "mtalign.meta.williams", "mtalign.meta.permutation",
+            "mtalign.meta.clusters", "mtalign.meta.wmt"]
 
 
 @pytest.mark.parametrize("name", MODULES)

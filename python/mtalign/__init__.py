@@ -6,7 +6,7 @@
 0.8333333333333334
 """
 
-from mtalign import io, kernels
+from mtalign import io, kernels, meta
 from mtalign._baseline import CorpusResult
 from mtalign._mtalign import __version__
 from mtalign.bleu import Bleu, BleuResult
@@ -40,6 +40,7 @@ __all__ = [
     "InputError",
     "io",
     "kernels",
+    "meta",
     "MtalignError",
     "MtalignWarning",
     "Nist",
