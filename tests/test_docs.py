@@ -16,7 +16,7 @@ MODULES += ["mtalign.compat.rouge_score", "mtalign.compat.rouge_score.rouge_scor
 MODULES += ["mtalign.bleu", "mtalign.nist", "mtalign.error_rate", "mtalign.ribes"]
 MODULES += ["mtalign.meta", "mtalign.meta.correlation", "mtalign.meta.ties",
             "mtalign.meta.pairwise", "mtalign.meta.williams", "mtalign.meta.permutation",
-            "mtalign.meta.clusters", "mtalign.meta.wmt"]
+            "mtalign.meta.clusters", "mtalign.meta.wmt", "mtalign.meta.paired"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -13,6 +13,7 @@ from mtalign.bleu import Bleu, BleuResult
 from mtalign.dcs import Dcs, DcsResult, DcsScore
 from mtalign.error_rate import Per, Wer
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+from mtalign.meta.paired import PairedResult, paired_test
 from mtalign.nist import Nist
 from mtalign.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
 from mtalign.rerank import RerankResult, rerank
@@ -44,6 +45,8 @@ __all__ = [
     "MtalignError",
     "MtalignWarning",
     "Nist",
+    "paired_test",
+    "PairedResult",
     "orange",
     "orange_from_scores",
     "OrangeCurve",

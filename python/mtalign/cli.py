@@ -21,6 +21,7 @@ import numpy as np
 from mtalign import __version__, registry
 from mtalign._cli_orange import add_commands as add_orange_commands
 from mtalign.errors import MtalignError
+from mtalign.meta.cli import add_commands as add_meta_commands
 from mtalign.rouge import Rouge
 
 DEFAULT_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
@@ -258,6 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     d.set_defaults(func=cmd_demo)
     add_orange_commands(sub)
+    add_meta_commands(sub)  # correlate, compare
     _add_train_similarity(sub)
     return p
 
