@@ -9,16 +9,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from mtalign.io import read_lines
 
-def read_lines(path: Path) -> list[str]:
-    """One segment per line, UTF-8 (a leading BOM and a final newline are not content)."""
-    text = path.read_text(encoding="utf-8")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.rstrip("\r") for line in lines]
+__all__ = ["read_lines"]  # one reader for every script: mtalign.io's
 
 
 def installed_version(dist: str) -> str | None:
@@ -52,3 +45,32 @@ def machine_info(dists: Iterable[str]) -> dict[str, Any]:
         "MTALIGN_NUM_THREADS": os.environ.get("MTALIGN_NUM_THREADS"),
         "versions": {d: installed_version(d) for d in dists},
     }
+
+
+def score_column(out: Any, name: str | None = None) -> Any:
+    """One float column of a ``batch_score`` result, whatever its shape: a plain (n,) array,
+    a structured array with named columns (``name``, else ``score``, else the first one), or
+    a dict of arrays (``name``'s; an (n, 3) precision/recall/F array gives F)."""
+    import numpy as np
+
+    if isinstance(out, dict):
+        arr = np.asarray(out[name] if name is not None else next(iter(out.values())))
+        return arr[:, -1] if arr.ndim == 2 else arr
+    arr = np.asarray(out)
+    names = arr.dtype.names
+    if names:
+        if name in names:
+            return arr[name]
+        mine = [n for n in names if name and n.startswith(name)]
+        f_like = [n for n in mine if n[len(name or ""):].lstrip("_.:-").lower().startswith("f")]
+        for key in (*f_like, *mine[-1:], "score"):
+            if key in names:
+                return arr[key]
+        return arr[names[0]]
+    return arr[:, -1] if arr.ndim == 2 else arr
+
+
+def headline(result: Any) -> float:
+    """The headline number of a score result: ``.score`` when it has one, else ``float()``."""
+    score = getattr(result, "score", None)
+    return float(score if score is not None else result)

@@ -16,7 +16,7 @@ Two ways to score the same 58,116 pairs are timed:
   with a single reference each (``batch_score(hyps * 2, refA + refB)``).
 
 Each with ``threads=None`` (all cores) and ``threads=1``. The pure-Python twin
-(``tests/dcs_twin.py``, slow and obviously correct) scores an evenly spaced subset of
+(``tests/twins/dcs.py``, slow and obviously correct) scores an evenly spaced subset of
 ``--twin-pairs`` pairs (300 by default); its pairs/s on the subset is extrapolated to the
 whole run. Before timing, mtalign's scores on the subset are compared with the twin's.
 
@@ -47,8 +47,8 @@ TARGET_SECONDS = 1.0  # the whole 58k-pair run with threads=None on 2 cores
 TARGET_RATIO = 1000.0  # mtalign (threads=None) pairs/s over the twin's
 
 sys.path.insert(0, str(REPO_ROOT / "tests"))
-import dcs_twin  # noqa: E402  (the pure-Python twin lives with the tests)
 from _common import machine_info, read_lines  # noqa: E402
+from twins import dcs as dcs_twin  # noqa: E402  (the pure-Python twins live with the tests)
 
 # ------------------------------------------------------------------------------------- data
 

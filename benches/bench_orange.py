@@ -4,7 +4,7 @@
 1. ORANGE of one ROUGE variant on ``wmt21_ende_news``: 1002 sentences × 20 system outputs as
    the candidate list, 3 references: 60,120 candidate-vs-leave-one-out-set scorings plus 3,006
    reference scorings in one batch call, then ranks and a 1000-resample bootstrap. Target:
-   < 1 s with ``threads=None`` on 2 cores. The pure-Python twin (``tests/orange_twin.py``,
+   < 1 s with ``threads=None`` on 2 cores. The pure-Python twin (``tests/twins/orange.py``,
    one ``Rouge.sentence_score`` call per pair) runs on an evenly spaced subset of
    ``--twin-sentences`` sentences; its time is extrapolated to the 1002 sentences.
 2. The whole replication table (``scripts/replicate_orange.py``'s 26 metrics on
@@ -40,9 +40,9 @@ TARGET_SECONDS = 1.0
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 import mtalign  # noqa: E402
-import orange_twin  # noqa: E402  (the pure-Python twin lives with the tests)
 from _common import machine_info  # noqa: E402
 from mtalign.io import read_lines, read_nbest, read_references, read_systems  # noqa: E402
+from twins import orange as orange_twin  # noqa: E402  (the twins live with the tests)
 
 
 def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:

@@ -20,12 +20,9 @@ from pathlib import Path
 
 import mtalign
 import numpy as np
+from mtalign.io import read_lines
 
 GRID = [round(0.05 * k, 2) for k in range(1, 21)]
-
-
-def read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").rstrip("\n").split("\n")
 
 
 def main() -> None:

@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                   "ROUGE-SU4", "DCS (char)", "SIA"]
         curves = [results_ende[k].curve() for k in labels if k in results_ende]
         try:
-            from mtalign.orange import plot_curves
+            from mtalign.ranking.orange import plot_curves
 
             plot_curves(curves, path=str(args.plot),
                         title="ORANGE vs number of systems in the list (WMT21 en→de)")

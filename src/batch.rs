@@ -2,7 +2,8 @@
 //! once: text or token input → ids → the metric's kernel → a NumPy array.
 
 use crate::convert::{
-    one_pair_items, pair_texts, read_text_batch, read_token_batch, to_array, TextBatch,
+    one_pair_items, pair_texts, read_matrix_texts, read_text_batch, read_token_batch, to_array,
+    TextBatch,
 };
 use crate::enter::{enter, is_small};
 use crate::errors::to_py;
@@ -70,6 +71,21 @@ macro_rules! batch_pymethods {
                 crate::batch::score_token_batch(py, encoder, hyps, refs, threads, &shape, self.kernel())
             }
 
+            /// Every text hypothesis against every text pseudo-reference: (scores shaped
+            /// `[n, m, *shape]`, vanished hypotheses, vanished references).
+            #[pyo3(signature = (hyps, refs, threads=None))]
+            fn score_matrix<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+                hyps: &pyo3::Bound<'py, pyo3::PyAny>,
+                refs: &pyo3::Bound<'py, pyo3::PyAny>,
+                threads: Option<usize>,
+            ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
+                let shape = crate::batch::BatchScorer::shape(self);
+                let encoder = crate::batch::BatchScorer::encoder(self);
+                crate::batch::score_text_matrix(py, encoder, hyps, refs, threads, &shape, self.kernel())
+            }
+
             /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
             /// (the flat row, vanished hypothesis, vanished references) like `score_texts`.
             fn score_one(
@@ -113,6 +129,41 @@ pub(crate) fn score_text_batch<'py>(
         Ok((scores, encoded.vanished))
     })?;
     finish_text_batch(py, &batch, scores, vanished, shape)
+}
+
+/// Every hypothesis against every pseudo-reference (`refs[j]`: a str or a list of str used
+/// together): scores shaped `[n, m, *shape]`, vanished hypotheses `i`, vanished references
+/// `(j, k)`. Each distinct text is encoded once; the n·m pairs never exist as Python objects.
+pub(crate) fn score_text_matrix<'py>(
+    py: Python<'py>,
+    encoder: Encoder,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    shape: &[usize],
+    kernel: impl BatchKernel,
+) -> PyResult<BatchOut<'py>> {
+    let batch = read_matrix_texts(hyps, refs)?;
+    let (n, m) = (batch.hyp_ids.len(), batch.ref_sets.len());
+    let small = is_small(n * m, batch.texts.bytes());
+    let (scores, vanished) = enter(py, threads, small, || {
+        let pairs = n * m;
+        let mut hyp_ids = Vec::with_capacity(pairs);
+        let mut ref_sets = RefSets::new();
+        for &h in &batch.hyp_ids {
+            for j in 0..m {
+                hyp_ids.push(h);
+                ref_sets.push(batch.ref_sets.get(j).iter().copied());
+            }
+        }
+        let texts: Vec<&str> = batch.texts.iter().collect();
+        let encoded = encoder.encode_texts(&texts);
+        let scores = kernel(&encoded.docs()?, &hyp_ids, &ref_sets)?;
+        Ok((scores, encoded.vanished))
+    })?;
+    let mut matrix_shape = vec![m];
+    matrix_shape.extend_from_slice(shape);
+    finish_text_batch(py, &batch, scores, vanished, &matrix_shape)
 }
 
 /// What `score_one` returns: the row, vanished hypothesis (`[0]` or `[]`), vanished

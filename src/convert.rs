@@ -119,6 +119,22 @@ pub(crate) fn read_text_batch(
             ref_items.len()
         )));
     }
+    read_texts(&hyp_items, &ref_items)
+}
+
+/// Reads hypotheses and reference sets of any two lengths (a matrix's rows and columns) into
+/// a [`TextBatch`] with one reference set per item of `refs`.
+pub(crate) fn read_matrix_texts(
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+) -> PyResult<TextBatch> {
+    read_texts(&items(hyps, "hyps")?, &items(refs, "refs")?)
+}
+
+fn read_texts(
+    hyp_items: &[Bound<'_, PyAny>],
+    ref_items: &[Bound<'_, PyAny>],
+) -> PyResult<TextBatch> {
     let mut batch = TextBatch {
         texts: StrTable::with_capacity(hyp_items.len()),
         hyp_ids: Vec::with_capacity(hyp_items.len()),

@@ -103,8 +103,14 @@ pub(crate) fn edit_distance_py(a: Vec<i64>, b: Vec<i64>) -> usize {
     edit_distance::distance(&a, &b)
 }
 
-/// Every kernel function, once.
+/// Every kernel function, once, and the names of every named-choice option
+/// (`CHOICES: dict[str, tuple[str, ...]]`, from the core's one declaration of each).
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let choices = pyo3::types::PyDict::new(m.py());
+    for (option, names) in mtalign_core::options::CHOICES {
+        choices.set_item(*option, pyo3::types::PyTuple::new(m.py(), names.iter())?)?;
+    }
+    m.add("CHOICES", choices)?;
     m.add_function(wrap_pyfunction!(dcs_py, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(lcs_length, m)?)?;

@@ -1,9 +1,10 @@
 """Shared fixtures for the ROUGE tests.
 
-``tests/`` is put on ``sys.path`` so the test modules can ``import twins`` (the slow pure-Python
-reference implementations). ``mtalign`` is imported only through the ``mtalign`` fixture, so
-the twin-only tests run without the compiled package; tests that need the package fail (not
-skip) when it cannot be imported.
+``tests/`` is put on ``sys.path`` so the test modules can ``from twins import rouge`` (the
+slow pure-Python reference implementations, one module per metric in ``tests/twins/``).
+``mtalign`` is imported only through the ``mtalign`` fixture, so the twin-only tests run
+without the compiled package; tests that need the package fail (not skip) when it cannot be
+imported.
 """
 
 from __future__ import annotations

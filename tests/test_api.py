@@ -33,7 +33,7 @@ def real_pairs(n: int = 200) -> tuple[list[str], list[list[str]]]:
 def test_batch_shapes_and_columns() -> None:
     hyps, refs = real_pairs(50)
     out = Rouge(ALL).batch_score(hyps, refs)
-    assert list(out) == ALL
+    assert list(out.keys()) == ALL
     for arr in out.values():
         assert arr.shape == (50, 3) and arr.dtype == np.float64
         assert arr.flags["C_CONTIGUOUS"]
@@ -236,7 +236,7 @@ def test_immutable_and_picklable() -> None:
     assert r2.signature() == r.signature()
     hyps, refs = real_pairs(20)
     a, b = r.batch_score(hyps, refs), r2.batch_score(hyps, refs)
-    assert all(np.array_equal(a[v], b[v]) for v in a)
+    assert all(np.array_equal(a[v], b[v]) for v in a.keys())
 
 
 def test_signature_records_every_option() -> None:

@@ -2,7 +2,7 @@
 
 ``tests/data/dcs_dev.jsonl`` holds 200 cases computed with the DCS authors' own code (see
 ``tests/data/README.md``); ``x`` is the reference (the code's first argument), ``y`` the
-candidate. ``tests/dcs_twin.py`` is the slow pure-Python twin written from the description of
+candidate. ``tests/twins/dcs.py`` is the slow pure-Python twin written from the description of
 that code; it is checked against every golden case first (those tests need no compiled
 package), then mtalign's ``Dcs`` and ``kernels.dcs`` are checked against the golden numbers
 and, with hypothesis, against the twin.
@@ -18,12 +18,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import dcs_twin
 import numpy as np
 import pytest
-import twins
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twins import dcs as dcs_twin
+from twins import rouge as twins
 
 DATA = Path(__file__).resolve().parent / "data"
 TOL = 1e-12
@@ -115,12 +115,12 @@ def test_twin_paper_figure1_both_directions() -> None:
 
 def test_paper_figure1(mtalign) -> None:
     want = (0.6, math.sqrt(6) / 5, math.sqrt(2) / 5, math.sqrt(8) / 5)
-    s = mtalign.Dcs(level="char").sentence_score("EABFD", "ABCDE")  # hyp, reference
+    s = mtalign.Dcs(level="char").sentence_score("EABFD", "ABCDE").scores  # hyp, reference
     assert isinstance(s, mtalign.DcsScore)
     assert s._fields == FIELDS
     assert close(s, want), s
     assert close((s.cs0, s.cs1, s.cs2, s.dcs), want)
-    assert close(mtalign.Dcs(level="char").sentence_score("EABFD", ["ABCDE"]), want)
+    assert close(mtalign.Dcs(level="char").sentence_score("EABFD", ["ABCDE"]).scores, want)
     x, y = to_ids("ABCDE", "EABFD")
     k = mtalign.kernels.dcs(x, y)
     assert isinstance(k, tuple) and all(isinstance(v, float) for v in k)
@@ -129,14 +129,14 @@ def test_paper_figure1(mtalign) -> None:
 
 @pytest.mark.parametrize("case", CHAR, ids=idfn)
 def test_golden_char_level(mtalign, case: dict) -> None:
-    got = mtalign.Dcs(level="char").sentence_score(case["y"], case["x"])
+    got = mtalign.Dcs(level="char").sentence_score(case["y"], case["x"]).scores
     assert close(got, case["expected"]), (case["x"], case["y"], tuple(got), case["expected"])
 
 
 @pytest.mark.parametrize("case", WORD, ids=idfn)
 def test_golden_word_level_pretokenized(mtalign, case: dict) -> None:
     for level in ("word", "char"):  # pre-tokenized input is used verbatim whatever the level
-        got = mtalign.Dcs(level=level).sentence_score(case["y"], [case["x"]])
+        got = mtalign.Dcs(level=level).sentence_score(case["y"], [case["x"]]).scores
         assert close(got, case["expected"]), (level, tuple(got), case["expected"])
 
 
@@ -189,7 +189,7 @@ def test_golden_word_level_from_text(mtalign) -> None:
 def test_quirks(mtalign, ref: str, hyp: str, index: int, value: float) -> None:
     want = dcs_twin.dcs(ref, hyp)
     assert abs(want[index] - value) <= TOL  # the twin agrees with the README's figures
-    got = mtalign.Dcs(level="char").sentence_score(hyp, ref)
+    got = mtalign.Dcs(level="char").sentence_score(hyp, ref).scores
     assert abs(got[index] - value) <= TOL, tuple(got)
     assert close(got, want)
     x, y = to_ids(ref, hyp)
@@ -200,7 +200,7 @@ def test_quirk_values_in_context(mtalign) -> None:
     d = mtalign.Dcs(level="char")
     # ABC vs ACB: LCS-based cs0 would be 2/3
     assert d.sentence_score("ACB", "ABC").cs0 < twins.lcs_dp("ABC", "ACB") / 3
-    assert close(d.sentence_score("CBA", "CBBA"), (2 / math.sqrt(3), math.sqrt(2 / 3),
+    assert close(d.sentence_score("CBA", "CBBA").scores, (2 / math.sqrt(3), math.sqrt(2 / 3),
                                                    math.sqrt(1 / 3), 1.0))
     # argument order matters: the reference is x, the candidate y
     assert abs(d.sentence_score("DDAAD", "DADD").dcs - math.sqrt(0.4)) <= TOL
@@ -212,21 +212,22 @@ def test_quirk_values_in_context(mtalign) -> None:
 def test_code_points_not_graphemes_or_utf16(mtalign) -> None:
     d = mtalign.Dcs(level="char")
     # one astral code point each: A = sqrt(1 * 2)
-    assert close(d.sentence_score("😀😀", "😀"), (2 ** -0.5, 2 ** -0.5, 0.0, 2 ** -0.5))
-    assert close(d.sentence_score("吉野家", "𠮷野家"), (2 / 3, 2 / 3, 0.0, 2 / 3))
+    assert close(d.sentence_score("😀😀", "😀").scores, (2 ** -0.5, 2 ** -0.5, 0.0, 2 ** -0.5))
+    assert close(d.sentence_score("吉野家", "𠮷野家").scores, (2 / 3, 2 / 3, 0.0, 2 / 3))
     # decomposed é (e + U+0301) is two symbols and never equals precomposed é
-    assert close(d.sentence_score("\u00e9", "e\u0301"), (0.0, 0.0, 0.0, 0.0))
-    assert close(d.sentence_score("e\u0301", "e\u0301"), (1.0, 1.0, 0.0, 1.0))
-    assert close(d.sentence_score("e", "e\u0301"), (2 ** -0.5, 2 ** -0.5, 0.0, 2 ** -0.5))
+    assert close(d.sentence_score("\u00e9", "e\u0301").scores, (0.0, 0.0, 0.0, 0.0))
+    assert close(d.sentence_score("e\u0301", "e\u0301").scores, (1.0, 1.0, 0.0, 1.0))
+    assert close(d.sentence_score("e", "e\u0301").scores, (2 ** -0.5, 2 ** -0.5, 0.0, 2 ** -0.5))
     # surrogate-pair halves must not match: U+1F600 and U+1F601 share the high surrogate
-    assert close(d.sentence_score("\U0001f601", "\U0001f600"), (0.0, 0.0, 0.0, 0.0))
+    assert close(d.sentence_score("\U0001f601", "\U0001f600").scores, (0.0, 0.0, 0.0, 0.0))
 
 
 def test_spaces_are_symbols_unless_ignored(mtalign) -> None:
-    assert close(mtalign.Dcs(level="char").sentence_score("CD AB", "AB CD"), (0.4, 0.6, 0.0, 0.6))
-    s = mtalign.Dcs(level="char", ignore_spaces=True).sentence_score("CD AB", "AB CD")
+    assert close(mtalign.Dcs(level="char").sentence_score("CD AB", "AB CD").scores,
+                 (0.4, 0.6, 0.0, 0.6))
+    s = mtalign.Dcs(level="char", ignore_spaces=True).sentence_score("CD AB", "AB CD").scores
     assert close(s, dcs_twin.dcs("ABCD", "CDAB"))
-    s = mtalign.Dcs(level="char", ignore_spaces=True).sentence_score("a\u3000b\tc\n", " abc")
+    s = mtalign.Dcs(level="char", ignore_spaces=True).sentence_score("a\u3000b\tc\n", " abc").scores
     assert close(s, (1.0, 1.0, 0.0, 1.0))
 
 
@@ -302,7 +303,7 @@ texts = st.text(alphabet="abc", max_size=14)
 def test_several_references_pick_max_dcs_first_on_ties(mtalign, hyp: str, refs: list[str]):
     want = dcs_twin.dcs_multi_max([list(r) for r in refs], list(hyp))
     d = mtalign.Dcs(level="char", multi_ref="max")
-    assert close(d.sentence_score(hyp, refs), want), (hyp, refs)
+    assert close(d.sentence_score(hyp, refs).scores, want), (hyp, refs)
     arr = d.batch_score([hyp, hyp], [refs, refs[::-1]])
     assert close(arr[0], want)
     assert close(arr[1], dcs_twin.dcs_multi_max([list(r) for r in refs[::-1]], list(hyp)))
@@ -313,10 +314,10 @@ def test_tie_on_dcs_keeps_the_first_reference(mtalign) -> None:
     d = mtalign.Dcs(level="char")
     first, second = dcs_twin.dcs("aac", "abc"), dcs_twin.dcs("acb", "abc")
     assert first[3] == second[3] and first[0] != second[0]
-    assert close(d.sentence_score("abc", ["aac", "acb"]), first)
-    assert close(d.sentence_score("abc", ["acb", "aac"]), second)
+    assert close(d.sentence_score("abc", ["aac", "acb"]).scores, first)
+    assert close(d.sentence_score("abc", ["acb", "aac"]).scores, second)
     # a strictly better later reference wins
-    assert close(d.sentence_score("abc", ["acb", "abc", "aac"]), (1.0, 1.0, 0.0, 1.0))
+    assert close(d.sentence_score("abc", ["acb", "abc", "aac"]).scores, (1.0, 1.0, 0.0, 1.0))
 
 
 spacey = st.text(alphabet="ab \t\n\u3000\u00a0\u2009", max_size=16)
@@ -325,9 +326,9 @@ spacey = st.text(alphabet="ab \t\n\u3000\u00a0\u2009", max_size=16)
 @SETTINGS
 @given(hyp=spacey, ref=spacey)
 def test_ignore_spaces(mtalign, hyp: str, ref: str) -> None:
-    kept = mtalign.Dcs(level="char").sentence_score(hyp, ref)
+    kept = mtalign.Dcs(level="char").sentence_score(hyp, ref).scores
     assert close(kept, dcs_twin.dcs(list(ref), list(hyp)))
-    dropped = mtalign.Dcs(level="char", ignore_spaces=True).sentence_score(hyp, ref)
+    dropped = mtalign.Dcs(level="char", ignore_spaces=True).sentence_score(hyp, ref).scores
     want = dcs_twin.dcs(
         dcs_twin.char_symbols(ref, ignore_spaces=True),
         dcs_twin.char_symbols(hyp, ignore_spaces=True),
@@ -342,16 +343,16 @@ cased = st.text(alphabet="aAbBäÄéÉΣσςİi ", max_size=16)
 @SETTINGS
 @given(hyp=cased, ref=cased)
 def test_lowercase(mtalign, hyp: str, ref: str) -> None:
-    got = mtalign.Dcs(level="char", lowercase=True).sentence_score(hyp, ref)
+    got = mtalign.Dcs(level="char", lowercase=True).sentence_score(hyp, ref).scores
     assert close(got, dcs_twin.dcs(ref.lower(), hyp.lower())), (hyp, ref)
-    got = mtalign.Dcs(level="char", lowercase=False).sentence_score(hyp, ref)
+    got = mtalign.Dcs(level="char", lowercase=False).sentence_score(hyp, ref).scores
     assert close(got, dcs_twin.dcs(ref, hyp)), (hyp, ref)
 
 
 def test_lowercase_does_not_touch_pretokenized(mtalign) -> None:
     d = mtalign.Dcs(level="word", lowercase=True)
-    assert close(d.sentence_score(["The", "cat"], [["the", "cat"]]), (0.5, 0.5, 0.0, 0.5))
-    assert close(d.sentence_score("The cat", "the cat"), (1.0, 1.0, 0.0, 1.0))
+    assert close(d.sentence_score(["The", "cat"], [["the", "cat"]]).scores, (0.5, 0.5, 0.0, 0.5))
+    assert close(d.sentence_score("The cat", "the cat").scores, (1.0, 1.0, 0.0, 1.0))
 
 
 # astral emoji and CJK, combining acute, precomposed é, plain letters
@@ -361,7 +362,7 @@ exotic = st.text(alphabet=["a", "e", "\u0301", "\u00e9", "😀", "😁", "𠮷",
 @SETTINGS
 @given(hyp=exotic, refs=st.lists(exotic, min_size=1, max_size=3))
 def test_code_points_outside_bmp_and_combining_marks(mtalign, hyp: str, refs: list[str]):
-    got = mtalign.Dcs(level="char").sentence_score(hyp, refs)
+    got = mtalign.Dcs(level="char").sentence_score(hyp, refs).scores
     assert close(got, dcs_twin.dcs_multi_max([list(r) for r in refs], list(hyp))), (hyp, refs)
 
 
@@ -375,7 +376,7 @@ words = st.lists(st.sampled_from(["the", "The", "cat", "sat", "mat", "東京", "
 def test_word_level_uses_the_tokenizer(mtalign, hyp, ref, tokenize: str, lowercase: bool):
     hyp_text, ref_text = " ".join(hyp), " ".join(ref)
     d = mtalign.Dcs(level="word", tokenize=tokenize, lowercase=lowercase)
-    got = d.sentence_score(hyp_text, ref_text)
+    got = d.sentence_score(hyp_text, ref_text).scores
     h = mtalign.tokenize(hyp_text, tokenize=tokenize, lowercase=lowercase)
     r = mtalign.tokenize(ref_text, tokenize=tokenize, lowercase=lowercase)
     assert close(got, dcs_twin.dcs(r, h)), (hyp_text, ref_text, tokenize, lowercase)
@@ -418,7 +419,7 @@ def test_batch_equals_sentence_and_twin(mtalign) -> None:
     for i, (h, rs) in enumerate(zip(hyps, refs, strict=True)):
         want = dcs_twin.dcs_multi_max([list(r) for r in rs], list(h))
         assert close(arr[i], want), (h, rs)
-        assert close(d.sentence_score(h, rs), want)
+        assert close(d.sentence_score(h, rs).scores, want)
 
 
 def test_corpus_score_is_mean_of_sentences(mtalign) -> None:
@@ -484,17 +485,17 @@ def test_empty_inputs_score_zero_never_nan(mtalign) -> None:
         assert arr[:3].tolist() == [list(zero)] * 3, opts
         assert arr[3].tolist() == [1.0, 1.0, 0.0, 1.0], opts
         assert arr[4].tolist() == list(zero), opts  # no match
-        assert tuple(d.sentence_score("", "")) == zero
-        assert tuple(d.sentence_score("", ["", "a"])) == zero
+        assert tuple(d.sentence_score("", "").scores) == zero
+        assert tuple(d.sentence_score("", ["", "a"]).scores) == zero
         assert d.batch_score([], []).shape == (0, 4)
         res = d.corpus_score([], [])
         assert res.n_sentences == 0 and tuple(res.scores) == zero
     d = mtalign.Dcs(level="char", ignore_spaces=True)
-    assert tuple(d.sentence_score(" \t", " ")) == zero  # nothing left after dropping spaces
+    assert tuple(d.sentence_score(" \t", " ").scores) == zero  # nothing left after dropping spaces
     d = mtalign.Dcs(level="word")
-    assert tuple(d.sentence_score([], [[]])) == zero
-    assert tuple(d.sentence_score(["a"], [[]])) == zero
-    assert tuple(d.sentence_score([], [["a"]])) == zero
+    assert tuple(d.sentence_score([], [[]]).scores) == zero
+    assert tuple(d.sentence_score(["a"], [[]]).scores) == zero
+    assert tuple(d.sentence_score([], [["a"]]).scores) == zero
     assert tuple(mtalign.kernels.dcs([], [])) == zero
     assert tuple(mtalign.kernels.dcs([1], [])) == zero
     assert tuple(mtalign.kernels.dcs([1, 2], [3, 4])) == zero

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
-import twins
+from twins import rouge as twins
 
 DATA = Path(__file__).resolve().parent / "data" / "rouge155_dev.jsonl"
 TOL = 1e-9

@@ -255,3 +255,14 @@ def test_documented_nans():
     # NaN metric scores where human is missing are fine
     assert corr([[1, float("nan"), 3, 4]], [[1, None, 2, 5]]) == pytest.approx(
         scipy_stats.pearsonr([1, 3, 4], [1, 2, 5])[0], abs=1e-12)
+
+
+def test_dict_inputs_and_systems_order():
+    human = {"A": [1, 2, 3], "B": [2, 5, 4], "C": [0, 1, None]}
+    metric = {"C": [9, 9, 1], "B": [2, 4, 4], "A": [1, 3, 2], "extra": [0, 0, 0]}
+    rows_h = [[1, 2, 3], [2, 5, 4], [0, 1, np.nan]]
+    rows_m = [[1, 3, 2], [2, 4, 4], [9, 9, 1]]
+    assert corr(metric, human) == corr(rows_m, rows_h)
+    assert corr(metric, human, systems=["B", "A"]) == corr(rows_m[1::-1], rows_h[1::-1])
+    with pytest.raises(InputError, match="'D'"):
+        corr(metric, human, systems=["A", "D"])

@@ -11,7 +11,7 @@ paper prints 0.167 / 0.333 / 0.571 / 0.286 for 1/6, 1/3, 4/7 and 2/7.
 from __future__ import annotations
 
 import pytest
-import twins
+from twins import rouge as twins
 
 S1 = "police killed the gunman"
 S2 = "police kill the gunman"

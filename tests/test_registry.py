@@ -16,8 +16,7 @@ WMT = Path(__file__).resolve().parent / "data" / "orange_wmt21_ende"
 SYSTEMS = sorted((WMT / "hyp").iterdir())[:6]
 REFS = [WMT / "ref.A.de", WMT / "ref.C.de", WMT / "ref.D.de"]
 
-NAMES = ["rougeL", "rougeSU4", "dcs", "cs0", "sia", "bleu", "bleu2", "bleus4", "nist", "wer",
-         "per", "ribes"]
+NAMES = registry.example_names()  # every family's example names, from the one table
 
 
 def _lines(path: Path) -> list[str]:
@@ -101,6 +100,7 @@ def _wer_scores(mtalign: Any, cands: list[list[str]],
     for cs, rs in zip(cands, refs, strict=True):
         loo = [[r for k, r in enumerate(rs) if k != j] for j in range(len(rs))]
         cand_scores.append(np.array([
-            -np.mean([wer.sentence_score(c, sub) for sub in loo]) for c in cs]))
-        ref_scores.append(np.array([-wer.sentence_score(r, loo[j]) for j, r in enumerate(rs)]))
+            -np.mean([float(wer.sentence_score(c, sub)) for sub in loo]) for c in cs]))
+        ref_scores.append(np.array([-float(wer.sentence_score(r, loo[j]))
+                                    for j, r in enumerate(rs)]))
     return cand_scores, ref_scores

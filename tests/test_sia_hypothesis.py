@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 
 import pytest
-import sia_twin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twins import sia as sia_twin
 
 MAX_EXAMPLES = int(os.environ.get("MTALIGN_HYPOTHESIS_EXAMPLES", "250"))
 SETTINGS = settings(max_examples=MAX_EXAMPLES, deadline=None,

@@ -17,11 +17,11 @@ import json
 from pathlib import Path
 
 import pytest
-import twins
-import twins_stem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.stem import porter as nltk_porter
+from twins import rouge as twins
+from twins import stem as twins_stem
 
 DATA = Path(__file__).resolve().parent / "data"
 WORDS = gzip.open(DATA / "english_words.txt.gz", "rt", encoding="utf-8").read().split()

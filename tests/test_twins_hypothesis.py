@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import twins
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twins import rouge as twins
 
 DATA = Path(__file__).resolve().parent / "data"
 TOL = 1e-9

@@ -1,42 +1,30 @@
 """mtalign: fast, faithful MT evaluation with a Rust core.
 
+Every metric is a :class:`Metric` with the same methods (``sentence_score``,
+``corpus_score``, ``batch_score``, ``statistics``, ``corpus_from_statistics``,
+``scalar_scores``, ``pairwise``) and its results are one family (:class:`Result`).
+
 >>> import mtalign
 >>> r = mtalign.Rouge(["rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"])
 >>> r.sentence_score("The cat sat on the mat.", ["A cat sat on the mat."])["rougeL"].fmeasure
 0.8333333333333334
+>>> float(mtalign.Wer().sentence_score("a b c", "a b d"))
+0.3333333333333333
+>>> mtalign.Bleu().batch_score(["a b c d"], ["a b c d"]).tolist()
+[100.0]
 """
 
-from mtalign import io, kernels, meta
-from mtalign._baseline import CorpusResult
+from mtalign import io, kernels, meta, metrics
 from mtalign._mtalign import __version__
-from mtalign.bleu import Bleu, BleuResult
-from mtalign.dcs import Dcs, DcsResult, DcsScore
-from mtalign.error_rate import Per, Wer
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
 from mtalign.meta.paired import PairedResult, paired_test
-from mtalign.nist import Nist
-from mtalign.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
-from mtalign.rerank import RerankResult, rerank
-from mtalign.ribes import Ribes
-from mtalign.rouge import Rouge, RougeResult, Score
-from mtalign.sia import (
-    Sia,
-    SiaExplanation,
-    SiaResult,
-    SiaRound,
-    TranslationTable,
-    WordSimilarity,
-)
+from mtalign.metrics import *  # noqa: F403 (every metric and result; see metrics.__all__)
+from mtalign.ranking.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
+from mtalign.ranking.rerank import RerankResult, rerank
 from mtalign.tokenizers import default_threads, stem, tokenize
 
 __all__ = [
-    "Bleu",
-    "BleuResult",
     "ConfigError",
-    "CorpusResult",
-    "Dcs",
-    "DcsResult",
-    "DcsScore",
     "default_threads",
     "InputError",
     "io",
@@ -44,28 +32,16 @@ __all__ = [
     "meta",
     "MtalignError",
     "MtalignWarning",
-    "Nist",
     "paired_test",
     "PairedResult",
     "orange",
     "orange_from_scores",
     "OrangeCurve",
     "OrangeResult",
-    "Per",
     "rerank",
     "RerankResult",
-    "Ribes",
-    "Rouge",
-    "RougeResult",
-    "Score",
-    "Sia",
-    "SiaExplanation",
-    "SiaResult",
-    "SiaRound",
     "stem",
     "tokenize",
-    "TranslationTable",
-    "Wer",
-    "WordSimilarity",
     "__version__",
 ]
+__all__ += metrics.__all__

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mtalign.io import read_lines
+
 __all__ = ["sample_files", "load_sample"]
 
 _DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -60,15 +62,6 @@ def sample_files() -> dict:
     }
 
 
-def _read_lines(path: Path) -> list[str]:
-    # split("\n") rather than splitlines(): the latter also breaks on characters such as
-    # U+2028 or form feed, which would shift the line alignment between files.
-    text = path.read_text(encoding="utf-8")
-    if text.endswith("\n"):
-        text = text[:-1]
-    return [line.rstrip("\r") for line in text.split("\n")] if text else []
-
-
 def load_sample() -> tuple[dict[str, list[str]], list[list[str]]]:
     """Load the demo sample.
 
@@ -78,8 +71,8 @@ def load_sample() -> tuple[dict[str, list[str]], list[list[str]]]:
     ``Rouge.batch_score``.
     """
     files = sample_files()
-    ref_columns = [_read_lines(path) for path in files["refs"]]
-    systems = {name: _read_lines(path) for name, path in files["systems"].items()}
+    ref_columns = [read_lines(path) for path in files["refs"]]
+    systems = {name: read_lines(path) for name, path in files["systems"].items()}
     n = len(ref_columns[0])
     for name, lines in [("refs", col) for col in ref_columns] + list(systems.items()):
         if len(lines) != n:

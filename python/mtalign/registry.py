@@ -23,17 +23,20 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError
-from mtalign.bleu import Bleu
-from mtalign.dcs import DCS_FIELDS, LEVELS, Dcs
-from mtalign.error_rate import Per, Wer
-from mtalign.nist import Nist
-from mtalign.ribes import Ribes
-from mtalign.rouge import COMPAT, MULTI_REF, Rouge, Score
-from mtalign.sia import DECAYS, DEFAULT_ALPHA, Sia, WordSimilarity
+from mtalign.metrics.bleu import Bleu
+from mtalign.metrics.dcs import Dcs
+from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.nist import Nist
+from mtalign.metrics.options import TOKENIZERS
+from mtalign.metrics.results import DCS_FIELDS, Score
+from mtalign.metrics.ribes import Ribes
+from mtalign.metrics.rouge import Rouge
+from mtalign.metrics.sia import Sia, WordSimilarity
 
-#: Every tokenizer name a metric accepts somewhere (each metric checks its own list).
-TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",
-              "intl")
+# The declarations the shared command-line options come from (defaults, choices).
+_COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
+_LEVEL = Dcs.declared("level")
+_SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
 
 
 @dataclass(frozen=True)
@@ -48,16 +51,16 @@ class MetricOptions:
 
     tokenize: str | None = None
     lowercase: bool = True
-    beta: float = 1.0
+    beta: float = _BETA.default
     multi_ref: str | None = None
     jackknife: bool = False
-    compat: str = "paper"
+    compat: str = _COMPAT.default
     stem: bool = False
-    level: str = "char"
+    level: str = _LEVEL.default
     ignore_spaces: bool = False
     lowercase_baselines: bool = False
-    sia_alpha: float = DEFAULT_ALPHA
-    sia_decay: str = "figure"
+    sia_alpha: float = _SIA_ALPHA.default
+    sia_decay: str = _SIA_DECAY.default
     similarity: str | None = None
 
     @classmethod
@@ -83,25 +86,26 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lowercase-baselines", action="store_true",
                    help="lowercase for BLEU, NIST, WER, PER, RIBES (case is kept by default, "
                         "as in sacrebleu)")
-    p.add_argument("--compat", default="paper", choices=COMPAT,
+    p.add_argument("--compat", default=_COMPAT.default, choices=_COMPAT.choices,
                    help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
                         "or as rouge-score 0.1.2 does (default: %(default)s)")
     p.add_argument("--stem", action="store_true",
                    help="ROUGE with stemming: ROUGE-1.5.5's -m under --compat rouge155, nltk's "
                         "Porter otherwise (as rouge-score)")
-    p.add_argument("--multi-ref", default=None, choices=MULTI_REF,
+    p.add_argument("--multi-ref", default=None, choices=_MULTI_REF.choices,
                    help="how several references combine for ROUGE (default: the --compat "
                         "profile's: max, average or best_f)")
     p.add_argument("--jackknife", action="store_true",
                    help="ROUGE: mean over leave-one-out reference sets (needs >= 2 references)")
-    p.add_argument("--beta", type=float, default=1.0, help="ROUGE F-measure beta (default: 1)")
-    p.add_argument("--level", default="char", choices=LEVELS,
+    p.add_argument("--beta", type=float, default=_BETA.default,
+                   help="ROUGE F-measure beta (default: %(default)g)")
+    p.add_argument("--level", default=_LEVEL.default, choices=_LEVEL.choices,
                    help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
     p.add_argument("--ignore-spaces", action="store_true",
                    help="DCS at character level: drop whitespace before matching")
     p.add_argument("--sia-alpha", type=float, default=None,
-                   help=f"SIA decay factor in (0, 1] (default: {DEFAULT_ALPHA})")
-    p.add_argument("--sia-decay", default="figure", choices=DECAYS,
+                   help=f"SIA decay factor in (0, 1] (default: {_SIA_ALPHA.default})")
+    p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
                         "a^3, ... (default: %(default)s)")
     p.add_argument("--similarity", default=None, metavar="TABLE",
@@ -129,7 +133,8 @@ class Family:
     ``per_name``, every name gets an object of its own: ``bleus2`` and ``bleus4`` differ in
     configuration); ``variant(name)`` is the scalar to rank by (``scalar_scores(variant=...)``,
     ``None`` = the object's default); ``report(metric, names, hyps, refs, threads)`` scores a
-    corpus for ``mtalign score``.
+    corpus for ``mtalign score``; ``examples`` are names it owns (tests run every one through
+    every command).
     """
 
     name: str
@@ -139,6 +144,7 @@ class Family:
     report: Callable[[Any, Sequence[str], list[str], list[list[str]], int | None], Report]
     variant: Callable[[str], str | None] = lambda name: name  # noqa: E731 (the name itself)
     per_name: bool = False
+    examples: tuple[str, ...] = ()
 
 
 # -- builders -------------------------------------------------------------------------------
@@ -231,17 +237,31 @@ def _default_variant(name: str) -> str | None:
 FAMILIES: tuple[Family, ...] = (
     Family("rouge", lambda n: n.startswith("rouge"), _rouge,
            "rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<d>, rougeS*, rougeSU<d>, "
-           "rougeSU*", _report_rouge),
-    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", _report_dcs),
-    Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant),
+           "rougeSU*", _report_rouge, examples=("rougeL", "rougeSU4")),
+    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", _report_dcs,
+           examples=("dcs", "cs0")),
+    Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant,
+           examples=("sia",)),
     Family("bleu", _is_bleu, _bleu,
            "bleu, bleu<N> (sacrebleu's BLEU-N), bleus<N> (BLEUS-N, add-one), N = 1..12",
-           _report_scalar, _default_variant, per_name=True),
-    Family("nist", lambda n: n == "nist", _nist, "nist", _report_scalar, _default_variant),
+           _report_scalar, _default_variant, per_name=True,
+           examples=("bleu", "bleu2", "bleus4")),
+    Family("nist", lambda n: n == "nist", _nist, "nist", _report_scalar, _default_variant,
+           examples=("nist",)),
     Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per", _report_scalar,
-           _default_variant, per_name=True),
-    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant),
+           _default_variant, per_name=True, examples=("wer", "per")),
+    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant,
+           examples=("ribes",)),
 )
+
+
+def example_names() -> list[str]:
+    """One or more names of every family, in the table's order.
+
+    >>> example_names()[:3]
+    ['rougeL', 'rougeSU4', 'dcs']
+    """
+    return [name for fam in FAMILIES for name in fam.examples]
 
 
 def names_help() -> str:

@@ -6,7 +6,7 @@ use crate::convert::stats_slice;
 use crate::errors::to_py;
 use mtalign_core::metrics::bleu;
 use mtalign_core::text::encoder::Encoder;
-use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::text::tokenize::Tokenizer;
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -49,9 +49,9 @@ batch_pymethods! {
             let config =
                 bleu::BleuConfig::new(max_order, smooth, smooth_value, ref_length, effective_order)
                     .map_err(to_py)?;
-            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
             Ok(Self {
-                tokenizer: Tokenizer::new(kind, lowercase),
+                tokenizer,
                 config,
             })
         }

@@ -5,7 +5,7 @@ use crate::batch::BatchScorer;
 use crate::errors::to_py;
 use mtalign_core::metrics::dcs;
 use mtalign_core::text::encoder::Encoder;
-use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::text::tokenize::Tokenizer;
 use pyo3::prelude::*;
 
 /// The native half of `mtalign.Dcs`: the tokenizer (character or word level).
@@ -32,9 +32,9 @@ batch_pymethods! {
         #[new]
         #[pyo3(signature = (tokenize, lowercase))]
         fn new(tokenize: &str, lowercase: bool) -> PyResult<Self> {
-            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
             Ok(Self {
-                tokenizer: Tokenizer::new(kind, lowercase),
+                tokenizer,
             })
         }
     }

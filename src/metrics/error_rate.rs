@@ -5,7 +5,7 @@ use crate::batch::BatchScorer;
 use crate::errors::to_py;
 use mtalign_core::metrics::error_rate;
 use mtalign_core::text::encoder::Encoder;
-use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::text::tokenize::Tokenizer;
 use pyo3::prelude::*;
 
 /// The native half of `mtalign.Wer` and `mtalign.Per`: `[errors, ref_len]` rows.
@@ -34,9 +34,9 @@ batch_pymethods! {
         #[pyo3(signature = (kind, tokenize, lowercase))]
         fn new(kind: &str, tokenize: &str, lowercase: bool) -> PyResult<Self> {
             let kind = error_rate::ErrorRate::parse(kind).map_err(to_py)?;
-            let tk = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
             Ok(Self {
-                tokenizer: Tokenizer::new(tk, lowercase),
+                tokenizer,
                 kind,
             })
         }

@@ -5,7 +5,7 @@ use crate::batch::BatchScorer;
 use crate::errors::to_py;
 use mtalign_core::metrics::ribes;
 use mtalign_core::text::encoder::Encoder;
-use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::text::tokenize::Tokenizer;
 use pyo3::prelude::*;
 
 /// The native half of `mtalign.Ribes`.
@@ -34,9 +34,9 @@ batch_pymethods! {
         #[pyo3(signature = (alpha, beta, tokenize, lowercase))]
         fn new(alpha: f64, beta: f64, tokenize: &str, lowercase: bool) -> PyResult<Self> {
             let config = ribes::RibesConfig::new(alpha, beta).map_err(to_py)?;
-            let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+            let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
             Ok(Self {
-                tokenizer: Tokenizer::new(kind, lowercase),
+                tokenizer,
                 config,
             })
         }

@@ -44,11 +44,11 @@ impl RougeCore {
             Compat::parse(compat).map_err(to_py)?,
         )
         .map_err(to_py)?;
-        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
         let stemmer = stem.map(Stemmer::parse).transpose().map_err(to_py)?;
-        check_rouge_tokenizer(kind, stemmer.is_some(), config.needs_lines())?;
+        check_rouge_tokenizer(tokenizer.kind, stemmer.is_some(), config.needs_lines())?;
         Ok(Self {
-            tokenizer: Tokenizer::new(kind, lowercase),
+            tokenizer,
             config,
             stemmer,
         })

@@ -329,9 +329,9 @@ impl SiaCore {
         similarity: Option<&WordSimilarityCore>,
     ) -> PyResult<Self> {
         let config = SiaConfig::new(alpha, Decay::parse(decay).map_err(to_py)?).map_err(to_py)?;
-        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
         Ok(Self {
-            tokenizer: Tokenizer::new(kind, lowercase),
+            tokenizer,
             config,
             table: similarity.map(|s| s.table.clone()),
         })

@@ -10,6 +10,7 @@
 pub mod error;
 pub mod kernels;
 pub mod metrics;
+pub mod options;
 pub mod pool;
 pub mod text;
 

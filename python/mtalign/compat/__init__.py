@@ -2,4 +2,8 @@
 
 ``mtalign.compat.rouge_score`` mirrors rouge-score 0.1.2 (``from mtalign.compat.rouge_score
 import rouge_scorer``).
+
+>>> from mtalign.compat.rouge_score import rouge_scorer
+>>> rouge_scorer.RougeScorer(["rouge1"]).score("a b", "a b")["rouge1"].fmeasure
+1.0
 """

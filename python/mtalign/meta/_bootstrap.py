@@ -4,6 +4,12 @@ A resample is a vector of integer weights (how often each segment was drawn), so
 statistic is a weighted one: Pearson from weighted sums, Spearman from the average ranks of
 the weighted multiset, and the Kendall family from quadratic forms ``w' S w`` (one matrix
 product for all replicates). Each equals the statistic of the expanded resample exactly.
+
+>>> import numpy as np
+>>> x, y = np.array([1.0, 2.0, 3.0]), np.array([1.0, 3.0, 2.0])
+>>> w = np.array([[2.0, 1.0, 0.0]])          # entry 0 drawn twice, entry 1 once
+>>> round(float(weighted("kendall_b", x, y, w)[0]), 12)  # tau-b of [1, 1, 2] vs [1, 1, 3]
+1.0
 """
 
 from __future__ import annotations

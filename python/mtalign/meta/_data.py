@@ -1,4 +1,11 @@
-"""Input checks and the group layout shared by the meta-evaluation functions."""
+"""Input checks and the group layout shared by the meta-evaluation functions.
+
+>>> m, names = as_matrix({"A": [1, None], "B": [3, 4]}, "human")
+>>> m.tolist(), names
+([[1.0, nan], [3.0, 4.0]], ['A', 'B'])
+>>> layout(m, m, "item").mask.tolist()      # one group per segment, over systems
+[[True, True], [False, True]]
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,13 @@
 Every function takes ``x`` (metric) and ``y`` (human) of the same shape ``(..., n)`` and a
 boolean ``mask`` of the entries to use, and returns one value per leading index. Pairwise
 (Kendall-type) counts are exact integers; Pearson is computed from centred sums.
+
+>>> import numpy as np
+>>> x = np.array([[2, 1, 1.5, 5, 3]]); y = np.array([[1, 2, 2, 3, 4]]); m = np.ones((1, 5), bool)
+>>> pair_counts(x, y, m).tolist()   # con, dis, ties in x only, in y only, in both
+[[6, 3, 0, 1, 0]]
+>>> correlation("acc_eq", x, y, m).tolist()
+[0.6]
 """
 
 from __future__ import annotations

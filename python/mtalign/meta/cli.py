@@ -10,6 +10,9 @@ negated, as WMT negates TER, so that higher is better for every metric.
 ``mtalign compare -r REF -i BASELINE SYSTEM... -m bleu --test bs`` runs paired bootstrap
 (``bs``) or approximate randomization (``ar``) tests of each system against the first, like
 ``sacrebleu --paired-bs`` / ``--paired-ar``.
+
+>>> system_name("hyp/Online-W.de")
+'Online-W'
 """
 
 from __future__ import annotations

@@ -211,7 +211,7 @@ def _scorer(metric: Any, refs: Any, rng: str, threads: int | None) -> _Scorer:
                 core.sentence_scores(np.ascontiguousarray(rows, dtype=np.float64))), True)
 
         def by_row(rows: np.ndarray, f32: bool) -> np.ndarray:
-            return np.array([float(metric.corpus_from_statistics(row[None, :]).score)
+            return np.array([float(metric.corpus_from_statistics(row[None, :]))
                              for row in rows])
         return _Scorer(stats, by_row, True)
     if hasattr(metric, "batch_score"):

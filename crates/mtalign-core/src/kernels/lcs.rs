@@ -23,6 +23,9 @@ pub struct LcsMatcher {
     pattern_len: usize,
     /// Row vector scratch for the multi-word case.
     row: Vec<u64>,
+    /// The prepared pattern: preparing it again is a no-op (a hypothesis against many
+    /// pseudo-references, as minimum-Bayes-risk matrices do).
+    pattern: Vec<u32>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -34,6 +37,11 @@ impl LcsMatcher {
 
     /// Encodes `pattern`; replaces any previous pattern.
     pub fn prepare(&mut self, pattern: &[u32]) {
+        if self.pattern == pattern && !self.symbols.is_empty() {
+            return;
+        }
+        self.pattern.clear();
+        self.pattern.extend_from_slice(pattern);
         for &s in &self.symbols {
             self.slot[s as usize] = NONE;
         }

@@ -13,6 +13,7 @@
 
 use crate::kernels::ngram_ids::NgramIds;
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::options::choice_enum;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
@@ -76,26 +77,17 @@ impl Smooth {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RefLength {
-    /// The reference length closest to the hypothesis length, the shorter on ties.
-    Closest,
-    Shortest,
-    Average,
+choice_enum! {
+    /// Which reference length enters the brevity penalty.
+    pub enum RefLength, "ref_length" {
+        /// The reference length closest to the hypothesis length, the shorter on ties.
+        Closest => "closest",
+        Shortest => "shortest",
+        Average => "average",
+    }
 }
 
 impl RefLength {
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "closest" => Ok(Self::Closest),
-            "shortest" => Ok(Self::Shortest),
-            "average" => Ok(Self::Average),
-            _ => Err(Error::Config(format!(
-                "unknown ref_length '{name}' (choose from: closest, shortest, average)"
-            ))),
-        }
-    }
-
     fn pick(self, hyp_len: usize, ref_lens: impl Iterator<Item = usize>) -> f64 {
         match self {
             Self::Closest => ref_lens

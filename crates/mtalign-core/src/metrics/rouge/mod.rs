@@ -16,6 +16,7 @@ use crate::kernels::summary_lcs::SummaryLcsScratch;
 use crate::kernels::wlcs::WlcsScratch;
 use crate::metrics::metric::{statistics_batch, with_scratch, Metric, Pair};
 use crate::metrics::rouge::rouge155::{round5, Wlcs155Scratch};
+use crate::options::choice_enum;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 
@@ -94,61 +95,30 @@ impl Variant {
     }
 }
 
-/// How the scores against several references become one (see the Python docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MultiRef {
-    /// Lin & Och eqs. 7–9: R = max_j R_j, P = max_j P_j, F from those.
-    Max,
-    /// ROUGE-1.5.5 `-f A`: counts pooled over the references.
-    Average,
-    /// ROUGE-1.5.5 `-f B`: the reference with the highest recall (first on ties).
-    Best,
-    /// rouge-score `score_multi`: the reference with the highest F (first on ties).
-    BestF,
-}
-
-impl MultiRef {
-    pub const NAMES: [&'static str; 4] = ["max", "average", "best", "best_f"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "max" => Ok(Self::Max),
-            "average" => Ok(Self::Average),
-            "best" => Ok(Self::Best),
-            "best_f" => Ok(Self::BestF),
-            _ => Err(Error::Config(format!(
-                "unknown multi_ref '{name}' (choose from: {})",
-                Self::NAMES.join(", ")
-            ))),
-        }
+choice_enum! {
+    /// How the scores against several references become one (see the Python docs).
+    pub enum MultiRef, "multi_ref" {
+        /// Lin & Och eqs. 7–9: R = max_j R_j, P = max_j P_j, F from those.
+        Max => "max",
+        /// ROUGE-1.5.5 `-f A`: counts pooled over the references.
+        Average => "average",
+        /// ROUGE-1.5.5 `-f B`: the reference with the highest recall (first on ties).
+        Best => "best",
+        /// rouge-score `score_multi`: the reference with the highest F (first on ties).
+        BestF => "best_f",
     }
 }
 
-/// Which published convention the numbers follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compat {
-    /// Lin & Och (2004) as written.
-    Paper,
-    /// ROUGE-1.5.5 (see [`crate::metrics::rouge::rouge155`]): ROUGE-W recount and m^(w·w), SU without the
-    /// last unigram, `-f B` by 5-decimal recalls.
-    Rouge155,
-    /// rouge-score 0.1.2: scores as the paper's; the profile fixes tokenizer and stemmer.
-    RougeScore,
-}
-
-impl Compat {
-    pub const NAMES: [&'static str; 3] = ["paper", "rouge155", "rouge_score"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "paper" => Ok(Self::Paper),
-            "rouge155" => Ok(Self::Rouge155),
-            "rouge_score" => Ok(Self::RougeScore),
-            _ => Err(Error::Config(format!(
-                "unknown compat '{name}' (choose from: {})",
-                Self::NAMES.join(", ")
-            ))),
-        }
+choice_enum! {
+    /// Which published convention the numbers follow.
+    pub enum Compat, "compat" {
+        /// Lin & Och (2004) as written.
+        Paper => "paper",
+        /// ROUGE-1.5.5 (see [`crate::metrics::rouge::rouge155`]): ROUGE-W recount and
+        /// m^(w·w), SU without the last unigram, `-f B` by 5-decimal recalls.
+        Rouge155 => "rouge155",
+        /// rouge-score 0.1.2: scores as the paper's; the profile fixes tokenizer and stemmer.
+        RougeScore => "rouge_score",
     }
 }
 

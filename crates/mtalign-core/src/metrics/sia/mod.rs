@@ -30,30 +30,18 @@ pub mod lexfile;
 pub mod similarity;
 
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::options::choice_enum;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
 
-/// How the round weight decays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Decay {
-    /// Figure 6 read literally (`α ×= α`): α, α², α⁴, α⁸, …
-    Figure,
-    /// α, α², α³, …
-    Geometric,
-}
-
-impl Decay {
-    pub const NAMES: [&'static str; 2] = ["figure", "geometric"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "figure" => Ok(Decay::Figure),
-            "geometric" => Ok(Decay::Geometric),
-            _ => Err(Error::Config(format!(
-                "unknown decay {name:?} (choose from: figure, geometric)"
-            ))),
-        }
+choice_enum! {
+    /// How the round weight decays.
+    pub enum Decay, "decay" {
+        /// Figure 6 read literally (`α ×= α`): α, α², α⁴, α⁸, …
+        Figure => "figure",
+        /// α, α², α³, …
+        Geometric => "geometric",
     }
 }
 

@@ -12,7 +12,7 @@
 pub mod nltk_porter;
 pub mod porter1980;
 
-use crate::error::{Error, Result};
+use crate::options::choice_enum;
 use crate::text::intern::{Encoded, StrTable};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -33,35 +33,17 @@ fn wordnet_exceptions() -> &'static FxHashMap<&'static str, &'static str> {
     })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stemmer {
-    /// ROUGE-1.5.5: WordNet 2.0 exceptions, then Porter (1980) as ROUGE-1.5.5 implements it.
-    Rouge155,
-    /// nltk's PorterStemmer (NLTK_EXTENSIONS), as rouge-score uses it.
-    NltkPorter,
+choice_enum! {
+    /// The stemmers: each reproduces one tool's.
+    pub enum Stemmer, "stemmer" {
+        /// ROUGE-1.5.5: WordNet 2.0 exceptions, then Porter (1980) as ROUGE-1.5.5 implements it.
+        Rouge155 => "rouge155",
+        /// nltk's PorterStemmer (NLTK_EXTENSIONS), as rouge-score uses it.
+        NltkPorter => "nltk_porter",
+    }
 }
 
 impl Stemmer {
-    pub const NAMES: [&'static str; 2] = ["rouge155", "nltk_porter"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "rouge155" => Ok(Self::Rouge155),
-            "nltk_porter" => Ok(Self::NltkPorter),
-            _ => Err(Error::Config(format!(
-                "unknown stemmer '{name}' (choose from: {})",
-                Self::NAMES.join(", ")
-            ))),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Rouge155 => "rouge155",
-            Self::NltkPorter => "nltk_porter",
-        }
-    }
-
     /// The stem of one token (tokens of 3 characters or fewer are returned as they are).
     pub fn stem(self, token: &str) -> String {
         match self {

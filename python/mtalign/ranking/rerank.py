@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import InputError
-from mtalign._scoring import ProgressFn, Scorer
+from mtalign.ranking.scorer import ProgressFn, Scorer
 
 
 class RerankResult:

@@ -14,8 +14,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign._batch import check_bool, check_threads, nrefs, run_batch
-from mtalign._metric import SingleScoreMetric
 from mtalign._mtalign import (
     ConfigError,
     InputError,
@@ -23,10 +21,20 @@ from mtalign._mtalign import (
     TranslationTableCore,
     WordSimilarityCore,
 )
-from mtalign._mtalign import __version__ as _native_version
+from mtalign.metrics.base import Metric
+from mtalign.metrics.options import (
+    DECAYS,
+    TABLE_FORMATS,
+    TOKENIZERS,
+    check_bool,
+    check_threads,
+    option,
+)
+from mtalign.metrics.results import CorpusResult, SiaResult
 
-DECAYS = ("figure", "geometric")
-TABLE_FORMATS = ("tsv", "fast_align", "moses", "giza")
+__all__ = ["DECAYS", "DEFAULT_ALPHA", "Sia", "SiaExplanation", "SiaResult", "SiaRound",
+           "TABLE_FORMATS", "TranslationTable", "WordSimilarity"]
+
 #: The default decay factor, chosen on half of ted21_zhen_mqm (see docs/sia.md).
 DEFAULT_ALPHA = 0.35
 
@@ -208,6 +216,11 @@ def _similarity_from_text(text: str) -> WordSimilarity:
     return WordSimilarity(WordSimilarityCore.from_text(text))
 
 
+def _similarity(sim: WordSimilarity | None, sia: Any) -> str:
+    """SIA's signature names the table by a hash of its content."""
+    return "exact" if sim is None else f"table-{sim.digest()}"
+
+
 class SiaRound(NamedTuple):
     """One alignment round: the reference chosen, its aligned (mt, ref) token positions
     (0-based), the round score (chain score / |mt|) and its weight."""
@@ -230,38 +243,7 @@ class SiaExplanation(NamedTuple):
     ref_tokens: list[list[str]]
 
 
-class SiaResult:
-    """Corpus-level SIA: the mean of the sentence scores (the paper's system level)."""
-
-    __slots__ = ("score", "per_sentence", "n_sentences", "n_empty_hyps", "n_empty_refs",
-                 "signature")
-    score: float
-    per_sentence: np.ndarray
-    n_sentences: int
-    n_empty_hyps: int
-    n_empty_refs: int
-    signature: str
-
-    def __init__(self, per_sentence: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
-                 signature: str) -> None:
-        self.per_sentence = per_sentence
-        self.n_sentences = per_sentence.shape[0]
-        self.score = float(per_sentence.mean()) if self.n_sentences else 0.0
-        self.n_empty_hyps = n_empty_hyps
-        self.n_empty_refs = n_empty_refs
-        self.signature = signature
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {"score": self.score, "n_sentences": self.n_sentences,
-                "n_empty_hyps": self.n_empty_hyps, "n_empty_refs": self.n_empty_refs,
-                "signature": self.signature}
-
-    def __repr__(self) -> str:
-        return f"SiaResult(score={self.score:.4f}, n={self.n_sentences})"
-
-
-class Sia(SingleScoreMetric):
+class Sia(Metric[CorpusResult]):
     """SIA scorer (Liu & Gildea 2006), with the pseudo-code repaired as in ``docs/sia.md``.
 
     Each round aligns the MT output with every reference — the best monotone chain of matching
@@ -275,90 +257,52 @@ class Sia(SingleScoreMetric):
         decay: ``"figure"`` (weights α, α², α⁴, …: Figure 6's ``α ×= α``) or ``"geometric"``
             (α, α², α³, …).
         similarity: a :class:`WordSimilarity` for stochastic matching (None: exact matching).
-        tokenize, lowercase: the tokenizer (pre-tokenized input is used verbatim).
+        tokenize, lowercase: the tokenizer (any of :data:`~mtalign.metrics.options.TOKENIZERS`;
+            pre-tokenized input is used verbatim) and lowercasing.
+
+    ``batch_score`` returns float64 (n,); ``sentence_score`` and ``corpus_score`` a
+    :class:`~mtalign.CorpusResult` named ``SIA`` whose score is the mean of the sentence
+    scores (the paper's system level); :meth:`statistics` has one column, the sentence score.
 
     Example:
         >>> sia = Sia(alpha=1.0)
-        >>> round(sia.sentence_score("England with France discussed this crisis in London",
+        >>> round(float(sia.sentence_score("England with France discussed this crisis in London",
         ...     ["Britain and France consulted about this crisis in London with each other",
-        ...      "England and France discussed the crisis in London"]), 4)
+        ...      "England and France discussed the crisis in London"])), 4)
         0.5406
     """
 
-    __slots__ = ("_alpha", "_decay", "_similarity", "_tokenize", "_lowercase", "_core")
-    _alpha: float
-    _decay: str
-    _similarity: WordSimilarity | None
-    _tokenize: str
-    _lowercase: bool
-    _core: SiaCore
 
-    higher_is_better = True
+    __slots__ = ()
 
-    def __init__(self, alpha: float = DEFAULT_ALPHA, decay: str = "figure",
-                 similarity: WordSimilarity | None = None, tokenize: str = "unicode",
-                 lowercase: bool = True) -> None:
-        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-            raise ConfigError(f"alpha must be a number in (0, 1] (got {alpha!r})")
-        if decay not in DECAYS:
-            raise ConfigError(f"unknown decay {decay!r} (choose from: figure, geometric)")
-        if similarity is not None and not isinstance(similarity, WordSimilarity):
-            raise ConfigError("similarity must be a WordSimilarity or None "
-                              f"(got {type(similarity).__name__})")
-        check_bool("lowercase", lowercase)
-        core = SiaCore(float(alpha), decay, tokenize, lowercase,
-                       None if similarity is None else similarity._core)
-        self._init_slots(_alpha=float(alpha), _decay=decay, _similarity=similarity,
-                         _tokenize=tokenize, _lowercase=lowercase, _core=core)
+    alpha: float = option(default=DEFAULT_ALPHA, doc="decay factor in (0, 1]", native=True,
+                          sig="alpha")
+    decay: str = option(default="figure", doc="the round weights", choices=DECAYS, native=True,
+                        sig="decay")
+    similarity: WordSimilarity | None = option(
+        default=None, doc="a word-similarity table (None: exact matching)",
+        kind=WordSimilarity, sig="sim", show=_similarity)
+    tokenize: str = option(default="unicode", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                           sig="tok")
+    lowercase: bool = option(default=True, doc="lowercase before tokenizing", sig="lc")
 
-    def config(self) -> dict[str, Any]:
-        """The keyword arguments that rebuild this scorer."""
-        return {"alpha": self._alpha, "decay": self._decay, "similarity": self._similarity,
-                "tokenize": self._tokenize, "lowercase": self._lowercase}
+    def _build(self, c: dict[str, Any]) -> SiaCore:
+        sim = c["similarity"]
+        return SiaCore(c["alpha"], c["decay"], c["tokenize"], c["lowercase"],
+                       None if sim is None else sim._core)
 
-    def __repr__(self) -> str:
-        return "Sia(" + ", ".join(f"{k}={v!r}" for k, v in self.config().items()) + ")"
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        return np.ascontiguousarray(rows.reshape(-1))
 
-    def signature(self, nrefs: str | int | None = None) -> str:
-        """sacrebleu-style signature of every option and the version.
-
-        >>> Sia().signature()
-        'alpha:0.35|decay:figure|sim:exact|tok:unicode|lc:yes|version:0.1.0'
-        """
-        parts = [] if nrefs is None else [f"nrefs:{nrefs}"]
-        sim = "exact" if self._similarity is None else f"table-{self._similarity.digest()}"
-        parts += [f"alpha:{self._alpha:g}", f"decay:{self._decay}", f"sim:{sim}",
-                  f"tok:{self._tokenize}", f"lc:{'yes' if self._lowercase else 'no'}",
-                  f"version:{_native_version}"]
-        return "|".join(parts)
-
-    def scalar_names(self) -> tuple[str, ...]:
-        """``("sia",)``."""
-        return ("sia",)
-
-    def _run(self, hyps: Any, refs: Any, threads: int | None):
-        return run_batch(self._core, hyps, refs, threads, self._tokenize)
-
-    def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
-                    threads: int | None = None) -> np.ndarray:
-        """Scores ``hyps[i]`` against ``refs[i]`` (a str or a list of str), in parallel
-        (GIL released). Returns a float64 array (n,).
-
-        >>> Sia(alpha=1.0).batch_score(["a b", "x"], ["a b", ["y", "x"]]).tolist()
-        [1.0, 1.0]
-        """
-        arr, _, _, _ = self._run(hyps, refs, threads)
-        return arr
-
-    def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
-                     threads: int | None = None) -> SiaResult:
-        """The mean of the sentence scores (the paper's system level), with the signature.
-
-        >>> Sia(alpha=1.0).corpus_score(["a b", "c"], ["a b", "d"]).score
-        0.5
-        """
-        arr, nh, nr, refs = self._run(hyps, refs, threads)
-        return SiaResult(arr, nh, nr, self.signature(nrefs(refs)))
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> CorpusResult:
+        """The mean of the sentence scores (the paper's system level)."""
+        if rows.size == 1:  # one sentence: its score (the mean of one value is the value)
+            return CorpusResult("SIA", rows.item(), lambda: rows.reshape(-1), {},
+                                n_empty_hyps, n_empty_refs, signature, 1)
+        each = np.ascontiguousarray(rows.reshape(-1))
+        score = float(each.mean()) if each.shape[0] else 0.0
+        return CorpusResult("SIA", score, each, {}, n_empty_hyps, n_empty_refs, signature)
 
     def explain(self, hyp: Any, refs: Any) -> SiaExplanation:
         """The rounds behind one sentence's score: which reference each round used, the

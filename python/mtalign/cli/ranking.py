@@ -1,4 +1,11 @@
-"""``mtalign orange`` and ``mtalign rerank``: the command-line side of ORANGE and reranking."""
+"""``mtalign orange`` and ``mtalign rerank``: the command-line side of ORANGE and reranking.
+
+>>> import argparse
+>>> sub = argparse.ArgumentParser().add_subparsers()
+>>> add_commands(sub)
+>>> sorted(sub.choices)
+['orange', 'rerank']
+"""
 
 from __future__ import annotations
 
@@ -13,9 +20,10 @@ import numpy as np
 
 from mtalign import registry
 from mtalign._progress import Progress
+from mtalign.cli.common import CliError
 from mtalign.io import nbest_hypotheses, read_nbest, read_references, read_systems
-from mtalign.orange import ORACLES, OrangeCurve, OrangeResult, orange, plot_curves
-from mtalign.rerank import rerank
+from mtalign.ranking.orange import ORACLES, OrangeCurve, OrangeResult, orange, plot_curves
+from mtalign.ranking.rerank import rerank
 
 ORANGE_METRICS = ["rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
 
@@ -78,8 +86,6 @@ def _text_report(results: dict[str, OrangeResult], curves: dict[str, OrangeCurve
 
 
 def cmd_orange(args: argparse.Namespace) -> int:
-    from mtalign.cli import CliError
-
     cands, refs, where = _load(args)
     options = registry.MetricOptions.from_args(args)
     metrics = [(name, *registry.make_metric(name, options)) for name in args.metrics]
@@ -150,8 +156,6 @@ def cmd_rerank(args: argparse.Namespace) -> int:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as e:
-            from mtalign.cli import CliError
-
             raise CliError(f"cannot write {args.output}: {e.strerror}") from None
     sizes = np.array([len(lst) for lst in nbest])
     print(f"mtalign rerank: {len(nbest)} sentences, {int(sizes.sum())} hypotheses; mean "

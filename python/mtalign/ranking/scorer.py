@@ -1,4 +1,11 @@
-"""Any metric — an mtalign metric object or a Python callable — as one batch scoring function."""
+"""Any metric — an mtalign metric object or a Python callable — as one batch scoring function.
+
+>>> from mtalign import Rouge
+>>> Scorer(Rouge("rouge1"), None, None, None)(["a b", "c"], ["a b", "d"]).tolist()
+[1.0, 0.0]
+>>> Scorer(lambda h, r: len(h), None, None, None)(["a b", "c"], ["x", "y"]).tolist()
+[3.0, 1.0]
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._batch import check_threads
-from mtalign._metric import pick_scalar
 from mtalign._mtalign import ConfigError, InputError
+from mtalign.metrics.base import pick_scalar
+from mtalign.metrics.options import check_threads
 
 ProgressFn = Callable[[int, int], None]
 

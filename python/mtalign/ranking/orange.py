@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
-from mtalign._scoring import ProgressFn, Scorer
+from mtalign.ranking.scorer import ProgressFn, Scorer
 
 ORACLES = ("average_score", "average_rank")
 

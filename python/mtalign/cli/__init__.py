@@ -1,0 +1,57 @@
+"""The ``mtalign`` command line.
+
+``mtalign score -r REF [REF ...] -i HYP [-m rougeL rougeS4 dcs ...]`` scores a hypothesis file
+against one or more reference files (one segment per line, UTF-8, aligned line by line);
+``mtalign demo`` scores the sample shipped inside the package; ``mtalign orange`` judges
+metrics by how they rank the references among candidates (ORANGE); ``mtalign rerank`` picks
+the best hypothesis of every n-best list against the references;
+``mtalign train-similarity --src F --tgt E -o TABLE`` builds a word-similarity table for SIA.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from mtalign import __version__
+from mtalign.cli import ranking, score, similarity
+from mtalign.cli.common import CliError
+from mtalign.errors import MtalignError
+from mtalign.meta import cli as meta_cli
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``mtalign`` parser with every subcommand.
+
+    >>> build_parser().parse_args(["demo"]).command
+    'demo'
+    """
+    p = argparse.ArgumentParser(prog="mtalign", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"mtalign {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    score.add_commands(sub)
+    ranking.add_commands(sub)
+    similarity.add_commands(sub)
+    meta_cli.add_commands(sub)  # correlate, compare
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one ``mtalign`` command; returns the exit status (2 for errors, printed to stderr).
+
+    >>> main(["score", "-r", "/nonexistent/ref", "-i", "/nonexistent/hyp"])
+    2
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (CliError, MtalignError) as e:
+        print(f"mtalign: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+__all__ = ["CliError", "build_parser", "main"]

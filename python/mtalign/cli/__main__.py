@@ -1,0 +1,7 @@
+"""``python -m mtalign.cli``: the ``mtalign`` command."""
+
+import sys
+
+from mtalign.cli import main
+
+sys.exit(main())

@@ -1,0 +1,425 @@
+"""The one base of every metric: declared options, and scoring written once over statistics.
+
+A metric class declares its options (:func:`~mtalign.metrics.options.option`) and
+:class:`Metric` generates ``__init__``, ``repr``, ``==``, ``hash``, pickling, ``config()``
+and ``signature()`` from them. A native metric adds three small hooks — build the native
+object, the per-sentence values of statistics rows, the result of statistics rows — and
+inherits ``statistics``, ``corpus_from_statistics``, ``batch_score``, ``sentence_score``,
+``corpus_score``, ``scalar_scores`` and ``pairwise``, all written once here:
+
+* ``statistics(hyps, refs)``: one row of numbers per hypothesis, shape (n, width); rows of
+  any subset (or a bootstrap resample) go to ``corpus_from_statistics``;
+* ``corpus_from_statistics(stats)``: the corpus result of those rows (its mean or sum, as the
+  metric defines);
+* ``corpus_score(hyps, refs)`` = ``corpus_from_statistics(statistics(hyps, refs))`` with the
+  counts of vanished texts and the number of references in the signature;
+* ``sentence_score(hyp, refs)``: the same result type, for a corpus of one sentence;
+* ``batch_score(hyps, refs)``: an ndarray, one entry per hypothesis (float64 (n,) for
+  one-number metrics; a structured array with named columns for ROUGE and DCS);
+* ``scalar_scores(hyps, refs, variant)``: one float per hypothesis, what ORANGE, reranking
+  and ``pairwise`` rank by;
+* ``bootstrap(hyps, refs)``: corpus scores of seeded resamples of the statistics rows.
+
+>>> from mtalign import Wer
+>>> w = Wer(tokenize="whitespace")
+>>> w
+Wer(tokenize='whitespace', lowercase=False)
+>>> s = w.statistics(["a b c", "a"], ["a x c", "b"])
+>>> s.tolist()
+[[1.0, 3.0], [1.0, 1.0]]
+>>> float(w.corpus_from_statistics(s))
+0.5
+>>> float(w.sentence_score("a b c", "a x c"))
+0.3333333333333333
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from mtalign._mtalign import ConfigError, InputError
+from mtalign._mtalign import __version__ as _native_version
+from mtalign.metrics.inputs import nrefs, run_batch, run_one
+from mtalign.metrics.options import REQUIRED, Option, check_lowercasing, option
+from mtalign.metrics.results import Result
+
+if TYPE_CHECKING or sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # pragma: no cover - Python 3.10: the decorator only informs type checkers
+
+    def dataclass_transform(**kwargs: Any) -> Callable[[Any], Any]:
+        return lambda cls: cls
+
+
+def pick_scalar(metric: Any, variant: str | None) -> str:
+    """The scalar ``variant`` names on ``metric`` (anything with ``scalar_names()``): the
+    first name when ``None``, :class:`~mtalign.ConfigError` when it has no such scalar.
+
+    >>> from mtalign import Dcs
+    >>> pick_scalar(Dcs(), None), pick_scalar(Dcs(), "cs1")
+    ('dcs', 'cs1')
+    """
+    names = tuple(metric.scalar_names())
+    if variant is None:
+        return names[0]
+    if variant not in names:
+        raise ConfigError(f"unknown variant {variant!r} for {type(metric).__name__} "
+                          f"(choose from: {', '.join(names)})")
+    return variant
+
+
+def _make_init(cls: type, options: Sequence[Option]) -> Callable[..., None]:
+    """``__init__`` with the declared options as parameters (a real signature for ``help``)."""
+    params, body, defaults = [], [], {}
+    star = False
+    for o in options:
+        if o.kw_only and not star:
+            params.append("*")
+            star = True
+        if o.default is REQUIRED:
+            params.append(o.name)
+        else:
+            defaults[f"_d_{o.name}"] = o.default
+            params.append(f"{o.name}=_d_{o.name}")
+        body.append(f"{o.name!r}: {o.name}")
+    src = (f"def __init__(self, {', '.join(params)}):\n"
+           f"    self._setup({{{', '.join(body)}}})\n")
+    namespace: dict[str, Any] = {}
+    exec(src, defaults, namespace)  # noqa: S102 (the text is built from option names)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = "Options: " + "; ".join(f"{o.name}: {o.doc}" for o in options if o.doc)
+    return init  # type: ignore[no-any-return]
+
+
+R = TypeVar("R", bound=Result)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(option, Option))
+class Metric(Generic[R]):
+    """The base of every metric: immutable, equal when configured alike, pickled as config.
+
+    Subclasses declare options as class attributes made by
+    :func:`~mtalign.metrics.options.option`; everything about configuration is generated.
+    A metric that is not native (any Python class that can score a batch) overrides
+    :meth:`scalar_names` and :meth:`scalar_scores`, and then works with ORANGE, reranking and
+    :meth:`pairwise`.
+
+    Class attributes:
+        higher_is_better: whether a higher score means a better translation (False for error
+            rates such as WER); ORANGE and reranking read it.
+        signature_fields: the signature's parts in order: option names, or literal
+            ``key:value`` strings; the version is always last.
+    """
+
+    __slots__ = ("_config", "_core")
+    _config: dict[str, Any]
+    _core: Any
+
+    higher_is_better: ClassVar[bool] = True
+    _options: ClassVar[tuple[Option, ...]] = ()
+    signature_fields: ClassVar[tuple[str, ...] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared: dict[str, Option] = {}
+        for klass in reversed(cls.__mro__):
+            for name, value in vars(klass).items():
+                if isinstance(value, Option):
+                    declared[name] = value
+        cls._options = tuple(declared.values())
+        if "__init__" not in vars(cls):
+            setattr(cls, "__init__", _make_init(cls, cls._options))  # noqa: B010
+
+    # -- configuration (generated from the declarations) -------------------------------------
+
+    @classmethod
+    def declared(cls, name: str) -> Option:
+        """The declaration of option ``name`` (its default, doc and choices, e.g. for
+        ``--help``).
+
+        >>> from mtalign import Rouge
+        >>> Rouge.declared("compat").choices, Rouge.declared("beta").default
+        (('paper', 'rouge155', 'rouge_score'), 1.0)
+        """
+        for o in cls._options:
+            if o.name == name:
+                return o
+        raise KeyError(f"{cls.__name__} has no option {name!r}")
+
+    def _setup(self, values: dict[str, Any]) -> None:
+        for o in self._options:
+            values[o.name] = o.check(values[o.name])
+        self._complete(values)
+        if "tokenize" in values and "lowercase" in values:
+            check_lowercasing(values["tokenize"], values["lowercase"])
+        object.__setattr__(self, "_config", values)
+        object.__setattr__(self, "_core", self._build(values))
+
+    def _complete(self, config: dict[str, Any]) -> None:
+        """Fills in defaults that depend on other options, and refuses combinations that
+        cannot work together (before the native object is built)."""
+
+    def _build(self, config: dict[str, Any]) -> Any:
+        """The native object of this configuration (it checks the values it receives)."""
+        return None
+
+    def config(self) -> dict[str, Any]:
+        """The keyword arguments that rebuild this scorer.
+
+        >>> from mtalign import Ribes
+        >>> Ribes(0.5).config()
+        {'alpha': 0.5, 'beta': 0.1, 'tokenize': '13a', 'lowercase': False}
+        """
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self._config.items()}
+
+    def __repr__(self) -> str:
+        parts = []
+        for k, v in self.config().items():
+            required = next(o for o in self._options if o.name == k).default is REQUIRED
+            parts.append(repr(v) if required else f"{k}={v!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} objects are immutable; create a new one")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} objects are immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.config()))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._config == other._config  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(self._config.values())))
+
+    def signature(self, nrefs: str | int | None = None) -> str:
+        """sacrebleu-style signature of every option and the version (``nrefs`` first when
+        given).
+
+        >>> from mtalign import Nist
+        >>> Nist().signature(2)
+        'nrefs:2|case:mixed|tok:13a|order:5|version:0.1.0'
+        """
+        parts = [] if nrefs is None else [f"nrefs:{nrefs}"]
+        by_name = {o.name: o for o in self._options}
+        config = self._config
+        fields = self.signature_fields
+        if fields is None:
+            fields = tuple(o.name for o in self._options)
+        for name in fields:
+            o = by_name.get(name)
+            if o is None:
+                parts.append(name)  # a literal key:value
+            elif o.sig is not None:
+                shown = o.show(config[name], self)
+                if shown is not None:
+                    parts.append(f"{o.sig}:{shown}")
+        parts.append(f"version:{_native_version}")
+        return "|".join(parts)
+
+    # -- ranking: one float per hypothesis ----------------------------------------------------
+
+    def scalar_names(self) -> tuple[str, ...]:
+        """The names of the single numbers this scorer can rank by; the first is the default.
+
+        >>> from mtalign import Rouge
+        >>> Rouge(["rougeL", "rouge2"]).scalar_names()
+        ('rougeL', 'rouge2')
+        """
+        return (type(self).__name__.lower(),)
+
+    def scalar_scores(self, hyps: Sequence[Any], refs: Sequence[Any],
+                      variant: str | None = None, threads: int | None = None) -> np.ndarray:
+        """One float per hypothesis (shape (n,)): the sentence score named ``variant``.
+
+        This is the common interface of every metric for ranking (ORANGE, reranking,
+        pairwise matrices); ``variant=None`` means ``scalar_names()[0]``.
+
+        >>> from mtalign import Rouge
+        >>> Rouge("rouge1").scalar_scores(["a b", "c"], ["a c", "c"]).tolist()
+        [0.5, 1.0]
+        """
+        k = self.scalar_names().index(self._pick_scalar(variant))
+        arr, _, _, _ = self._run(hyps, refs, threads)
+        return self._sentence_values(arr, k)
+
+    def pairwise(self, hyps: Sequence[Any], pseudo_refs: Sequence[Any],
+                 variant: str | None = None, threads: int | None = None) -> np.ndarray:
+        """The (n, m) matrix of ``hyps[i]`` scored against ``pseudo_refs[j]``.
+
+        For minimum-Bayes-risk decoding: ``pseudo_refs`` is usually the n-best list itself
+        (``pairwise(hyps, hyps)``). ``pseudo_refs[j]`` is one text (or one token list when
+        ``hyps`` are token lists) or a list of texts used together as a reference set. The
+        n·m pairs go to :meth:`scalar_scores` as one batch, so each distinct text is
+        tokenized once and the work runs in parallel with the GIL released.
+
+        >>> from mtalign import Rouge
+        >>> Rouge("rouge1").pairwise(["a b", "a"], ["a b", "b", "c"]).tolist()
+        [[1.0, 0.6666666666666666, 0.0], [0.6666666666666666, 0.0, 0.0]]
+        """
+        return pairwise_scores(self.scalar_scores, hyps, pseudo_refs, variant, threads)
+
+    def _pick_scalar(self, variant: str | None) -> str:
+        return pick_scalar(self, variant)
+
+    # -- scoring, written once over statistics rows ------------------------------------------
+
+    def _tokenizer_name(self) -> str:
+        """How the tokenizer is named in warnings about texts that produced no tokens."""
+        return str(self._config.get("tokenize", ""))
+
+    def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
+             ) -> tuple[np.ndarray, int, int, list | tuple]:
+        """The native batch: (rows, vanished hyps, vanished refs, refs as a list)."""
+        return run_batch(self._core if core is None else core, hyps, refs, threads,
+                         self._tokenizer_name())
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        """Column ``k`` (of :meth:`scalar_names`) of each row's sentence score, shape (n,)."""
+        raise NotImplementedError(f"{type(self).__name__} scores through scalar_scores only")
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> R:
+        """The result of statistics rows (a corpus, or one sentence)."""
+        raise NotImplementedError(f"{type(self).__name__} has no statistics")
+
+    def _batch(self, rows: np.ndarray) -> np.ndarray:
+        """What :meth:`batch_score` returns for native rows (default: the sentence scores)."""
+        return self._sentence_values(rows, 0)
+
+    def _stats(self, rows: np.ndarray) -> np.ndarray:
+        """The native rows as a 2-D statistics array (rows of 1-D output become columns)."""
+        n = rows.shape[0]
+        return rows.reshape(n, rows.size // n if n else int(np.prod(rows.shape[1:])))
+
+    def statistics(self, hyps: Sequence[Any], refs: Sequence[Any],
+                   threads: int | None = None) -> np.ndarray:
+        """Per-sentence statistics, shape (n, width): rows of any subset or resample go to
+        :meth:`corpus_from_statistics` (bootstrap resampling is a sum over resampled rows).
+
+        >>> from mtalign import Sia
+        >>> Sia(alpha=1.0).statistics(["a b", "c"], ["a b", "d"]).tolist()
+        [[1.0], [0.0]]
+        """
+        arr, _, _, _ = self._run(hyps, refs, threads)
+        return self._stats(arr)
+
+    def corpus_from_statistics(self, stats: np.ndarray) -> R:
+        """The corpus result of rows of :meth:`statistics`.
+
+        >>> from mtalign import Ribes
+        >>> r = Ribes(tokenize="whitespace")
+        >>> s = r.statistics(["a b c", "c b a"], ["a b c", "a b c"])
+        >>> float(r.corpus_from_statistics(s[[0, 0]]))
+        1.0
+        """
+        stats = np.ascontiguousarray(stats, dtype=np.float64)
+        if stats.ndim != 2:
+            raise ConfigError("stats must be a 2-D array of statistics rows")
+        return self._result(stats, 0, 0, self.signature)
+
+    def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
+                    threads: int | None = None) -> np.ndarray:
+        """Scores ``hyps[i]`` against ``refs[i]``, in parallel with the GIL released.
+
+        ``refs[i]`` is a str (one reference) or a list of str (several). With pre-tokenized
+        hypotheses (lists of tokens), ``refs[i]`` is a list of token lists. ``threads=None``
+        uses every core (or ``MTALIGN_NUM_THREADS``); results are identical for any count.
+
+        >>> from mtalign import Ribes
+        >>> Ribes(tokenize="whitespace").batch_score(["a b c", ""], ["a b c", "a"]).tolist()
+        [1.0, 0.0]
+        """
+        arr, _, _, _ = self._run(hyps, refs, threads)
+        return self._batch(arr)
+
+    def sentence_score(self, hyp: Any, refs: Any) -> R:
+        """Scores one hypothesis against one reference (str) or several (list of str): the
+        result of a corpus of one sentence (``float(result)`` is its score).
+
+        >>> from mtalign import Wer
+        >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
+        0.6666666666666666
+        """
+        row, nh, nr = run_one(self._core, hyp, refs, self)
+        return self._result_one(row, nh, nr, lambda: self.signature(nrefs([refs])))
+
+    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
+                    signature: Any) -> R:
+        """The result of one sentence's row: a (1, ...) array, or the flat list of floats of
+        the native one-pair call."""
+        if not isinstance(row, np.ndarray):
+            row = np.array([row], dtype=np.float64)
+        return self._result(row, n_empty_hyps, n_empty_refs, signature)
+
+    def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
+                     threads: int | None = None) -> R:
+        """The corpus result, with the counts of vanished texts and the signature.
+
+        >>> from mtalign import Wer
+        >>> print(Wer(tokenize="whitespace").corpus_score(["a b", "c"], ["a x", "c"]))
+        WER = 0.3333 (errors = 1 ref_len = 3)
+        """
+        arr, nh, nr, refs = self._run(hyps, refs, threads)
+        return self._result(arr, nh, nr, lambda: self.signature(nrefs(refs)))
+
+    def bootstrap(self, hyps: Sequence[Any], refs: Sequence[Any], n_samples: int = 1000,
+                  seed: int = 12345, threads: int | None = None) -> np.ndarray:
+        """The corpus score (``float`` of the result) of ``n_samples`` resamples of the
+        sentences with replacement: one statistics pass, then one aggregation per resample.
+
+        Seeded (NumPy's ``default_rng(seed)``), so the same call gives the same numbers.
+
+        >>> from mtalign import Wer
+        >>> w = Wer(tokenize="whitespace")
+        >>> w.bootstrap(["a b", "a x"], ["a b", "a b"], n_samples=3, seed=1).tolist()
+        [0.25, 0.5, 0.0]
+        """
+        if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
+            raise ConfigError(f"n_samples must be a positive int (got {n_samples!r})")
+        stats = self.statistics(hyps, refs, threads)
+        n = stats.shape[0]
+        if n == 0:
+            raise InputError("bootstrap needs at least one sentence")
+        rng = np.random.default_rng(seed)
+        out = np.empty(n_samples, dtype=np.float64)
+        for k in range(n_samples):
+            out[k] = float(self.corpus_from_statistics(stats[rng.integers(0, n, n)]))
+        return out
+
+
+def _rebuild(cls: type[Metric[Any]], config: dict[str, Any]) -> Metric[Any]:
+    return cls(**config)
+
+
+def pairwise_scores(scalar_scores: Any, hyps: Sequence[Any], pseudo_refs: Sequence[Any],
+                    variant: str | None = None, threads: int | None = None) -> np.ndarray:
+    """:meth:`Metric.pairwise` for any object with a ``scalar_scores`` method.
+
+    >>> from mtalign import Wer
+    >>> pairwise_scores(Wer().scalar_scores, ["a b"], ["a b", "a"]).tolist()
+    [[0.0, 1.0]]
+    """
+    hyps = list(hyps)
+    refs = list(pseudo_refs)
+    n, m = len(hyps), len(refs)
+    if n == 0 or m == 0:
+        return np.zeros((n, m), dtype=np.float64)
+    if isinstance(hyps[0], (list, tuple)):
+        # Token lists: a pseudo-reference is one token list, i.e. a reference set of one.
+        refs = [[r] for r in refs]
+    flat_hyps = [h for h in hyps for _ in range(m)]
+    flat_refs = refs * n
+    scores = np.asarray(scalar_scores(flat_hyps, flat_refs, variant=variant, threads=threads),
+                        dtype=np.float64)
+    return scores.reshape(n, m)
+
+
+__all__ = ["Metric", "pairwise_scores", "pick_scalar"]

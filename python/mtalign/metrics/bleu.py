@@ -1,0 +1,129 @@
+"""BLEU and smoothed sentence BLEU (BLEUS), from per-sentence sufficient statistics.
+
+Scores are on sacrebleu's 0-100 scale. Corpus BLEU is computed from statistics summed over
+sentences (true corpus BLEU, as sacrebleu), so :meth:`Bleu.statistics` +
+:meth:`Bleu.corpus_from_statistics` make bootstrap resampling cheap.
+
+>>> float(Bleu(tokenize="whitespace").sentence_score("a b c d", "a b c d"))
+100.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mtalign._mtalign import BleuCore
+from mtalign.metrics.base import Metric
+from mtalign.metrics.options import REF_LENGTHS, SMOOTHINGS, TOKENIZERS, case, option
+from mtalign.metrics.results import BleuResult
+
+_DEFAULT_VALUE = {"floor": 0.1, "add-k": 1.0, "method1": 0.1, "method4": 5.0, "method6": 5.0,
+                  "method7": 5.0}
+
+
+def _smoothing(smooth: str, bleu: Any) -> str:
+    """The smoothing in the signature, with its parameter where it has one."""
+    if smooth in _DEFAULT_VALUE:
+        value = bleu.smooth_value
+        smooth += f"[{_DEFAULT_VALUE[smooth] if value is None else value:.2f}]"
+    return smooth
+
+
+class Bleu(Metric[BleuResult]):
+    """BLEU-N with sacrebleu's and nltk's smoothings; BLEUS (Lin & Och 2004) by default.
+
+    Args:
+        max_order: the longest n-gram, 1 to 12 (BLEU1..BLEU12, BLEUS1..BLEUS12).
+        smooth: ``"add1"`` (default; Lin & Och's BLEUS: add one to the matches and totals of
+            every order n >= 2, nltk's method2), sacrebleu's ``"none"``, ``"floor"``,
+            ``"add-k"``, ``"exp"``, or Chen & Cherry (2014) ``"method1"`` .. ``"method7"``
+            as nltk numbers and implements them.
+        tokenize: ``"13a"`` (sacrebleu's default) or any of
+            :data:`~mtalign.metrics.options.TOKENIZERS`. Pre-tokenized input bypasses it.
+        lowercase: lowercase (Python ``str.lower``) before tokenizing.
+        effective_order: sacrebleu smoothings: stop at the last order the hypothesis has
+            n-grams of (sacrebleu's ``sentence_bleu`` turns this on); nltk smoothings: use
+            weights 1/n over those orders only (nltk's ``auto_reweigh``).
+        smooth_value: the parameter of ``floor`` (0.1), ``add-k`` (1), ``method1`` (epsilon,
+            0.1), ``method4``/``method7`` (k, 5), ``method6`` (alpha, 5).
+        ref_length: the reference length for the brevity penalty: ``"closest"`` (ties go to
+            the shorter), ``"shortest"`` or ``"average"``.
+
+    Hypotheses shorter than n: ``"add-k"`` scores the missing order k/k (sacrebleu) while
+    ``"add1"`` scores it 1/2 (nltk's method2 takes max(1, 0) = 1 as the total); ``"none"``
+    and ``"floor"`` score 0 unless ``effective_order``; ``"exp"`` likewise. An empty
+    hypothesis scores 0 under every smoothing. Multi-reference clipping uses the maximum
+    count of each n-gram over the references.
+
+    Method 5 and 7 average each order with the next one: they count order max_order + 1
+    (nltk always uses order 5, the same thing for the default max_order=4). Method 6 is
+    computed where nltk refuses (it asserts a non-zero trigram precision).
+
+    ``batch_score`` returns each sentence's BLEU, float64 (n,); ``sentence_score``,
+    ``corpus_score`` and ``corpus_from_statistics`` return a :class:`~mtalign.BleuResult`.
+    :meth:`statistics` rows are hyp_len, ref_len, then matches, totals and nltk's denominators
+    max(1, total) for each order; corpus BLEU is computed from their sum (sacrebleu's
+    ``corpus_bleu``), so any subset or resample of rows gives that subset's corpus BLEU.
+
+    Example:
+        >>> b = Bleu(max_order=2, smooth="add1", tokenize="whitespace")
+        >>> round(b.sentence_score("the cat sat", ["the cat sat down"]).score, 4)
+        71.6531
+        >>> Bleu(tokenize="whitespace").batch_score(["a b c d", "x"], ["a b c d", "y"])
+        array([100.,   0.])
+        >>> print(Bleu(smooth="none", tokenize="whitespace").corpus_score(
+        ...     ["a b c d e"], [["a b c d x", "a b c d"]]))
+        BLEU = 66.87 80.0/75.0/66.7/50.0 (BP = 1.000 ratio = 1.000 hyp_len = 5 ref_len = 5)
+        >>> r = Bleu(smooth="exp", tokenize="13a").sentence_score("Hello, world!", "Hello world!")
+        >>> r.counts, r.totals
+        ([3, 1, 0, 0], [4, 3, 2, 1])
+        >>> Bleu(max_order=1, tokenize="whitespace").statistics(["a b"], ["a c"]).tolist()
+        [[2.0, 2.0, 1.0, 2.0, 2.0]]
+        >>> b = Bleu(smooth="none", tokenize="whitespace")
+        >>> s = b.statistics(["a b c d", "e f"], ["a b c d", "e g"])
+        >>> round(b.corpus_from_statistics(s[[0, 0]]).score, 6)
+        100.0
+        >>> Bleu().signature(1)
+        'nrefs:1|case:mixed|eff:no|tok:13a|smooth:add1|order:4|ref_len:closest|version:0.1.0'
+        >>> Bleu(smooth="add-k").signature()
+        'case:mixed|eff:no|tok:13a|smooth:add-k[1.00]|order:4|ref_len:closest|version:0.1.0'
+    """
+
+    __slots__ = ()
+
+    max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")
+    smooth: str = option(default="add1", doc="the smoothing", choices=SMOOTHINGS, native=True,
+                         sig="smooth", show=_smoothing)
+    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                           sig="tok")
+    lowercase: bool = option(default=False, doc="lowercase before tokenizing", sig="case",
+                             show=case)
+    effective_order: bool = option(default=False, doc="stop at the hypothesis's longest order",
+                                   sig="eff")
+    smooth_value: float | None = option(default=None,
+                                        doc="the smoothing's parameter (None: its default)",
+                                        kind=float, native=True, kw_only=True)
+    ref_length: str = option(default="closest", doc="the brevity penalty's reference length",
+                             choices=REF_LENGTHS, native=True, kw_only=True, sig="ref_len")
+
+    signature_fields = ("lowercase", "effective_order", "tokenize", "smooth", "max_order",
+                        "ref_length")
+
+    def _build(self, c: dict[str, Any]) -> BleuCore:
+        return BleuCore(c["max_order"], c["smooth"], c["smooth_value"], c["ref_length"],
+                        c["effective_order"], c["tokenize"], c["lowercase"])
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        return self._core.sentence_scores(rows)  # type: ignore[no-any-return]
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> BleuResult:
+        """Corpus figures of the summed rows, with each row's sentence BLEU."""
+        core = self._core
+        return BleuResult(core.corpus(rows), lambda: core.sentence_scores(rows), n_empty_hyps,
+                          n_empty_refs, signature, rows.shape[0])
+
+
+__all__ = ["Bleu", "BleuResult", "REF_LENGTHS", "SMOOTHINGS"]

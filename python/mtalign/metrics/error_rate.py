@@ -1,0 +1,107 @@
+"""Word error rate (WER) and position-independent error rate (PER); lower is better.
+
+>>> Wer(tokenize="whitespace").batch_score(["a b", "a b c"], ["a b", "a x"]).tolist()
+[0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mtalign._mtalign import ErrorRateCore
+from mtalign.metrics.base import Metric
+from mtalign.metrics.options import TOKENIZERS, case, option
+from mtalign.metrics.results import CorpusResult
+
+
+def _rates(errors: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+    """errors / ref_len; with an empty reference, 0 without errors and 1 with."""
+    safe = np.where(ref_len > 0, ref_len, 1.0)
+    return np.where(ref_len > 0, errors / safe, (errors > 0).astype(np.float64))
+
+
+class _ErrorRate(Metric[CorpusResult]):
+    """What WER and PER share: options, statistics rows (errors, ref_len), the result."""
+
+    __slots__ = ()
+    _kind = ""
+    higher_is_better = False
+
+    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                           kw_only=True, sig="tok")
+    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
+                             sig="case", show=case)
+
+    signature_fields = ("lowercase", "tokenize", "multi_ref:min")
+
+    def _build(self, c: dict[str, Any]) -> ErrorRateCore:
+        return ErrorRateCore(self._kind, c["tokenize"], c["lowercase"])
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        return _rates(rows[:, 0], rows[:, 1])
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> CorpusResult:
+        """Total errors / total reference words (each sentence's best reference)."""
+        if rows.shape[0] == 1:  # one sentence: its rate, without array arithmetic
+            e, n = rows[0].tolist()
+            return CorpusResult(self._kind.upper(), e / n if n > 0 else float(e > 0),
+                                lambda: _rates(rows[:, 0], rows[:, 1]),
+                                {"errors": int(e), "ref_len": int(n)}, n_empty_hyps,
+                                n_empty_refs, signature, 1)
+        errors, ref_len = rows[:, 0].sum(), rows[:, 1].sum()
+        score = _rates(np.array([errors]), np.array([ref_len]))[0]
+        return CorpusResult(self._kind.upper(), score, _rates(rows[:, 0], rows[:, 1]),
+                            {"errors": int(errors), "ref_len": int(ref_len)}, n_empty_hyps,
+                            n_empty_refs, signature)
+
+
+class Wer(_ErrorRate):
+    """Word error rate: word-level Levenshtein distance / reference length.
+
+    With several references, the one with the lowest rate is used (the first on ties);
+    :meth:`corpus_score` is total edits / total reference words (jiwer's corpus WER for one
+    reference). An empty reference gives 0 for an empty hypothesis and 1 otherwise. The edit
+    distance runs bit-parallel (Myers/Hyyrö) when the shorter side has at most 64 words.
+
+    Args:
+        tokenize, lowercase: as for :class:`mtalign.Bleu` (default ``"13a"``, case kept).
+
+    ``batch_score`` returns float64 (n,); ``sentence_score`` and ``corpus_score`` a
+    :class:`~mtalign.CorpusResult` with ``errors`` and ``ref_len`` in its details.
+    :meth:`statistics` rows are (errors, reference length); the corpus rate is their sums'
+    ratio.
+
+    Example:
+        >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
+        0.6666666666666666
+        >>> Wer().signature(2)
+        'nrefs:2|case:mixed|tok:13a|multi_ref:min|version:0.1.0'
+        >>> Wer.higher_is_better
+        False
+    """
+
+    __slots__ = ()
+    _kind = "wer"
+
+
+class Per(_ErrorRate):
+    """Position-independent error rate (Leusch et al. 2003): WER with word order ignored.
+
+    With ``m`` the bag-of-words overlap (clipped unigram matches), the errors are
+    ``max(|hyp|, |ref|) - m`` (substitutions for the unmatched words of the shorter side,
+    insertions or deletions for the rest); the rate divides by the reference length. Multiple
+    references and empty references as for :class:`Wer`.
+
+    Example:
+        >>> float(Per(tokenize="whitespace").sentence_score("c b a d", "a b c"))
+        0.3333333333333333
+    """
+
+    __slots__ = ()
+    _kind = "per"
+
+
+__all__ = ["Per", "Wer"]

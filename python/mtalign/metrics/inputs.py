@@ -1,0 +1,101 @@
+"""Input handling shared by every metric: sequences, the native calls, warnings, signatures.
+
+>>> nrefs(["a", "b"]), nrefs(["a", ["b", "c"]])
+('1', 'var')
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from mtalign._mtalign import InputError
+from mtalign.errors import MtalignWarning
+from mtalign.metrics.options import check_threads
+
+
+def as_list(obj: Any, name: str) -> list | tuple:
+    """A list or tuple of sentences (other iterables are materialised)."""
+    if isinstance(obj, (list, tuple)):
+        return obj
+    if isinstance(obj, (str, bytes)) or not isinstance(obj, Iterable):
+        raise InputError(f"{name} must be a list of sentences (got {type(obj).__name__})")
+    return list(obj)
+
+
+def nrefs(refs: Sequence[Any]) -> str:
+    """The number of references per segment for a signature ("var" when it varies)."""
+    counts = {1 if isinstance(r, str) else len(r) for r in refs}
+    return str(counts.pop()) if len(counts) == 1 else "var"
+
+
+def _warn_vanished(hv: list[int], rv: list[tuple[int, int]], tokenize: str,
+                   stacklevel: int) -> None:
+    where = f"hyps[{hv[0]}]" if hv else f"refs[{rv[0][0]}][{rv[0][1]}]"
+    warnings.warn(
+        f"{len(hv)} hypotheses and {len(rv)} references are non-empty but produced no "
+        f"tokens with tokenize={tokenize!r} (first: {where}); they score 0",
+        MtalignWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
+              tokenize: str) -> tuple[np.ndarray, int, int, list | tuple]:
+    """Calls the native scorer on text or pre-tokenized input; warns about vanished text.
+
+    Every batch call of a native scorer goes through here. Returns the native array (one
+    statistics row per hypothesis), the numbers of hypotheses and references that produced
+    no tokens, and ``refs`` as a list.
+
+    >>> from mtalign._mtalign import ErrorRateCore
+    >>> run_batch(ErrorRateCore("wer", "whitespace", False), ["a b"], ["a c"], None, "")[0]
+    array([[1., 2.]])
+    """
+    hyps = as_list(hyps, "hyps")
+    refs = as_list(refs, "refs")
+    threads = check_threads(threads)
+    if hyps and isinstance(hyps[0], (list, tuple)):
+        arr, hv, rv = core.score_tokens(hyps, refs, threads)
+    else:
+        arr, hv, rv = core.score_texts(hyps, refs, threads)
+    if hv or rv:
+        _warn_vanished(hv, rv, tokenize, 5)  # the caller of the metric's method
+    return arr, len(hv), len(rv), refs
+
+
+def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int]:
+    """Scores one hypothesis against one reference (str) or several (list): the statistics
+    row, and whether the hypothesis / how many references produced no tokens.
+
+    Every ``sentence_score`` goes through here. Text goes to the native one-pair call
+    ``core.score_one(hyp, refs)`` when the core has one (no pool, no batch tables; the row
+    comes back as a flat list of floats); otherwise, and for token lists, to a batch of one
+    (the row is then a (1, ...) array). ``metric._tokenizer_name()`` names the tokenizer in
+    the warning about vanished text.
+
+    >>> from mtalign import Wer
+    >>> w = Wer(tokenize="whitespace")
+    >>> row, n_empty_hyp, n_empty_refs = run_one(w._core, "a b", "a c", w)
+    >>> np.ravel(row).tolist(), n_empty_hyp, n_empty_refs
+    ([1.0, 2.0], 0, 0)
+    """
+    if isinstance(hyp, str):
+        if not isinstance(refs, (str, list, tuple)):
+            refs = as_list(refs, "refs")
+        one = getattr(core, "score_one", None)
+        if one is not None:
+            arr, hv, rv = one(hyp, refs)
+        else:
+            arr, hv, rv = core.score_texts([hyp], [refs], None)
+    elif isinstance(hyp, (list, tuple)):
+        arr, hv, rv = core.score_tokens([hyp], [as_list(refs, "refs")], None)
+    else:
+        raise InputError(f"hyp must be a str or a list of str tokens (got {type(hyp).__name__})")
+    if hv or rv:
+        _warn_vanished(hv, rv, metric._tokenizer_name(), 4)
+        return arr, len(hv), len(rv)
+    return arr, 0, 0

@@ -1,0 +1,114 @@
+"""NIST (Doddington 2002), as nltk's ``corpus_nist`` and ``sentence_nist`` compute it.
+
+>>> float(Nist(max_order=1, tokenize="whitespace").sentence_score("a b", "a b"))
+1.0
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mtalign._mtalign import NistCore
+from mtalign.metrics.base import Metric
+from mtalign.metrics.inputs import nrefs, run_one
+from mtalign.metrics.options import TOKENIZERS, case, option
+from mtalign.metrics.results import CorpusResult
+
+
+class Nist(Metric[CorpusResult]):
+    """NIST: information-weighted n-gram precision (arithmetic mean over orders) × NIST's
+    length penalty (0.5 when the output is 2/3 of the reference length).
+
+    Information weights Info(w1..wn) = log2(count(w1..wn-1) / count(w1..wn)) are counted
+    over the references: for :meth:`corpus_score` over every reference of the corpus (nltk's
+    ``corpus_nist``), for :meth:`sentence_score` and :meth:`batch_score` over that
+    sentence's own references (nltk's ``sentence_nist``), so a sentence's score does not
+    depend on the rest of the batch. For each order the reference with the best weighted
+    precision is kept (nltk's choice). An order no hypothesis reaches adds 0 (nltk divides by
+    zero); an empty hypothesis scores 0.
+
+    Args:
+        max_order: the longest n-gram, 1 to 12 (default 5).
+        tokenize, lowercase: as for :class:`mtalign.Bleu` (default ``"13a"``, case kept).
+
+    :meth:`statistics` are the rows of the corpus weights (their sum is corpus NIST, so a
+    bootstrap resamples rows with the full corpus's weights). ``batch_score`` returns float64
+    (n,); ``sentence_score`` and ``corpus_score`` a :class:`~mtalign.CorpusResult` (for the
+    corpus, ``per_sentence`` holds each sentence's share under the corpus weights).
+
+    Example:
+        >>> round(float(Nist(max_order=2, tokenize="whitespace").sentence_score(
+        ...     "the cat sat on the mat", ["the cat sat on a mat"])), 6)
+        2.154135
+        >>> Nist(tokenize="whitespace").batch_score(["a b", "c"], ["x y", "z"]).tolist()
+        [0.0, 0.0]
+        >>> Nist(max_order=1, tokenize="whitespace").corpus_score(["a b"], ["a b"]).score
+        1.0
+        >>> Nist().signature()
+        'case:mixed|tok:13a|order:5|version:0.1.0'
+    """
+
+
+    max_order: int = option(default=5, doc="the longest n-gram, 1 to 12", native=True, sig="order")
+    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                           kw_only=True, sig="tok")
+    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
+                             sig="case", show=case)
+
+    signature_fields = ("lowercase", "tokenize", "max_order")
+    __slots__ = ("_corpus_core",)
+    _corpus_core: ClassVar[NistCore]  # a slot (ClassVar: not an option)
+
+    def _build(self, c: dict[str, Any]) -> NistCore:
+        # Sentence NIST weighs n-grams by the sentence's own references; corpus NIST by all.
+        object.__setattr__(self, "_corpus_core",
+                           NistCore(c["max_order"], True, c["tokenize"], c["lowercase"]))
+        return NistCore(c["max_order"], False, c["tokenize"], c["lowercase"])
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        each, _ = self._core.scores(np.ascontiguousarray(rows))
+        return each  # type: ignore[no-any-return]
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any, core: Any = None) -> CorpusResult:
+        each, total = (core or self._corpus_core).scores(rows)
+        n = self._config["max_order"]
+        sums = rows.sum(axis=0) if rows.shape[0] else np.zeros(1 + 3 * n)
+        details = {"sys_len": int(sums[0]), "ref_len": float(sums[1:1 + n].sum()) / n}
+        return CorpusResult("NIST", total, each, details, n_empty_hyps, n_empty_refs,
+                            signature)
+
+    def statistics(self, hyps: Any, refs: Any, threads: int | None = None) -> np.ndarray:
+        """Rows under the corpus weights (counted over every reference of the batch).
+
+        >>> Nist(max_order=1, tokenize="whitespace").statistics(["a b"], ["a b"]).shape
+        (1, 4)
+        """
+        arr, _, _, _ = self._run(hyps, refs, threads, self._corpus_core)
+        return np.ascontiguousarray(arr)
+
+    def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
+        """NIST of one hypothesis, weights from its own references (nltk's ``sentence_nist``).
+
+        >>> float(Nist(tokenize="whitespace").sentence_score("", "a b"))
+        0.0
+        """
+        row, nh, nr = run_one(self._core, hyp, refs, self)
+        rows = np.array([row] if isinstance(row, list) else row, dtype=np.float64)
+        return self._result(rows.reshape(1, -1), nh, nr,
+                            lambda: self.signature(nrefs([refs])), self._core)
+
+    def corpus_score(self, hyps: Any, refs: Any, threads: int | None = None) -> CorpusResult:
+        """Corpus NIST (weights from all references), with the summed lengths.
+
+        >>> print(Nist(max_order=1, tokenize="whitespace").corpus_score(["a b"], ["a c"]))
+        NIST = 0.5000 (sys_len = 2 ref_len = 2)
+        """
+        arr, nh, nr, refs = self._run(hyps, refs, threads, self._corpus_core)
+        return self._result(np.ascontiguousarray(arr), nh, nr,
+                            lambda: self.signature(nrefs(refs)))
+
+
+__all__ = ["Nist"]

@@ -1,0 +1,252 @@
+"""Metric options, declared once: every choice list and the one place a value is checked.
+
+A metric class declares each option with :func:`option` (name from the attribute, default,
+docstring, kind, choices, how the signature shows it); :class:`~mtalign.metrics.base.Metric`
+generates ``__init__``, ``repr``, equality, hashing, pickling, ``config()`` and
+``signature()`` from the declarations. Values are checked in one place: the native
+constructors check what they receive (tokenizer names, ranges, smoothing names …, raising
+:class:`~mtalign.ConfigError`); :meth:`Option.check` checks only what they cannot see
+(Python types, options that exist only in Python).
+
+The choice lists below are the only place they are typed in Python; ``--help``, the
+docstrings and the checks read them from here.
+
+>>> "rouge155" in TOKENIZERS and "13a" in TOKENIZERS
+True
+>>> try:
+...     Option(True, "lowercase first", name="lowercase").check(1)
+... except ConfigError as e:
+...     print(e)
+lowercase must be True or False (got 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, overload
+
+from mtalign._mtalign import ConfigError
+
+# -- choice lists (the one place each is typed in Python) ---------------------------------------
+
+#: Every tokenizer name, accepted by every metric (pre-tokenized input bypasses them):
+#: ``unicode`` (runs of letters, digits and marks in any script; each CJK ideograph, kana or
+#: hangul character is a token), ``whitespace``, ``char`` (characters, spaces dropped),
+#: ``codepoint`` (every code point, spaces included), ``rouge155`` (ROUGE-1.5.5: ASCII-only
+#: lowercasing, runs of ASCII letters and digits), ``rouge_score`` (rouge-score: ``lower()``
+#: then runs of ``[a-z0-9]``), ``13a`` (sacrebleu's default), ``intl`` (sacrebleu's).
+TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",
+              "intl")
+#: Tokenizers that lowercase by definition: ``lowercase=False`` is refused with them.
+SELF_LOWERCASING = ("rouge155", "rouge_score")
+#: ROUGE: how several references combine.
+ROUGE_MULTI_REF = ("max", "average", "best", "best_f")
+#: ROUGE: the conventions followed.
+COMPAT = ("paper", "rouge155", "rouge_score")
+#: BLEU smoothings (sacrebleu's, then Chen & Cherry's as nltk numbers them).
+SMOOTHINGS = ("none", "floor", "add-k", "exp", "add1", "method1", "method2", "method3",
+              "method4", "method5", "method6", "method7")
+#: BLEU: the reference length of the brevity penalty.
+REF_LENGTHS = ("closest", "shortest", "average")
+#: DCS: the symbols compared.
+LEVELS = ("char", "word")
+#: DCS: how several references combine.
+DCS_MULTI_REF = ("max",)
+#: SIA: the round weights.
+DECAYS = ("figure", "geometric")
+#: SIA: translation-table file formats.
+TABLE_FORMATS = ("tsv", "fast_align", "moses", "giza")
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+#: The default of an option that must be given.
+REQUIRED: Any = _Required()
+
+
+def yes_no(value: Any, metric: Any) -> str:
+    """The signature form of a bool: ``yes`` or ``no``."""
+    return "yes" if value else "no"
+
+
+def case(value: Any, metric: Any) -> str:
+    """sacrebleu's signature form of ``lowercase``: ``lc`` or ``mixed``."""
+    return "lc" if value else "mixed"
+
+
+def number(value: Any, metric: Any) -> str:
+    """A number in the signature: ``format(value, "g")``."""
+    return format(value, "g")
+
+
+def plain(value: Any, metric: Any) -> str:
+    """A value as it is."""
+    return str(value)
+
+
+class Option:
+    """One declared option of a metric class (create it with :func:`option`).
+
+    Attributes:
+        name: the keyword argument (set from the class attribute's name).
+        default: its default (:data:`REQUIRED` when it must be given).
+        doc: one line for documentation.
+        kind: ``bool``, ``int``, ``float`` or ``str`` (checked here, since the native
+            constructors raise ``TypeError`` for wrong types), or ``None`` (not checked).
+        choices: the allowed values, for documentation, ``--help`` and the check.
+        native: the native constructor checks the value (choices, ranges) itself.
+        optional: ``None`` is allowed (it means a default computed from other options).
+        kw_only: keyword-only in ``__init__``.
+        sig: the key in :meth:`~mtalign.metrics.base.Metric.signature` (``None``: not shown).
+        show: ``show(value, metric) -> str | None``, the signature value (``None``: omitted).
+        convert: ``convert(value) -> value`` after the type check (e.g. a list of names to
+            a tuple), raising :class:`~mtalign.ConfigError` for what it cannot take.
+    """
+
+    __slots__ = ("name", "default", "doc", "kind", "choices", "native", "optional", "kw_only",
+                 "sig", "show", "convert")
+
+    def __init__(self, default: Any = REQUIRED, doc: str = "", *, name: str = "",
+                 kind: type | None = None, choices: Sequence[Any] | None = None,
+                 native: bool = False, optional: bool = False, kw_only: bool = False,
+                 sig: str | None = None,
+                 show: Callable[[Any, Any], str | None] | None = None,
+                 convert: Callable[[Any], Any] | None = None) -> None:
+        self.name = name
+        self.default = default
+        self.doc = doc
+        if kind is None and default is not REQUIRED and default is not None:
+            kind = type(default)
+        self.kind = kind
+        self.choices = tuple(choices) if choices is not None else None
+        self.native = native
+        self.optional = optional or default is None
+        self.kw_only = kw_only
+        self.sig = sig
+        if show is None:
+            show = {bool: yes_no, float: number}.get(kind, plain)  # type: ignore[arg-type]
+        self.show = show
+        self.convert = convert
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self
+        return obj._config[self.name]
+
+    def check(self, value: Any) -> Any:
+        """The value as stored (ints given for floats become floats), or
+        :class:`~mtalign.ConfigError` for a value the native constructor would not explain."""
+        if value is None and self.optional:
+            return None
+        kind = self.kind
+        if kind is bool:
+            check_bool(self.name, value)
+        elif kind is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"{self.name} must be a number (got {value!r})")
+            value = float(value)
+        elif kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"{self.name} must be an int (got {value!r})")
+        elif kind is not None and not isinstance(value, kind):
+            alt = " or None" if self.optional else ""
+            raise ConfigError(f"{self.name} must be a {kind.__name__}{alt} "
+                              f"(got {type(value).__name__})")
+        if self.convert is not None:
+            value = self.convert(value)
+        if self.choices is not None and not self.native and value not in self.choices:
+            raise ConfigError(f"unknown {self.name} {value!r} (choose from: "
+                              f"{', '.join(map(str, self.choices))})")
+        return value
+
+    def __repr__(self) -> str:
+        return f"Option({self.name}={self.default!r})"
+
+
+T = TypeVar("T")
+
+
+@overload
+def option(*, default: T, doc: str = "", kind: type | None = None,
+           choices: Sequence[Any] | None = None, native: bool = False, optional: bool = False,
+           kw_only: bool = False, sig: str | None = None,
+           show: Callable[[Any, Any], str | None] | None = None,
+           convert: Callable[[Any], Any] | None = None) -> T: ...
+@overload
+def option(*, doc: str = "", kind: type | None = None,
+           choices: Sequence[Any] | None = None, native: bool = False, optional: bool = False,
+           kw_only: bool = False, sig: str | None = None,
+           show: Callable[[Any, Any], str | None] | None = None,
+           convert: Callable[[Any], Any] | None = None) -> Any: ...
+def option(*, default: Any = REQUIRED, doc: str = "", **kwargs: Any) -> Any:
+    """Declares an option in a metric class body (see :class:`Option` for the keywords).
+
+    >>> from mtalign.metrics.base import Metric
+    >>> class Toy(Metric):
+    ...     width: int = option(default=3, doc="how wide", sig="w")
+    >>> Toy(), Toy(5).signature()
+    (Toy(width=3), 'w:5|version:...')
+    """
+    return Option(default, doc, **kwargs)
+
+
+def check_bool(name: str, value: Any) -> None:
+    """Refuses anything but True and False (the native constructors would raise TypeError).
+
+    >>> check_bool("stem", True)
+    """
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False (got {value!r})")
+
+
+def check_threads(threads: Any) -> int | None:
+    """A thread count: a positive int, or None for every core.
+
+    >>> check_threads(2), check_threads(None)
+    (2, None)
+    """
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ConfigError(f"threads must be a positive int or None (got {threads!r})")
+    return threads
+
+
+def names(value: Any) -> tuple[str, ...]:
+    """A name or a list of distinct names, as a tuple (e.g. ROUGE's variants).
+
+    >>> names("rougeL"), names(["rouge1", "rouge2"])
+    (('rougeL',), ('rouge1', 'rouge2'))
+    """
+    if isinstance(value, str):
+        return (value,)
+    value = tuple(value)
+    for v in value:
+        if not isinstance(v, str):
+            raise ConfigError(f"variant names must be str (got {type(v).__name__})")
+    dup = next((v for i, v in enumerate(value) if v in value[:i]), None)
+    if dup is not None:
+        raise ConfigError(f"variant '{dup}' given twice")
+    return value
+
+
+def check_lowercasing(tokenize: Any, lowercase: Any) -> None:
+    """Refuses ``lowercase=False`` with a tokenizer that always lowercases.
+
+    >>> check_lowercasing("rouge155", True)
+    >>> try:
+    ...     check_lowercasing("rouge155", False)
+    ... except ConfigError as e:
+    ...     print(str(e)[:37])
+    tokenize='rouge155' always lowercases
+    """
+    if tokenize in SELF_LOWERCASING and lowercase is False:
+        raise ConfigError(f"tokenize={tokenize!r} always lowercases (as the tool it "
+                          "reproduces); lowercase=False is not available with it")
+

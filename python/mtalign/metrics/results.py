@@ -1,0 +1,451 @@
+"""One result family for every metric: what ``sentence_score``, ``corpus_score`` and
+``corpus_from_statistics`` return.
+
+:class:`Result` holds what every result shares: the counts (``n_sentences``,
+``n_empty_hyps``, ``n_empty_refs``), the ``signature``, ``to_dict()``, ``float(result)`` (the
+headline number) and ``str(result)``. Subclasses add fields only where they differ:
+
+* :class:`CorpusResult`: one number (NIST, WER, PER, RIBES, SIA) with the per-sentence scores;
+* :class:`BleuResult`: that, plus BLEU's counts, totals, precisions and brevity penalty;
+* :class:`RougeResult`: precision, recall and F per ROUGE variant (``result["rougeL"]``);
+* :class:`DcsResult`: DCS's four numbers (``result["cs0"]``, ``result.dcs``).
+
+A sentence's result is the result of a corpus of one sentence. Views (``scores``,
+``per_sentence``, the signature) are computed when first read, so scoring one sentence costs
+little more than the native call.
+
+>>> r = CorpusResult("WER", 0.25, np.array([0.5, 0.0]), {"errors": 1}, 0, 0, "tok:13a")
+>>> float(r), r.n_sentences, str(r)
+(0.25, 2, 'WER = 0.2500 (errors = 1)')
+"""
+
+from __future__ import annotations
+
+from collections.abc import ItemsView, Iterator, KeysView, ValuesView
+from typing import Any, NamedTuple
+
+import numpy as np
+
+
+class Score(NamedTuple):
+    """Precision, recall and F-measure of one ROUGE variant (rouge-score's field order).
+
+    >>> Score(0.5, 1.0, 2 / 3).fmeasure
+    0.6666666666666666
+    """
+
+    precision: float
+    recall: float
+    fmeasure: float
+
+
+class DcsScore(NamedTuple):
+    """The four DCS scores of one hypothesis (see :class:`mtalign.Dcs`).
+
+    >>> DcsScore(1.0, 1.0, 0.0, 1.0).dcs
+    1.0
+    """
+
+    cs0: float
+    cs1: float
+    cs2: float
+    dcs: float
+
+
+_new_tuple = tuple.__new__  # builds a NamedTuple from a list without checks
+
+#: DCS's statistics columns, in order.
+DCS_FIELDS = DcsScore._fields
+
+
+class Result:
+    """What every metric's result has: counts, a signature, ``float()`` and ``to_dict()``.
+
+    Attributes:
+        n_sentences: number of hypotheses scored.
+        n_empty_hyps / n_empty_refs: non-empty texts that produced no tokens.
+        signature: the ``key:value|...`` string that makes the numbers reproducible.
+    """
+
+    __slots__ = ("n_sentences", "n_empty_hyps", "n_empty_refs", "_signature")
+    n_sentences: int
+    n_empty_hyps: int
+    n_empty_refs: int
+
+    def __init__(self, n_sentences: int, n_empty_hyps: int, n_empty_refs: int,
+                 signature: Any) -> None:
+        self.n_sentences = n_sentences
+        self.n_empty_hyps = n_empty_hyps
+        self.n_empty_refs = n_empty_refs
+        # A str, or a callable that makes it when first read.
+        self._signature = signature
+
+    @property
+    def signature(self) -> str:
+        """The ``key:value|...`` string of the metric's options and version."""
+        sig = self._signature
+        if not isinstance(sig, str):
+            sig = sig()
+            self._signature = sig
+        return sig
+
+    @property
+    def score(self) -> float:
+        """The headline number (``float(result)``)."""
+        raise NotImplementedError
+
+    def __float__(self) -> float:
+        return self.score
+
+    def _fields(self) -> dict[str, Any]:
+        """The metric-specific part of :meth:`to_dict`."""
+        return {"score": self.score}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the metric's figures, the counts and the signature."""
+        return {**self._fields(), "n_sentences": self.n_sentences,
+                "n_empty_hyps": self.n_empty_hyps, "n_empty_refs": self.n_empty_refs,
+                "signature": self.signature}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(score={self.score:.4f}, n={self.n_sentences})"
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__} = {self.score:.4f}"
+
+
+class CorpusResult(Result):
+    """One number per corpus (NIST, WER, PER, RIBES, SIA) and the sentence scores behind it.
+
+    Attributes:
+        name: the metric (``"NIST"``, ``"WER"``, ``"PER"``, ``"RIBES"``, ``"SIA"``).
+        score: the corpus score (``float(result)``).
+        per_sentence: (n,) array of sentence scores.
+        details: metric-specific figures (e.g. ``errors`` and ``ref_len`` for WER).
+    """
+
+    __slots__ = ("name", "_score", "_per_sentence", "details")
+    name: str
+    details: dict[str, Any]
+
+    def __init__(self, name: str, score: float, per_sentence: Any,
+                 details: dict[str, Any], n_empty_hyps: int, n_empty_refs: int,
+                 signature: Any, n_sentences: int | None = None) -> None:
+        # per_sentence: an (n,) array, or a callable making it when first read (then
+        # n_sentences is given).
+        if n_sentences is None:
+            n_sentences = int(per_sentence.shape[0])
+        Result.__init__(self, n_sentences, n_empty_hyps, n_empty_refs, signature)
+        self.name = name
+        self._score = float(score)
+        self._per_sentence = per_sentence
+        self.details = details
+
+    @property
+    def per_sentence(self) -> np.ndarray:
+        """(n,) float64 array of sentence scores."""
+        each = self._per_sentence
+        if not isinstance(each, np.ndarray):
+            each = each()
+            self._per_sentence = each
+        return each  # type: ignore[no-any-return]
+
+    @property
+    def score(self) -> float:
+        """The corpus score."""
+        return self._score
+
+    def _fields(self) -> dict[str, Any]:
+        return {"score": self._score, **self.details}
+
+    def __repr__(self) -> str:
+        return f"CorpusResult({self.name}={self._score:.4f}, n={self.n_sentences})"
+
+    def __str__(self) -> str:
+        extra = " ".join(f"{k} = {v:g}" if isinstance(v, (int, float)) else f"{k} = {v}"
+                         for k, v in self.details.items())
+        return f"{self.name} = {self._score:.4f} ({extra})" if extra else \
+            f"{self.name} = {self._score:.4f}"
+
+
+class BleuResult(CorpusResult):
+    """A BLEU score with its sufficient statistics (sacrebleu's ``BLEUScore`` fields).
+
+    Attributes:
+        score: BLEU, 0-100.
+        counts / totals: clipped n-gram matches and hypothesis n-grams per order (raw: the
+            ``add-k`` smoothing's k is not added in).
+        precisions: the (smoothed) precision of each order used in the score, in percent.
+        bp: brevity penalty. ratio: sys_len / ref_len.
+        sys_len / ref_len: hypothesis and (chosen) reference lengths, summed.
+        per_sentence: (n,) array, the BLEU of each sentence's own statistics row.
+    """
+
+    __slots__ = ("_figures", "_fields_cache")
+
+    def __init__(self, figures: tuple[Any, ...], per_sentence: Any, n_empty_hyps: int,
+                 n_empty_refs: int, signature: Any, n_sentences: int | None = None) -> None:
+        # figures: the native (score, bp, precisions, sys_len, ref_len, counts, totals);
+        # everything but the score is converted when first read.
+        CorpusResult.__init__(self, "BLEU", figures[0], per_sentence, {}, n_empty_hyps,
+                              n_empty_refs, signature, n_sentences)
+        self._figures = figures
+        self._fields_cache: dict[str, Any] | None = None
+
+    def _figure(self, name: str) -> Any:
+        cache = self._fields_cache
+        if cache is None:
+            _, bp, precisions, sys_len, ref_len, counts, totals = self._figures
+            sys_len = int(sys_len) if float(sys_len).is_integer() else float(sys_len)
+            ref_len = int(ref_len) if float(ref_len).is_integer() else float(ref_len)
+            cache = {"bp": float(bp), "precisions": [float(p) for p in precisions],
+                     "sys_len": sys_len, "ref_len": ref_len,
+                     "counts": [int(c) for c in counts], "totals": [int(t) for t in totals],
+                     "ratio": sys_len / ref_len if ref_len else 0.0}
+            self._fields_cache = cache
+        return cache[name]
+
+    @property
+    def counts(self) -> list[int]:
+        """Clipped n-gram matches per order."""
+        return self._figure("counts")  # type: ignore[no-any-return]
+
+    @property
+    def totals(self) -> list[int]:
+        """Hypothesis n-grams per order."""
+        return self._figure("totals")  # type: ignore[no-any-return]
+
+    @property
+    def precisions(self) -> list[float]:
+        """The (smoothed) precision of each order, in percent."""
+        return self._figure("precisions")  # type: ignore[no-any-return]
+
+    @property
+    def bp(self) -> float:
+        """The brevity penalty."""
+        return self._figure("bp")  # type: ignore[no-any-return]
+
+    @property
+    def ratio(self) -> float:
+        """sys_len / ref_len (0 without reference words)."""
+        return self._figure("ratio")  # type: ignore[no-any-return]
+
+    @property
+    def sys_len(self) -> float:
+        """Hypothesis length, summed (an int when whole)."""
+        return self._figure("sys_len")  # type: ignore[no-any-return]
+
+    @property
+    def ref_len(self) -> float:
+        """Chosen reference length, summed (an int when whole)."""
+        return self._figure("ref_len")  # type: ignore[no-any-return]
+
+    def _fields(self) -> dict[str, Any]:
+        return {"score": self._score, "counts": self.counts, "totals": self.totals,
+                "precisions": self.precisions, "bp": self.bp, "ratio": self.ratio,
+                "sys_len": self.sys_len, "ref_len": self.ref_len,
+                "per_sentence": self.per_sentence}
+
+    def __repr__(self) -> str:
+        return f"BleuResult(score={self._score:.4f}, n={self.n_sentences})"
+
+    def __str__(self) -> str:
+        prec = "/".join(f"{p:.1f}" for p in self.precisions)
+        return (f"BLEU = {self._score:.2f} {prec} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+                f"hyp_len = {self.sys_len} ref_len = {self.ref_len})")
+
+
+class RougeResult(Result):
+    """ROUGE of one sentence or a corpus: per variant, the mean precision, recall and F.
+
+    ``result["rougeL"]`` is a :class:`Score`; ``float(result)`` is the F-measure of the first
+    variant.
+
+    Attributes:
+        scores: variant name -> :class:`Score` of means over sentences.
+        per_sentence: variant name -> (n, 3) array of P, R, F per sentence.
+    """
+
+    __slots__ = ("variants", "_rows", "_scores")
+    variants: tuple[str, ...]
+
+    def __init__(self, variants: tuple[str, ...], rows: Any, n_empty_hyps: int,
+                 n_empty_refs: int, signature: Any) -> None:
+        # rows: (n, len(variants), 3) float64, C-contiguous (the native batch as returned),
+        # or one sentence's flat list [P, R, F, P, R, F, ...] (the native one-pair call).
+        # (Result.__init__ inlined: this runs once per sentence_score.)
+        self.n_sentences = rows.shape[0] if isinstance(rows, np.ndarray) else 1
+        self.n_empty_hyps = n_empty_hyps
+        self.n_empty_refs = n_empty_refs
+        self._signature = signature
+        self.variants = variants
+        self._rows = rows
+        self._scores: dict[str, Score] | None = None
+
+    def _array(self) -> np.ndarray:
+        rows = self._rows
+        if not isinstance(rows, np.ndarray):
+            rows = np.array(rows, dtype=np.float64).reshape(1, len(self.variants), 3)
+            self._rows = rows
+        return rows
+
+    @property
+    def per_sentence(self) -> dict[str, np.ndarray]:
+        """Variant name -> (n, 3) float64 array of precision, recall, F per sentence."""
+        rows = self._array()
+        return {v: np.ascontiguousarray(rows[:, k, :]) for k, v in enumerate(self.variants)}
+
+    @property
+    def scores(self) -> dict[str, Score]:
+        """Variant name -> :class:`Score` of the means over sentences."""
+        if self._scores is None:
+            rows = self._rows
+            if not isinstance(rows, np.ndarray):  # one sentence's flat list
+                self._scores = {v: _new_tuple(Score, rows[3 * k:3 * k + 3])
+                                for k, v in enumerate(self.variants)}
+            elif rows.shape[0] == 1:  # the mean of one row is the row
+                self._scores = {v: _new_tuple(Score, x)
+                                for v, x in zip(self.variants, rows[0].tolist(), strict=True)}
+            else:
+                self._scores = {
+                    v: Score(*(float(x) for x in arr.mean(axis=0)))
+                    if arr.shape[0] else Score(0.0, 0.0, 0.0)
+                    for v, arr in self.per_sentence.items()
+                }
+        return self._scores
+
+    def __getitem__(self, variant: str) -> Score:
+        if self._scores is None and self.n_sentences == 1:  # one sentence: no dict needed
+            try:
+                k = self.variants.index(variant)
+            except ValueError:
+                raise KeyError(variant) from None
+            rows = self._rows
+            if isinstance(rows, np.ndarray):
+                return _new_tuple(Score, rows[0, k].tolist())  # type: ignore[no-any-return]
+            return _new_tuple(Score, rows[3 * k:3 * k + 3])  # type: ignore[no-any-return]
+        return self.scores[variant]
+
+    # A read-only mapping variant -> Score (what sentence_score used to return).
+    def keys(self) -> KeysView[str]:
+        """The variants, in the order configured."""
+        return self.scores.keys()
+
+    def values(self) -> ValuesView[Score]:
+        """The :class:`Score` of each variant."""
+        return self.scores.values()
+
+    def items(self) -> ItemsView[str, Score]:
+        """(variant, :class:`Score`) pairs."""
+        return self.scores.items()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.variants)
+
+    def __len__(self) -> int:
+        return len(self.variants)
+
+    def __contains__(self, variant: object) -> bool:
+        return variant in self.variants
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RougeResult):
+            return self.scores == other.scores and self.n_sentences == other.n_sentences
+        return isinstance(other, dict) and self.scores == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def score(self) -> float:
+        """The F-measure of the first variant."""
+        return self[self.variants[0]].fmeasure
+
+    def _fields(self) -> dict[str, Any]:
+        return {"scores": {k: s._asdict() for k, s in self.scores.items()}}
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={s.fmeasure:.4f}" for k, s in self.scores.items())
+        return f"RougeResult({body}, n={self.n_sentences})"
+
+    def __str__(self) -> str:
+        width = max([len("variant")] + [len(k) for k in self.scores])
+        lines = [f"{'variant':<{width}}  precision  recall  fmeasure"]
+        for k, s in self.scores.items():
+            lines.append(f"{k:<{width}}  {s.precision:9.4f}  {s.recall:6.4f}  {s.fmeasure:8.4f}")
+        lines.append(self.signature)
+        return "\n".join(lines)
+
+
+class DcsResult(Result):
+    """DCS of one sentence or a corpus: the mean of cs0, cs1, cs2 and dcs over sentences.
+
+    ``result["cs0"]`` and ``result.cs0`` are floats; ``float(result)`` is ``dcs``.
+
+    Attributes:
+        scores: :class:`DcsScore` of means.
+        per_sentence: (n, 4) array of cs0, cs1, cs2, dcs per sentence.
+    """
+
+    __slots__ = ("per_sentence", "_scores")
+    per_sentence: np.ndarray
+
+    def __init__(self, per_sentence: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                 signature: Any) -> None:
+        Result.__init__(self, int(per_sentence.shape[0]), n_empty_hyps, n_empty_refs,
+                        signature)
+        self.per_sentence = per_sentence
+        self._scores: DcsScore | None = None
+
+    @property
+    def scores(self) -> DcsScore:
+        """:class:`DcsScore` of the means over sentences."""
+        if self._scores is None:
+            rows = self.per_sentence
+            if rows.shape[0] == 1:
+                self._scores = DcsScore._make(rows[0].tolist())
+            else:
+                means = rows.mean(axis=0) if rows.shape[0] else np.zeros(4)
+                self._scores = DcsScore(*(float(x) for x in means))
+        return self._scores
+
+    def __getitem__(self, field: str) -> float:
+        return float(getattr(self.scores, field))
+
+    @property
+    def cs0(self) -> float:
+        """Longest chain length / √(|ref|·|hyp|)."""
+        return self.scores.cs0
+
+    @property
+    def cs1(self) -> float:
+        """√ΣL² / √(|ref|·|hyp|) over the blocks of the first matching."""
+        return self.scores.cs1
+
+    @property
+    def cs2(self) -> float:
+        """√(Σ L_a·L_b over chain neighbours) / √(|ref|·|hyp|)."""
+        return self.scores.cs2
+
+    @property
+    def dcs(self) -> float:
+        """√(cs1² + cs2²)."""
+        return self.scores.dcs
+
+    @property
+    def score(self) -> float:
+        """``dcs``."""
+        return self.scores.dcs
+
+    def _fields(self) -> dict[str, Any]:
+        return {"scores": self.scores._asdict()}
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={v:.4f}" for k, v in self.scores._asdict().items())
+        return f"DcsResult({body}, n={self.n_sentences})"
+
+
+#: SIA's result is a :class:`CorpusResult` named "SIA" (the name is kept for old code).
+SiaResult = CorpusResult
+
+__all__ = ["BleuResult", "CorpusResult", "DCS_FIELDS", "DcsResult", "DcsScore", "Result",
+           "RougeResult", "Score", "SiaResult"]

@@ -1,0 +1,74 @@
+"""RIBES (Isozaki et al. 2010), as nltk's ``sentence_ribes`` / ``corpus_ribes`` compute it.
+
+>>> Ribes(tokenize="whitespace").batch_score(["a b c", ""], ["a b c", "a"]).tolist()
+[1.0, 0.0]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mtalign._mtalign import RibesCore
+from mtalign.metrics.base import Metric
+from mtalign.metrics.options import TOKENIZERS, case, option
+from mtalign.metrics.results import CorpusResult
+
+
+class Ribes(Metric[CorpusResult]):
+    """RIBES: normalised Kendall's τ of the word-rank alignment × p1^alpha × bp^beta.
+
+    The alignment is nltk's ``word_rank_alignment`` (a word found once in both sentences
+    aligns directly, otherwise the shortest context n-gram unique in both places it); p1 is
+    the share of hypothesis words aligned, bp = min(1, exp(1 - |ref|/|hyp|)). With several
+    references the best score is kept; the corpus score is the mean of sentence scores.
+    An empty hypothesis scores 0.
+
+    Args:
+        alpha, beta: the exponents of unigram precision and brevity penalty (>= 0).
+        tokenize, lowercase: as for :class:`mtalign.Bleu` (default ``"13a"``, case kept).
+
+    ``batch_score`` returns float64 (n,); ``sentence_score`` and ``corpus_score`` a
+    :class:`~mtalign.CorpusResult`; :meth:`statistics` has one column, the sentence RIBES.
+
+    Example:
+        >>> float(Ribes(tokenize="whitespace").sentence_score(
+        ...     "Bob hit John yesterday", "John hit Bob yesterday"))
+        0.5
+        >>> Ribes().signature()
+        'case:mixed|tok:13a|alpha:0.25|beta:0.1|version:0.1.0'
+    """
+
+
+    __slots__ = ()
+
+    alpha: float = option(default=0.25, doc="the exponent of unigram precision (>= 0)", native=True,
+                          sig="alpha")
+    beta: float = option(default=0.10, doc="the exponent of the brevity penalty (>= 0)",
+                         native=True, sig="beta")
+    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                           kw_only=True, sig="tok")
+    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
+                             sig="case", show=case)
+
+    signature_fields = ("lowercase", "tokenize", "alpha", "beta")
+
+    def _build(self, c: dict[str, Any]) -> RibesCore:
+        return RibesCore(c["alpha"], c["beta"], c["tokenize"], c["lowercase"])
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        return np.ascontiguousarray(rows.reshape(-1))
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> CorpusResult:
+        """The mean sentence RIBES (nltk's ``corpus_ribes``)."""
+        if rows.size == 1:  # one sentence: its score (the mean of one value is the value)
+            return CorpusResult("RIBES", rows.item(), lambda: rows.reshape(-1), {},
+                                n_empty_hyps, n_empty_refs, signature, 1)
+        each = np.ascontiguousarray(rows.reshape(-1))
+        score = float(each.mean()) if each.shape[0] else 0.0
+        return CorpusResult("RIBES", score, each, {}, n_empty_hyps, n_empty_refs, signature)
+
+
+__all__ = ["Ribes"]

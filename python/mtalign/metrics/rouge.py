@@ -1,0 +1,196 @@
+"""ROUGE-N, L, W, S and SU (Lin & Och 2004), with reference sets and batch scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Union
+
+import numpy as np
+
+from mtalign._mtalign import RougeCore
+from mtalign.metrics.base import Metric
+from mtalign.metrics.options import COMPAT, ROUGE_MULTI_REF, TOKENIZERS, names, option
+from mtalign.metrics.results import RougeResult, Score
+
+# What each profile means when tokenize / multi_ref are not given, and its stemmer.
+_COMPAT_DEFAULTS = {
+    "paper": ("unicode", "max", "nltk_porter"),
+    "rouge155": ("rouge155", "average", "rouge155"),
+    "rouge_score": ("rouge_score", "best_f", "nltk_porter"),
+}
+
+Text = Union[str, Sequence[str]]  # noqa: UP007 (a runtime alias)
+"""A sentence: a str, or a pre-tokenized list of str tokens."""
+
+
+class RougeBatch(np.ndarray):
+    """What :meth:`Rouge.batch_score` returns: a structured array with one record per
+    hypothesis and one field per variant, each field 3 float64 (precision, recall, F).
+
+    A field read by name is a C-contiguous (n, 3) float64 array, and ``keys()``, ``values()``
+    and ``items()`` read the variants as a dict would.
+
+    >>> out = Rouge(["rouge1", "rougeL"]).batch_score(["a b", "c"], ["a c", "c"])
+    >>> out["rouge1"][:, 2].tolist(), out.keys()
+    ([0.5, 1.0], ('rouge1', 'rougeL'))
+    >>> out[1]["rougeL"].tolist()
+    [1.0, 1.0, 1.0]
+    """
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return np.ascontiguousarray(np.ndarray.__getitem__(self, key))
+        return np.ndarray.__getitem__(self, key)
+
+    def keys(self) -> tuple[str, ...]:
+        """The variants, in the order configured."""
+        return self.dtype.names or ()
+
+    def values(self) -> list[np.ndarray]:
+        """The (n, 3) block of each variant."""
+        return [self[v] for v in self.keys()]
+
+    def items(self) -> list[tuple[str, np.ndarray]]:
+        """(variant, (n, 3) block) pairs."""
+        return [(v, self[v]) for v in self.keys()]
+
+
+def _stemmer(stem: bool, rouge: Any) -> str:
+    return _COMPAT_DEFAULTS[rouge.compat][2] if stem else "no"
+
+
+class Rouge(Metric[RougeResult]):
+    """ROUGE scorer: ROUGE-N, ROUGE-L, ROUGE-W, ROUGE-S and ROUGE-SU as Lin & Och (2004).
+
+    Args:
+        variants: names among ``rouge1``..``rouge9`` (clipped n-gram overlap), ``rougeL``
+            (LCS), ``rougeW-<w>`` (weighted LCS, f(k) = k^w, e.g. ``rougeW-1.2``),
+            ``rougeS<d>`` / ``rougeS*`` (skip-bigrams with at most d words between the two
+            words, or unlimited; ``rougeS0`` is bigram overlap), ``rougeSU<d>`` /
+            ``rougeSU*`` (skip-bigrams plus unigrams). A single str is one variant.
+            ``rougeLsum`` is rouge-score's summary-level LCS: texts are split into lines at
+            ``"\\n"`` and the union LCS of each reference line with the candidate lines counts
+            (it equals ``rougeL`` on one-line texts).
+        tokenize: one of :data:`~mtalign.metrics.options.TOKENIZERS`: ``"unicode"`` (splits
+            on anything that is not a letter, digit or mark in any script; each CJK
+            ideograph, kana or hangul character is a token), ``"whitespace"``, ``"char"``,
+            ``"codepoint"``, ``"rouge155"`` (ROUGE-1.5.5: ASCII-only lowercasing, tokens are
+            runs of ASCII letters and digits, so ``café`` -> ``caf``), ``"rouge_score"``
+            (rouge-score: Python ``lower()``, then runs of ``[a-z0-9]``), ``"13a"`` or
+            ``"intl"`` (sacrebleu's). Default: the ``compat`` profile's (``unicode``,
+            ``rouge155``, ``rouge_score``). Pre-tokenized input bypasses it.
+        lowercase: lowercase (full Unicode) before tokenizing. ``rouge155`` and
+            ``rouge_score`` lowercase by definition (``lowercase=False`` is refused).
+        stem: stem tokens longer than 3 characters, once per distinct token: with
+            ``compat="rouge155"`` as ROUGE-1.5.5 ``-m`` (WordNet 2.0 exception list, then the
+            1980 Porter algorithm as ROUGE-1.5.5 implements it); otherwise as rouge-score
+            (nltk's ``PorterStemmer`` in its default mode), implemented natively.
+        beta: the F-measure's β (eq. 6); must be > 0.
+        multi_ref: how several references combine: ``"max"`` (eqs. 7-9: max recall and max
+            precision over references, F from those), ``"average"`` (ROUGE-1.5.5 ``-f A``:
+            counts pooled, R = Σhit/Σm, P = Σhit/(N·n)), ``"best"`` (ROUGE-1.5.5 ``-f B``:
+            the reference with the highest recall, first on ties), ``"best_f"``
+            (rouge-score's ``score_multi``: the reference with the highest F). Default: the
+            ``compat`` profile's (``max``, ``average``, ``best_f``).
+        jackknife: with N ≥ 2 references, the mean of P, R and F over the N leave-one-out
+            sets of N-1 references (paper section 5); with one reference, no effect.
+        compat: the convention followed: ``"paper"`` (Lin & Och 2004 as written),
+            ``"rouge155"`` (ROUGE-1.5.5's numbers: ROUGE-W hits recounted from the traced-back
+            LCS over runs consecutive in the reference and recall over m^(w*w); ROUGE-SU never
+            counts the last token's unigram; ``"best"`` compares ROUGE-N/S recalls rounded to
+            5 decimals) or ``"rouge_score"`` (rouge-score 0.1.2's numbers).
+
+    ``batch_score`` returns a structured array with one field per variant, each an (n, 3)
+    block of precision, recall and F (``out["rougeL"][:, 2]`` is the F-measures);
+    ``sentence_score`` and ``corpus_score`` return a :class:`~mtalign.RougeResult`
+    (``result["rougeL"].fmeasure``; ``float(result)`` is the first variant's F).
+
+    Example:
+        >>> Rouge("rouge1").batch_score(["a b", "c"], ["a c", ["c", "d"]])["rouge1"][:, 2]
+        array([0.5, 1. ])
+        >>> res = Rouge("rougeL", tokenize="whitespace").corpus_score(["a b", "c d"],
+        ...                                                           ["a b", "c x"])
+        >>> res["rougeL"].fmeasure, float(res)
+        (0.75, 0.75)
+        >>> Rouge("rougeL", compat="rouge155", stem=True).signature()
+        'tok:rouge155|lc:yes|stem:rouge155|multi_ref:average|jk:no|beta:1|compat:rouge155|version:0.1.0'
+        >>> r = Rouge(["rougeL", "rougeS*"], tokenize="whitespace")
+        >>> r.sentence_score("police kill the gunman", "police killed the gunman")["rougeL"]
+        Score(precision=0.75, recall=0.75, fmeasure=0.75)
+        >>> r155 = Rouge(["rouge1", "rougeSU*"], compat="rouge155", stem=True)
+        >>> r155.sentence_score("Police kill the gunman.", "police killed the gunman")["rouge1"]
+        Score(precision=1.0, recall=1.0, fmeasure=1.0)
+
+    Objects are immutable and picklable; their configuration is all they hold.
+    """
+
+    __slots__ = ()
+
+    variants: str | Sequence[str] = option(doc="the ROUGE variants scored", convert=names)
+    tokenize: str | None = option(default=None, doc="the tokenizer (None: the compat profile's)",
+                                  kind=str, choices=TOKENIZERS, native=True, kw_only=True,
+                                  sig="tok")
+    lowercase: bool = option(default=True, doc="lowercase before tokenizing", kw_only=True,
+                             sig="lc")
+    stem: bool = option(default=False, doc="stem tokens (the compat profile's stemmer)",
+                        kw_only=True, sig="stem", show=_stemmer)
+    beta: float = option(default=1.0, doc="the F-measure's beta (> 0)", native=True, kw_only=True,
+                         sig="beta")
+    multi_ref: str | None = option(
+        default=None, doc="how several references combine (None: the compat profile's)", kind=str,
+        choices=ROUGE_MULTI_REF, native=True, kw_only=True, sig="multi_ref")
+    jackknife: bool = option(default=False, doc="mean over leave-one-out reference sets",
+                             kw_only=True, sig="jk")
+    compat: str = option(default="paper", doc="the convention followed", choices=COMPAT,
+                         native=True, kw_only=True, sig="compat")
+
+    signature_fields = ("tokenize", "lowercase", "stem", "multi_ref", "jackknife", "beta",
+                        "compat")
+
+    def _complete(self, config: dict[str, Any]) -> None:
+        tok, multi, _ = _COMPAT_DEFAULTS.get(config["compat"], _COMPAT_DEFAULTS["paper"])
+        if config["tokenize"] is None:
+            config["tokenize"] = tok
+        if config["multi_ref"] is None:
+            config["multi_ref"] = multi
+
+    def _build(self, c: dict[str, Any]) -> RougeCore:
+        stemmer = _COMPAT_DEFAULTS.get(c["compat"], _COMPAT_DEFAULTS["paper"])[2]
+        return RougeCore(list(c["variants"]), c["tokenize"], c["lowercase"], c["beta"],
+                         c["multi_ref"], c["jackknife"], c["compat"],
+                         stemmer if c["stem"] else None)
+
+    def scalar_names(self) -> tuple[str, ...]:
+        """The configured variants; ranking uses the F-measure of the one chosen.
+
+        >>> Rouge(["rougeL", "rouge2"]).scalar_names()
+        ('rougeL', 'rouge2')
+        """
+        return self._config["variants"]  # type: ignore[no-any-return]
+
+    # -- statistics: per variant, the sentence's P, R, F (the corpus is their mean) ----------
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        n = rows.shape[0]
+        return np.ascontiguousarray(rows.reshape(n, len(self._config["variants"]), 3)[:, k, 2])
+
+    def _batch(self, rows: np.ndarray) -> np.ndarray:
+        n, variants = rows.shape[0], self._config["variants"]
+        dtype = np.dtype([(v, np.float64, (3,)) for v in variants])
+        return rows.reshape(n, 3 * len(variants)).view(dtype).reshape(n).view(RougeBatch)
+
+    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
+                    signature: Any) -> RougeResult:
+        # A flat list from the native one-pair call is kept as it is (no array is made).
+        return RougeResult(self._config["variants"], row, n_empty_hyps, n_empty_refs,
+                           signature)
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> RougeResult:
+        variants = self._config["variants"]
+        if rows.ndim != 3:  # statistics rows (n, 3 * len(variants))
+            rows = rows.reshape(rows.shape[0], len(variants), 3)
+        return RougeResult(variants, rows, n_empty_hyps, n_empty_refs, signature)
+
+
+__all__ = ["Rouge", "RougeBatch", "RougeResult", "Score", "Text"]

@@ -1,0 +1,15 @@
+"""Metrics put to work on candidate lists: ORANGE (judging metrics) and oracle reranking.
+
+Both take any metric through one :class:`~mtalign.ranking.scorer.Scorer`.
+
+>>> from mtalign.ranking import rerank
+>>> from mtalign import Rouge
+>>> rerank(Rouge("rouge1"), [["a", "a b"]], ["a b"]).best.tolist()
+[1]
+"""
+
+from mtalign.ranking.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
+from mtalign.ranking.rerank import RerankResult, rerank
+
+__all__ = ["OrangeCurve", "OrangeResult", "RerankResult", "orange", "orange_from_scores",
+           "rerank"]

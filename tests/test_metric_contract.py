@@ -1,0 +1,121 @@
+"""The one metric contract, checked on every metric the registry knows: options declared once,
+results of one family, scoring written once over statistics rows."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+from mtalign import registry
+
+HYPS = ["the cat sat on the mat", "a dog barked", "", "the the the", "green ideas sleep"]
+REFS = [["the cat is on the mat", "a cat sat on a mat"], ["the dog barked loudly", "a dog"],
+        ["nothing here", "nothing"], ["the cat", "a the"], ["colourless green ideas", "ideas"]]
+
+METRICS = {name: registry.make_metric(name)[0] for name in registry.example_names()}
+
+
+@pytest.fixture(params=sorted(METRICS), ids=str)
+def metric(request: pytest.FixtureRequest, mtalign: Any) -> Any:
+    return METRICS[request.param]
+
+
+def test_is_a_metric_with_generated_configuration(mtalign: Any, metric: Any) -> None:
+    assert isinstance(metric, mtalign.Metric)
+    again = type(metric)(**metric.config())
+    assert again == metric and hash(again) == hash(metric) and repr(again) == repr(metric)
+    assert pickle.loads(pickle.dumps(metric)) == metric
+    assert metric.signature().endswith(f"version:{mtalign.__version__}")
+    assert metric.signature(2).startswith("nrefs:2|")
+    with pytest.raises(AttributeError):
+        metric.tokenize = "char"
+
+
+def test_corpus_score_is_the_corpus_of_its_statistics(mtalign: Any, metric: Any) -> None:
+    res = metric.corpus_score(HYPS, REFS)
+    assert isinstance(res, mtalign.Result) and res.n_sentences == len(HYPS)
+    stats = metric.statistics(HYPS, REFS)
+    assert stats.ndim == 2 and stats.shape[0] == len(HYPS) and stats.dtype == np.float64
+    again = metric.corpus_from_statistics(stats)
+    assert type(again) is type(res) and float(again) == float(res)
+    assert isinstance(res.to_dict(), dict) and str(res)
+
+
+def test_sentence_score_is_a_corpus_of_one(mtalign: Any, metric: Any) -> None:
+    for h, r in zip(HYPS, REFS, strict=True):
+        one = metric.sentence_score(h, r)
+        assert type(one) is type(metric.corpus_score([h], [r]))
+        assert one.n_sentences == 1 and one.signature.startswith("nrefs:2|")
+    batch = metric.batch_score(HYPS, REFS)
+    assert isinstance(batch, np.ndarray) and batch.shape[0] == len(HYPS)
+    scalars = metric.scalar_scores(HYPS, REFS)
+    assert scalars.shape == (len(HYPS),) and scalars.dtype == np.float64
+
+
+def test_one_number_metrics_sentence_score_is_batch_score(mtalign: Any, metric: Any) -> None:
+    if isinstance(metric, (mtalign.Rouge, mtalign.Dcs)):
+        pytest.skip("several numbers per sentence")
+    batch = metric.batch_score(HYPS, REFS)
+    assert batch.dtype == np.float64 and batch.shape == (len(HYPS),)
+    for i, (h, r) in enumerate(zip(HYPS, REFS, strict=True)):
+        assert float(metric.sentence_score(h, r)) == batch[i]
+
+
+def test_every_tokenizer_works_with_every_metric(mtalign: Any) -> None:
+    from mtalign.metrics.options import TOKENIZERS
+
+    for cls in (mtalign.Bleu, mtalign.Nist, mtalign.Wer, mtalign.Per, mtalign.Ribes,
+                mtalign.Sia):
+        for tok in TOKENIZERS:
+            m = cls(tokenize=tok, lowercase=True)
+            assert m.batch_score(["a b"], ["a b"]).shape == (1,)
+        with pytest.raises(mtalign.ConfigError, match="always lowercases"):
+            cls(tokenize="rouge155", lowercase=False)
+    with pytest.raises(mtalign.ConfigError, match="unknown tokenizer"):
+        mtalign.Dcs("word", tokenize="nope")
+
+
+def test_bootstrap_resamples_statistics_rows(mtalign: Any, metric: Any) -> None:
+    a = metric.bootstrap(HYPS, REFS, n_samples=20, seed=7)
+    assert a.shape == (20,) and np.isfinite(a).all()
+    assert np.array_equal(a, metric.bootstrap(HYPS, REFS, n_samples=20, seed=7))
+    same = metric.bootstrap(HYPS[:1] * 3, REFS[:1] * 3, n_samples=3)
+    assert same.tolist() == [float(metric.corpus_score(HYPS[:1] * 3, REFS[:1] * 3))] * 3
+
+
+class OnePairCore:
+    """A native core with a ``score_one(hyp, refs)`` as the bindings define it (the row as a
+    flat list of floats, vanished hypothesis, vanished references), built on score_texts."""
+
+    def __init__(self, core: Any) -> None:
+        self._core = core
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._core, name)
+
+    def score_one(self, hyp: str, refs: Any) -> tuple[list[float], list, list]:
+        arr, hv, rv = self._core.score_texts([hyp], [refs], None)
+        return arr[0].ravel().tolist(), hv, rv
+
+
+def _view(metric: Any, res: Any) -> Any:
+    d = res.to_dict()
+    d.pop("per_sentence", None)
+    return float(res), d, np.asarray(getattr(res, "per_sentence", [])).tolist() \
+        if not isinstance(res.per_sentence, dict) else \
+        {k: v.tolist() for k, v in res.per_sentence.items()}
+
+
+@pytest.mark.filterwarnings("ignore:.*produced no tokens")
+def test_one_pair_native_path_gives_the_batch_of_one(mtalign: Any, metric: Any) -> None:
+    fast = type(metric)(**metric.config())
+    object.__setattr__(fast, "_core", OnePairCore(metric._core))
+    for h, r in zip(HYPS + ["!!"], REFS + [["a", "..."]], strict=True):
+        for refs in (r, r[0]):
+            want, got = metric.sentence_score(h, refs), fast.sentence_score(h, refs)
+            assert type(got) is type(want)
+            assert _view(metric, got) == _view(metric, want)
+            if isinstance(metric, mtalign.Rouge):
+                assert all(got[v] == want[v] for v in metric.scalar_names())
