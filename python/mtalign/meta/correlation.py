@@ -12,6 +12,10 @@ is NaN (and ``n_groups`` is 0): a documented NaN, not an error.
 The confidence interval resamples segments with replacement ``n_bootstrap`` times (Koehn
 2004; the procedure of Lin & Och 2004's Table 1) and takes the percentile interval. With
 ``epsilon="calibrate"`` the epsilon found on the full data is kept in every resample.
+A resample is a vector of segment multiplicities, so no resampled copy of the data is made;
+Kendall-type intervals over long vectors (``group_by="none"`` or ``"system"``) cost one
+(resamples x n) @ (n x n) matrix product (a few seconds for 4,216 entries and 1,000
+resamples); grouping by item costs next to nothing.
 
 >>> from mtalign import meta
 >>> human = [[1, 2, 3], [4, 5, 6]]
