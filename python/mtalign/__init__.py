@@ -14,9 +14,10 @@ Every metric is a :class:`Metric` with the same methods (``sentence_score``,
 [100.0]
 """
 
-from mtalign import io, kernels, metrics
+from mtalign import io, kernels, meta, metrics
 from mtalign._mtalign import __version__
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+from mtalign.meta.paired import PairedResult, paired_test
 from mtalign.metrics import *  # noqa: F403 (every metric and result; see metrics.__all__)
 from mtalign.ranking.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
 from mtalign.ranking.rerank import RerankResult, rerank
@@ -28,8 +29,11 @@ __all__ = [
     "InputError",
     "io",
     "kernels",
+    "meta",
     "MtalignError",
     "MtalignWarning",
+    "paired_test",
+    "PairedResult",
     "orange",
     "orange_from_scores",
     "OrangeCurve",

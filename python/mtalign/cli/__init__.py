@@ -19,6 +19,7 @@ from mtalign import __version__
 from mtalign.cli import ranking, rouge155, score, similarity
 from mtalign.cli.common import CliError
 from mtalign.errors import MtalignError
+from mtalign.meta import cli as meta_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     ranking.add_commands(sub)
     similarity.add_commands(sub)
     rouge155.add_command(sub)
+    meta_cli.add_commands(sub)  # correlate, compare
     return p
 
 
