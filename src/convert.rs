@@ -103,13 +103,14 @@ pub(crate) fn pair_texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<&'a 
         .collect()
 }
 
-/// Reads `hyps` (list of str) and `refs` (list of str or list of str) into a [`TextBatch`].
-/// Equal texts are stored (and later tokenized) once, however many places share them:
-/// references repeated for every system, identical outputs of different systems.
-pub(crate) fn read_text_batch(
-    hyps: &Bound<'_, PyAny>,
-    refs: &Bound<'_, PyAny>,
-) -> PyResult<TextBatch> {
+/// The items of a Python list or tuple.
+type Items<'py> = Vec<Bound<'py, PyAny>>;
+
+/// The items of `hyps` and `refs`, which must be lists (or tuples) of the same length.
+fn aligned_items<'py>(
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+) -> PyResult<(Items<'py>, Items<'py>)> {
     let hyp_items = items(hyps, "hyps")?;
     let ref_items = items(refs, "refs")?;
     if hyp_items.len() != ref_items.len() {
@@ -119,6 +120,17 @@ pub(crate) fn read_text_batch(
             ref_items.len()
         )));
     }
+    Ok((hyp_items, ref_items))
+}
+
+/// Reads `hyps` (list of str) and `refs` (list of str or list of str) into a [`TextBatch`].
+/// Equal texts are stored (and later tokenized) once, however many places share them:
+/// references repeated for every system, identical outputs of different systems.
+pub(crate) fn read_text_batch(
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+) -> PyResult<TextBatch> {
+    let (hyp_items, ref_items) = aligned_items(hyps, refs)?;
     read_texts(&hyp_items, &ref_items)
 }
 
@@ -185,15 +197,7 @@ pub(crate) fn read_token_batch(
     hyps: &Bound<'_, PyAny>,
     refs: &Bound<'_, PyAny>,
 ) -> PyResult<TokenBatch> {
-    let hyp_items = items(hyps, "hyps")?;
-    let ref_items = items(refs, "refs")?;
-    if hyp_items.len() != ref_items.len() {
-        return Err(input_err(format!(
-            "hyps has {} items but refs has {}",
-            hyp_items.len(),
-            ref_items.len()
-        )));
-    }
+    let (hyp_items, ref_items) = aligned_items(hyps, refs)?;
     let read_tokens = |obj: &Bound<'_, PyAny>, what: String| -> PyResult<Vec<String>> {
         if obj.cast::<PyString>().is_ok() {
             return Err(input_err(format!(

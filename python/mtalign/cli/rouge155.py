@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mtalign._mtalign import ConfigError
 from mtalign._mtalign import stem as _native_stem
 from mtalign._mtalign import tokenize as _native_tokenize
@@ -265,8 +267,10 @@ def run(argv: list[str], out: Any = None) -> int:
                       f"evaluation {e.eval_id}", file=sys.stderr)
         hyp_sents = [read_sentences(e.peers[peer], e.fmt) for e in present]
         ref_sents = [[read_sentences(m, e.fmt) for m in e.models] for e in present]
-        scores = rouge.batch_score([_tokens(s, opts) for s in hyp_sents],
-                                   [[_tokens(m, opts) for m in r] for r in ref_sents])
+        batch = rouge.batch_score([_tokens(s, opts) for s in hyp_sents],
+                                  [[_tokens(m, opts) for m in r] for r in ref_sents])
+        # Owned (n, 3) arrays: the rows of multi-sentence evaluations are replaced below.
+        scores = {var: np.array(batch[var]) for var in rouge.variants}
         # ROUGE-L/W of evaluations with a multi-sentence text: the summary-level LCS.
         for row, (hyp, refs) in enumerate(zip(hyp_sents, ref_sents, strict=True)):
             if all(len(x) <= 1 for x in [hyp, *refs]):
