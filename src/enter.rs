@@ -7,10 +7,12 @@ use crate::errors::to_py;
 use mtalign_core::{pool, Error};
 use pyo3::prelude::*;
 
-/// Work of at most this many pairs and text bytes runs inline. Measured on one 15-word pair:
-/// inline ≈ 1 µs in all, through `detach` + the pool ≈ 20 µs.
-pub(crate) const INLINE_PAIRS: usize = 16;
-pub(crate) const INLINE_BYTES: usize = 16 * 1024;
+/// Work of at most this many pairs (the core's bound, see `metrics::metric::INLINE_PAIRS`:
+/// a pool hand-off costs ~30 µs) and text bytes runs inline, the GIL held. The byte bound
+/// keeps long documents off the calling thread, where they would hold the GIL and ignore
+/// Ctrl-C.
+pub(crate) const INLINE_PAIRS: usize = mtalign_core::metrics::metric::INLINE_PAIRS;
+pub(crate) const INLINE_BYTES: usize = 32 * 1024;
 
 /// Whether work of `pairs` pairs over `bytes` bytes of text is small enough to run inline.
 pub(crate) fn is_small(pairs: usize, bytes: usize) -> bool {
