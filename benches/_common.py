@@ -45,3 +45,32 @@ def machine_info(dists: Iterable[str]) -> dict[str, Any]:
         "MTALIGN_NUM_THREADS": os.environ.get("MTALIGN_NUM_THREADS"),
         "versions": {d: installed_version(d) for d in dists},
     }
+
+
+def score_column(out: Any, name: str | None = None) -> Any:
+    """One float column of a ``batch_score`` result, whatever its shape: a plain (n,) array,
+    a structured array with named columns (``name``, else ``score``, else the first one), or
+    a dict of arrays (``name``'s; an (n, 3) precision/recall/F array gives F)."""
+    import numpy as np
+
+    if isinstance(out, dict):
+        arr = np.asarray(out[name] if name is not None else next(iter(out.values())))
+        return arr[:, -1] if arr.ndim == 2 else arr
+    arr = np.asarray(out)
+    names = arr.dtype.names
+    if names:
+        if name in names:
+            return arr[name]
+        mine = [n for n in names if name and n.startswith(name)]
+        f_like = [n for n in mine if n[len(name or ""):].lstrip("_.:-").lower().startswith("f")]
+        for key in (*f_like, *mine[-1:], "score"):
+            if key in names:
+                return arr[key]
+        return arr[names[0]]
+    return arr[:, -1] if arr.ndim == 2 else arr
+
+
+def headline(result: Any) -> float:
+    """The headline number of a score result: ``.score`` when it has one, else ``float()``."""
+    score = getattr(result, "score", None)
+    return float(score if score is not None else result)

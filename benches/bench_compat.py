@@ -1,10 +1,14 @@
 """Throughput of the compatibility profiles with stemming, against rouge-score and rouge-score-rs.
 
-Corpus: the WMT21 de-en system outputs (19 systems) against reference A from the shared data
-folder, cycled to ``--pairs`` (default 20,000) single-sentence pairs. Variants rouge1, rouge2,
-rougeL (what every tool computes). Each measurement is the median of ``--repeat`` timed runs
-after one warm-up; rouge-score (pure Python) runs on an evenly spaced subset of
-``--peer-pairs`` pairs and its pairs/s is extrapolated (rows marked ``*``).
+Corpus (``--corpus``): ``distinct`` (default; ``corpus.py``): the first ``--pairs`` (default
+20,000) pairs of the distinct-hypothesis corpus, every distinct system output of the
+English-target sets once as a hypothesis against a reference of its segment; or ``repeated``
+(the former corpus, labelled "repeated text (measures deduplication)"): the WMT21 de-en system
+outputs (19 systems) against reference A, cycled to ``--pairs`` pairs; identical outputs of
+different systems repeat, and mtalign tokenizes and stems each distinct text once per call.
+Variants rouge1, rouge2, rougeL (what every tool computes). Each measurement is the median
+of ``--repeat`` timed runs after one warm-up; rouge-score (pure Python) runs on an evenly
+spaced subset of ``--peer-pairs`` pairs and its pairs/s is extrapolated (rows marked ``*``).
 
 Rows: mtalign ``Rouge(..., compat="rouge155")`` and ``compat="rouge_score"``, stemmed and not,
 with all cores and with 1 thread; rouge-score ``RougeScorer(use_stemmer=...)`` in a loop;
@@ -12,6 +16,7 @@ rouge-score-rs ``score_batch`` (Rayon, all cores). Printed ratios: mtalign again
 (same stemming, same run), and the cost of stemming (unstemmed / stemmed throughput).
 
     python benches/bench_compat.py [--pairs 20000] [--repeat 3] [--data-dir ../shared/data]
+    python benches/bench_compat.py --corpus repeated     # the former corpus
 
 A script, not a test: it prints a table and exits 0.
 """
@@ -27,13 +32,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import machine_info, read_lines
+import corpus as corpora
+from _common import machine_info, read_lines, score_column
 
 TYPES = ["rouge1", "rouge2", "rougeL"]
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def corpus(data_dir: Path, n: int) -> tuple[list[str], list[str]]:
+def repeated_corpus(data_dir: Path, n: int) -> tuple[list[str], list[str]]:
+    """The former corpus: WMT21 de-en outputs of 19 systems against reference A, cycled."""
     base = data_dir / "wmt21_deen_news"
     ref = read_lines(base / "ref.A.en")
     hyps: list[str] = []
@@ -62,6 +69,8 @@ def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--pairs", type=int, default=20_000)
+    p.add_argument("--corpus", choices=("distinct", "repeated"), default="distinct",
+                   help="distinct hypotheses (default) or the former repeated-text corpus")
     p.add_argument("--peer-pairs", type=int, default=3_000)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--data-dir", type=Path, default=ROOT.parent / "shared" / "data")
@@ -70,7 +79,14 @@ def main() -> None:
 
     import mtalign
 
-    hyps, refs = corpus(args.data_dir, args.pairs)
+    if args.corpus == "distinct":
+        chosen = corpora.distinct_pairs(args.data_dir, args.pairs)
+    else:
+        rh, rr = repeated_corpus(args.data_dir, args.pairs)
+        chosen = corpora.Corpus("repeated", corpora.REPEATED_LABEL, rh, rr,
+                                notes=["WMT21 de-en, 19 systems vs ref A (19,000 real pairs), "
+                                       "cycled"])
+    hyps, refs = chosen.hyps, chosen.refs
     step = max(1, len(hyps) // args.peer_pairs)
     sub_h, sub_r = hyps[::step][: args.peer_pairs], refs[::step][: args.peer_pairs]
     rows: list[dict[str, Any]] = []
@@ -84,7 +100,7 @@ def main() -> None:
                      "extrapolated": extrapolated})
 
     def mt_mean(out: Any) -> float:
-        return float(out["rougeL"][:, 2].mean())
+        return float(score_column(out, "rougeL").mean())
 
     for compat in ("rouge155", "rouge_score"):
         for stem in (False, True):
@@ -116,8 +132,9 @@ def main() -> None:
         print("rouge-score-rs not installed: skipped")
 
     info = machine_info(["mtalign", "rouge-score", "rouge-score-rs", "nltk"])
-    print(f"# {args.pairs} pairs (WMT21 de-en, 19 systems vs ref A), {TYPES}, "
-          f"median of {args.repeat}; {info['nproc']} cores, {info['cpu']}")
+    for line in chosen.describe():
+        print(f"# {line}")
+    print(f"# {TYPES}, median of {args.repeat}; {info['nproc']} cores, {info['cpu']}")
     print(f"# versions: {info['versions']}\n")
     head = f"{'tool':<15} {'mode':<38} {'stem':<5} {'pairs/s':>12} {'mean rougeL F':>14}"
     print(head)
@@ -159,7 +176,7 @@ def main() -> None:
     ms = find("mtalign", True, '"rouge_score", threads=all')
     if rs and ms:
         sub = mtalign.Rouge(TYPES, compat="rouge_score", stem=True).batch_score(sub_h, sub_r)
-        same = abs(float(sub["rougeL"][:, 2].mean()) - rs["mean_rougeL_F"]) <= 1e-12
+        same = abs(float(score_column(sub, "rougeL").mean()) - rs["mean_rougeL_F"]) <= 1e-12
         print(f"\nmean rougeL F on rouge-score's subset equal to rouge-score's: {same}")
     if args.json:
         args.json.write_text(json.dumps({"machine": info, "rows": rows}, indent=1))

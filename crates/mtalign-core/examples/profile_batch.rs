@@ -1,9 +1,9 @@
 //! Times the phases of a ROUGE batch on real files (for profiling; not a test):
 //! `cargo run --release --example profile_batch -- VARIANT HYP_FILE REF_FILE...`
-use mtalign_core::intern::encode_texts;
-use mtalign_core::refs::RefSets;
-use mtalign_core::rouge::{score_batch, Compat, MultiRef, RougeConfig, Variant};
-use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::metrics::rouge::{score_batch, Compat, MultiRef, RougeConfig, Variant};
+use mtalign_core::text::intern::encode_texts;
+use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use std::time::Instant;
 
 fn main() {

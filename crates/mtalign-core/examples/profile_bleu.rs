@@ -1,9 +1,9 @@
 //! Times the BLEU pipeline's stages on aligned files: `cargo run --release --example
 //! profile_bleu -- HYP REF`.
-use mtalign_core::bleu::{stats_batch, BleuConfig};
-use mtalign_core::intern::encode_texts;
-use mtalign_core::refs::RefSets;
-use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::metrics::bleu::{stats_batch, BleuConfig};
+use mtalign_core::text::intern::encode_texts;
+use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use std::time::Instant;
 
 fn main() {

@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use rayon::{ThreadPool, ThreadPoolBuilder};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Environment variable that sets the default thread count.
 pub const THREADS_ENV: &str = "MTALIGN_NUM_THREADS";
@@ -28,10 +28,19 @@ pub fn default_threads() -> Result<usize> {
                 "{THREADS_ENV}={v:?} is not a positive integer"
             ))),
         },
-        Err(_) => Ok(std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)),
+        Err(_) => Ok(cores()),
     }
+}
+
+/// The usable cores, read once: `available_parallelism` reads cgroup files on Linux, which
+/// took ~50 µs, more than scoring a sentence pair.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
 }
 
 fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
@@ -60,16 +69,19 @@ fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
     Ok(p)
 }
 
+/// The thread count `threads` stands for (`None`: the default count), checked.
+pub fn check_threads(threads: Option<usize>) -> Result<usize> {
+    match threads {
+        Some(0) => Err(Error::Config(
+            "threads must be >= 1 (or None for all cores)".into(),
+        )),
+        Some(n) => Ok(n),
+        None => default_threads(),
+    }
+}
+
 /// Runs `f` inside the private pool of `threads` threads (`None`: the default count).
 pub fn run<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Result<R> {
-    let n = match threads {
-        Some(0) => {
-            return Err(Error::Config(
-                "threads must be >= 1 (or None for all cores)".into(),
-            ))
-        }
-        Some(n) => n,
-        None => default_threads()?,
-    };
+    let n = check_threads(threads)?;
     Ok(pool(n)?.install(f))
 }

@@ -11,68 +11,37 @@
 //! A tokenizer writes the (possibly lowercased) text into a caller-owned buffer and the token
 //! spans into a caller-owned vector, so tokenizing a corpus allocates nothing per sentence.
 
+pub mod compat;
+pub mod sacrebleu;
+
 use crate::error::{Error, Result};
+use crate::options::choice_enum;
 use unicode_general_category::{get_general_category, GeneralCategory};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenizerKind {
-    Unicode,
-    Whitespace,
-    Char,
-    /// Every code point, whitespace included (character-level DCS keeps spaces).
-    Codepoint,
-    /// ROUGE-1.5.5's tokenization (see [`crate::tokenize_compat`]).
-    Rouge155,
-    /// rouge-score 0.1.2's tokenization (see [`crate::tokenize_compat`]).
-    RougeScore,
-    /// sacrebleu's `13a` (mteval-v13a.pl), see [`crate::tokenize_sacrebleu`].
-    Sacre13a,
-    /// sacrebleu's `intl` (mteval-v14.pl international), see [`crate::tokenize_sacrebleu`].
-    SacreIntl,
+choice_enum! {
+    /// How text is split into tokens (see the module docs).
+    pub enum TokenizerKind, "tokenizer" {
+        Unicode => "unicode",
+        Whitespace => "whitespace",
+        Char => "char",
+        /// Every code point, whitespace included (character-level DCS keeps spaces).
+        Codepoint => "codepoint",
+        /// ROUGE-1.5.5's tokenization (see [`crate::text::tokenize::compat`]).
+        Rouge155 => "rouge155",
+        /// rouge-score 0.1.2's tokenization (see [`crate::text::tokenize::compat`]).
+        RougeScore => "rouge_score",
+        /// sacrebleu's `13a` (mteval-v13a.pl), see [`crate::text::tokenize::sacrebleu`].
+        Sacre13a => "13a",
+        /// sacrebleu's `intl` (mteval-v14.pl international), see
+        /// [`crate::text::tokenize::sacrebleu`].
+        SacreIntl => "intl",
+    }
 }
 
 impl TokenizerKind {
-    pub const NAMES: [&'static str; 8] = [
-        "unicode",
-        "whitespace",
-        "char",
-        "codepoint",
-        "rouge155",
-        "rouge_score",
-        "13a",
-        "intl",
-    ];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "unicode" => Ok(Self::Unicode),
-            "whitespace" => Ok(Self::Whitespace),
-            "char" => Ok(Self::Char),
-            "codepoint" => Ok(Self::Codepoint),
-            "rouge155" => Ok(Self::Rouge155),
-            "rouge_score" => Ok(Self::RougeScore),
-
-            "13a" => Ok(Self::Sacre13a),
-            "intl" => Ok(Self::SacreIntl),
-            _ => Err(Error::Config(format!(
-                "unknown tokenizer '{name}' (choose from: {})",
-                Self::NAMES.join(", ")
-            ))),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Unicode => "unicode",
-            Self::Whitespace => "whitespace",
-            Self::Char => "char",
-            Self::Codepoint => "codepoint",
-            Self::Rouge155 => "rouge155",
-            Self::RougeScore => "rouge_score",
-
-            Self::Sacre13a => "13a",
-            Self::SacreIntl => "intl",
-        }
+    /// Tokenizers that lowercase by definition, as the tool they reproduce does.
+    pub fn always_lowercases(self) -> bool {
+        matches!(self, Self::Rouge155 | Self::RougeScore)
     }
 }
 
@@ -87,12 +56,25 @@ impl Tokenizer {
         Self { kind, lowercase }
     }
 
+    /// The tokenizer named `name`; `lowercase=false` is refused for the tokenizers that
+    /// always lowercase (it could not be honoured).
+    pub fn parse(name: &str, lowercase: bool) -> Result<Self> {
+        let kind = TokenizerKind::parse(name)?;
+        if kind.always_lowercases() && !lowercase {
+            return Err(Error::Config(format!(
+                "tokenize='{name}' always lowercases (as the tool it reproduces); \
+                 lowercase=False is not available with it"
+            )));
+        }
+        Ok(Self::new(kind, lowercase))
+    }
+
     /// Tokenizes `text`: the normalised text goes to `buf` (cleared first) and the byte spans
     /// of its tokens, relative to `buf`, to `spans` (cleared first).
     pub fn tokenize_into(&self, text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
         if let TokenizerKind::Rouge155 | TokenizerKind::RougeScore = self.kind {
             let unicode = self.kind == TokenizerKind::RougeScore;
-            return crate::tokenize_compat::tokenize_into(unicode, text, buf, spans);
+            return crate::text::tokenize::compat::tokenize_into(unicode, text, buf, spans);
         }
         if matches!(
             self.kind,
@@ -140,9 +122,9 @@ impl Tokenizer {
             text
         };
         if self.kind == TokenizerKind::Sacre13a {
-            crate::tokenize_sacrebleu::tokenize_13a(text, buf, spans)
+            crate::text::tokenize::sacrebleu::tokenize_13a(text, buf, spans)
         } else {
-            crate::tokenize_sacrebleu::tokenize_intl(text, buf, spans)
+            crate::text::tokenize::sacrebleu::tokenize_intl(text, buf, spans)
         }
     }
 

@@ -17,11 +17,10 @@
 //! Consequences kept on purpose: cs0 is not always the LCS, values can exceed 1, and
 //! swapping the arguments can change the result.
 
-use crate::intern::Sentences;
-use crate::refs::RefSets;
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::Result;
-use rayon::prelude::*;
-use std::cell::RefCell;
 
 /// A kept block: its length and end positions (1-based, exclusive-style end like the
 /// authors' code: the run covers x[x_end-len..x_end]).
@@ -224,34 +223,38 @@ pub fn dcs(x: &[u32], y: &[u32]) -> DcsScores {
     DcsScratch::new().dcs(x, y)
 }
 
-thread_local! {
-    static SCRATCH: RefCell<DcsScratch> = RefCell::new(DcsScratch::new());
+/// DCS as a metric: the row (cs0, cs1, cs2, dcs) of the reference with the highest dcs
+/// (first on ties). Character or word level is the tokenizer's business.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dcs;
+
+impl Metric for Dcs {
+    type Scratch = DcsScratch;
+    type Context = ();
+    const TASK_PAIRS: usize = 16;
+
+    fn width(&self) -> usize {
+        4
+    }
+
+    fn pair_statistics(&self, _: &(), scratch: &mut DcsScratch, pair: Pair<'_>, row: &mut [f64]) {
+        let hyp = pair.hyp();
+        let mut best: Option<DcsScores> = None;
+        for r in pair.refs() {
+            let s = scratch.dcs(r, hyp);
+            if best.is_none_or(|b| s[3] > b[3]) {
+                best = Some(s);
+            }
+        }
+        row.copy_from_slice(&best.unwrap_or_default());
+    }
 }
 
 /// Scores hypotheses `hyps[i]` against the references `ref_sets.get(i)` (indices into
 /// `sentences`), keeping for each hypothesis the reference with the highest dcs (first on
 /// ties). Returns a row-major `n × 4` array (cs0, cs1, cs2, dcs).
 pub fn score_batch(sentences: &Sentences, hyps: &[u32], ref_sets: &RefSets) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    let mut out = vec![0.0; hyps.len() * 4];
-    out.par_chunks_mut(4)
-        .with_min_len(16)
-        .enumerate()
-        .for_each(|(i, row)| {
-            let hyp = sentences.get(hyps[i] as usize);
-            SCRATCH.with(|cell| {
-                let mut scratch = cell.borrow_mut();
-                let mut best: Option<DcsScores> = None;
-                for &r in ref_sets.get(i) {
-                    let s = scratch.dcs(sentences.get(r as usize), hyp);
-                    if best.is_none_or(|b| s[3] > b[3]) {
-                        best = Some(s);
-                    }
-                }
-                row.copy_from_slice(&best.unwrap_or_default());
-            });
-        });
-    Ok(out)
+    statistics_of_sentences(&Dcs, sentences, hyps, ref_sets)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! * ROUGE-SU: the unigrams of the last token are never counted (one-word sentences have none).
 //! * `-f B` picks the reference by recalls already rounded to 5 decimals for ROUGE-N and S/SU.
 
-use crate::counts::Counts;
+use crate::kernels::counts::Counts;
 
 /// Reusable tables of the ROUGE-1.5.5 weighted LCS.
 #[derive(Debug, Default)]

@@ -11,12 +11,12 @@
 //! Scores are on sacrebleu's 0-100 scale. The sacrebleu smoothings repeat sacrebleu's
 //! floating-point operations in the same order, so scores are bit-identical to it.
 
-use crate::intern::Sentences;
-use crate::ngram_ids::NgramIds;
-use crate::refs::RefSets;
+use crate::kernels::ngram_ids::NgramIds;
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::options::choice_enum;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
-use rayon::prelude::*;
-use std::cell::RefCell;
 
 pub const MAX_ORDER: usize = 12;
 
@@ -77,26 +77,17 @@ impl Smooth {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RefLength {
-    /// The reference length closest to the hypothesis length, the shorter on ties.
-    Closest,
-    Shortest,
-    Average,
+choice_enum! {
+    /// Which reference length enters the brevity penalty.
+    pub enum RefLength, "ref_length" {
+        /// The reference length closest to the hypothesis length, the shorter on ties.
+        Closest => "closest",
+        Shortest => "shortest",
+        Average => "average",
+    }
 }
 
 impl RefLength {
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "closest" => Ok(Self::Closest),
-            "shortest" => Ok(Self::Shortest),
-            "average" => Ok(Self::Average),
-            _ => Err(Error::Config(format!(
-                "unknown ref_length '{name}' (choose from: closest, shortest, average)"
-            ))),
-        }
-    }
-
     fn pick(self, hyp_len: usize, ref_lens: impl Iterator<Item = usize>) -> f64 {
         match self {
             Self::Closest => ref_lens
@@ -258,8 +249,19 @@ impl BleuScratch {
     }
 }
 
-thread_local! {
-    static SCRATCH: RefCell<BleuScratch> = RefCell::new(BleuScratch::default());
+/// BLEU's statistics row (see [`BleuConfig::width`]); scores come from a row or a sum of rows.
+impl Metric for BleuConfig {
+    type Scratch = BleuScratch;
+    type Context = ();
+    const TASK_PAIRS: usize = 64;
+
+    fn width(&self) -> usize {
+        BleuConfig::width(self)
+    }
+
+    fn pair_statistics(&self, _: &(), s: &mut BleuScratch, pair: Pair<'_>, row: &mut [f64]) {
+        s.stats(self, pair.hyp(), pair.refs(), row);
+    }
 }
 
 /// Statistics rows of every hypothesis (row-major, `cfg.width()` per hypothesis).
@@ -269,20 +271,7 @@ pub fn stats_batch(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    let w = cfg.width();
-    let mut out = vec![0.0; hyps.len() * w];
-    out.par_chunks_mut(w)
-        .with_min_len(64)
-        .enumerate()
-        .for_each(|(i, row)| {
-            SCRATCH.with(|cell| {
-                let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
-                cell.borrow_mut()
-                    .stats(cfg, sentences.get(hyps[i] as usize), refs, row);
-            })
-        });
-    Ok(out)
+    statistics_of_sentences(cfg, sentences, hyps, ref_sets)
 }
 
 /// A BLEU score with the figures behind it.

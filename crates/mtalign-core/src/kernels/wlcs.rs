@@ -93,7 +93,10 @@ mod tests {
     fn weight_one_is_lcs() {
         let x = [1, 2, 3, 1, 2];
         let y = [2, 1, 3, 2];
-        assert_eq!(wlcs(&x, &y, 1.0), crate::lcs::lcs_length_dp(&x, &y) as f64);
+        assert_eq!(
+            wlcs(&x, &y, 1.0),
+            crate::kernels::lcs::lcs_length_dp(&x, &y) as f64
+        );
     }
 
     #[test]

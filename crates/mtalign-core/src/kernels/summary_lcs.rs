@@ -7,7 +7,7 @@
 //! each token of that union is a hit while both sides still have an unused occurrence of it
 //! (counts over the whole texts). R = hits / m, P = hits / n with m, n the total token counts.
 
-use crate::counts::Counts;
+use crate::kernels::counts::Counts;
 
 #[derive(Debug, Default)]
 pub struct SummaryLcsScratch {

@@ -4,7 +4,7 @@
 //! are sorted by their token slices. The hypothesis side is prepared once and reused for
 //! each of its references; buffers live in the scratch, so nothing is allocated per pair.
 
-use crate::counts::{clipped_intersection, clipped_intersection_by, Counts};
+use crate::kernels::counts::{clipped_intersection, clipped_intersection_by, Counts};
 
 #[derive(Debug, Default)]
 pub struct NgramScratch {

@@ -9,8 +9,8 @@
 //! `mt_word<TAB>ref_word<TAB>value` with the value printed in shortest round-trip form, rows
 //! in word order. Loading checks every line (values in (0, 1], no duplicates).
 
-use crate::intern::Sentences;
-use crate::tokenize::Tokenizer;
+use crate::text::intern::Sentences;
+use crate::text::tokenize::Tokenizer;
 use crate::{Error, Result};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;

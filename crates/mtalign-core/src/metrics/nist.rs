@@ -12,12 +12,12 @@
 //! corpus row. Sentence-level NIST (nltk's `sentence_nist`) takes its weights from that
 //! sentence's references only.
 
-use crate::intern::Sentences;
-use crate::ngram_ids::{NgramIds, MISSING};
-use crate::refs::RefSets;
+use crate::kernels::ngram_ids::{NgramIds, MISSING};
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::text::docs::Docs;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
-use rayon::prelude::*;
-use std::cell::RefCell;
 
 pub const MAX_ORDER: usize = 12;
 
@@ -72,7 +72,7 @@ impl InfoWeights {
 }
 
 #[derive(Debug, Default)]
-struct NistScratch {
+pub struct NistScratch {
     /// A sentence's own weights (sentence-level NIST).
     own: InfoWeights,
     hyp: NgramIds,
@@ -182,8 +182,66 @@ fn greater(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
         .is_some_and(|(x, y)| x > y)
 }
 
-thread_local! {
-    static SCRATCH: RefCell<NistScratch> = RefCell::new(NistScratch::default());
+/// NIST as a metric: n-gram orders 1..=`max_order`, information weights from every reference
+/// of the batch (`corpus_weights`, nltk's `corpus_nist`) or from each sentence's own
+/// references (`sentence_nist`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nist {
+    max_order: usize,
+    corpus_weights: bool,
+}
+
+impl Nist {
+    pub fn new(max_order: usize, corpus_weights: bool) -> Result<Self> {
+        check_order(max_order)?;
+        Ok(Self {
+            max_order,
+            corpus_weights,
+        })
+    }
+
+    pub fn max_order(&self) -> usize {
+        self.max_order
+    }
+}
+
+impl Metric for Nist {
+    type Scratch = NistScratch;
+    /// The batch's weights (corpus mode only).
+    type Context = Option<InfoWeights>;
+
+    fn width(&self) -> usize {
+        width(self.max_order)
+    }
+
+    fn context(&self, docs: &Docs<'_>, hyps: &[u32], ref_sets: &RefSets) -> Self::Context {
+        if !self.corpus_weights {
+            return None;
+        }
+        let mut weights = InfoWeights::default();
+        let refs = (0..hyps.len()).flat_map(|i| ref_sets.get(i).iter());
+        weights.build(refs.map(|&r| docs.tokens(r as usize)), self.max_order);
+        Some(weights)
+    }
+
+    fn pair_statistics(
+        &self,
+        corpus: &Option<InfoWeights>,
+        s: &mut NistScratch,
+        pair: Pair<'_>,
+        row: &mut [f64],
+    ) {
+        let n = self.max_order;
+        match corpus {
+            Some(weights) => s.stats(weights, pair.hyp(), pair.refs(), n, row),
+            None => {
+                let mut own = std::mem::take(&mut s.own);
+                own.build(pair.refs(), n);
+                s.stats(&own, pair.hyp(), pair.refs(), n, row);
+                s.own = own;
+            }
+        }
+    }
 }
 
 /// Statistics rows with weights from all references of the batch (nltk's `corpus_nist`).
@@ -193,17 +251,7 @@ pub fn stats_corpus(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    check_order(n)?;
-    ref_sets.check(hyps.len())?;
-    let mut weights = InfoWeights::default();
-    weights.build(
-        (0..hyps.len()).flat_map(|i| ref_sets.get(i).iter().map(|&r| sentences.get(r as usize))),
-        n,
-    );
-    Ok(fill_rows(n, hyps.len(), |s, i, row| {
-        let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
-        s.stats(&weights, sentences.get(hyps[i] as usize), refs, n, row);
-    }))
+    statistics_of_sentences(&Nist::new(n, true)?, sentences, hyps, ref_sets)
 }
 
 /// Statistics rows with each sentence's weights from its own references (`sentence_nist`).
@@ -213,31 +261,7 @@ pub fn stats_sentences(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    check_order(n)?;
-    ref_sets.check(hyps.len())?;
-    Ok(fill_rows(n, hyps.len(), |s, i, row| {
-        let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
-        let mut own = std::mem::take(&mut s.own);
-        own.build(refs.clone(), n);
-        s.stats(&own, sentences.get(hyps[i] as usize), refs, n, row);
-        s.own = own;
-    }))
-}
-
-/// `rows` statistics rows in parallel, `fill(scratch, i, row)` writing row `i` with this
-/// thread's scratch.
-fn fill_rows(
-    n: usize,
-    rows: usize,
-    fill: impl Fn(&mut NistScratch, usize, &mut [f64]) + Sync,
-) -> Vec<f64> {
-    let w = width(n);
-    let mut out = vec![0.0; rows * w];
-    out.par_chunks_mut(w)
-        .with_min_len(32)
-        .enumerate()
-        .for_each(|(i, row)| SCRATCH.with(|cell| fill(&mut cell.borrow_mut(), i, row)));
-    out
+    statistics_of_sentences(&Nist::new(n, false)?, sentences, hyps, ref_sets)
 }
 
 /// NIST from a statistics row or a sum of rows.

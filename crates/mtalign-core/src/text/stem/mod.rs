@@ -12,8 +12,8 @@
 pub mod nltk_porter;
 pub mod porter1980;
 
-use crate::error::{Error, Result};
-use crate::intern::{Encoded, StrTable};
+use crate::options::choice_enum;
+use crate::text::intern::{Encoded, StrTable};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 /// The WordNet 2.0 exception list as ROUGE-1.5.5 holds it (`inflected<TAB>base` lines).
 /// Shipped in the Python package with its license (`python/mtalign/data/`).
 const WORDNET_EXCEPTIONS: &str =
-    include_str!("../../../../python/mtalign/data/wordnet-2.0-exceptions.tsv");
+    include_str!("../../../../../python/mtalign/data/wordnet-2.0-exceptions.tsv");
 
 fn wordnet_exceptions() -> &'static FxHashMap<&'static str, &'static str> {
     static TABLE: OnceLock<FxHashMap<&'static str, &'static str>> = OnceLock::new();
@@ -33,35 +33,17 @@ fn wordnet_exceptions() -> &'static FxHashMap<&'static str, &'static str> {
     })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stemmer {
-    /// ROUGE-1.5.5: WordNet 2.0 exceptions, then Porter (1980) as ROUGE-1.5.5 implements it.
-    Rouge155,
-    /// nltk's PorterStemmer (NLTK_EXTENSIONS), as rouge-score uses it.
-    NltkPorter,
+choice_enum! {
+    /// The stemmers: each reproduces one tool's.
+    pub enum Stemmer, "stemmer" {
+        /// ROUGE-1.5.5: WordNet 2.0 exceptions, then Porter (1980) as ROUGE-1.5.5 implements it.
+        Rouge155 => "rouge155",
+        /// nltk's PorterStemmer (NLTK_EXTENSIONS), as rouge-score uses it.
+        NltkPorter => "nltk_porter",
+    }
 }
 
 impl Stemmer {
-    pub const NAMES: [&'static str; 2] = ["rouge155", "nltk_porter"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "rouge155" => Ok(Self::Rouge155),
-            "nltk_porter" => Ok(Self::NltkPorter),
-            _ => Err(Error::Config(format!(
-                "unknown stemmer '{name}' (choose from: {})",
-                Self::NAMES.join(", ")
-            ))),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Rouge155 => "rouge155",
-            Self::NltkPorter => "nltk_porter",
-        }
-    }
-
     /// The stem of one token (tokens of 3 characters or fewer are returned as they are).
     pub fn stem(self, token: &str) -> String {
         match self {
@@ -90,11 +72,17 @@ impl Stemmer {
 /// first appearance of the stems in the vocabulary, so the result is deterministic).
 pub fn stem_encoded(enc: &mut Encoded, stemmer: Stemmer) {
     let vocab = &enc.vocab;
-    let stems: Vec<String> = (0..vocab.len() as u32)
-        .into_par_iter()
-        .with_min_len(256)
-        .map(|id| stemmer.stem(vocab.get(id)))
-        .collect();
+    let stem_of = |id: u32| stemmer.stem(vocab.get(id));
+    // A small vocabulary (one sentence pair) is stemmed here, without touching a pool.
+    let stems: Vec<String> = if vocab.len() <= 256 {
+        (0..vocab.len() as u32).map(stem_of).collect()
+    } else {
+        (0..vocab.len() as u32)
+            .into_par_iter()
+            .with_min_len(256)
+            .map(stem_of)
+            .collect()
+    };
     let mut table = StrTable::with_capacity(stems.len());
     let remap: Vec<u32> = stems.iter().map(|s| table.intern(s).0).collect();
     enc.sentences.remap_ids(&remap);
@@ -105,8 +93,8 @@ pub fn stem_encoded(enc: &mut Encoded, stemmer: Stemmer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::intern::encode_texts;
-    use crate::tokenize::{Tokenizer, TokenizerKind};
+    use crate::text::intern::encode_texts;
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
 
     #[test]
     fn rouge155_uses_exceptions_first_and_skips_short_tokens() {

@@ -41,7 +41,7 @@ pub fn tokenize_into(
 
 #[cfg(test)]
 mod tests {
-    use crate::tokenize::{Tokenizer, TokenizerKind};
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
 
     fn toks(kind: TokenizerKind, text: &str) -> Vec<String> {
         // The lowercase flag must not matter.

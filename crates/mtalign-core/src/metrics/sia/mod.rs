@@ -25,31 +25,23 @@
 //! keeps the first predecessor reaching its maximum (the start first, then predecessors in
 //! row-major order, strict >); the chain ends at the first cell holding the global maximum.
 
-use crate::intern::Sentences;
-use crate::refs::RefSets;
+pub mod ibm1;
+pub mod lexfile;
+pub mod similarity;
+
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::options::choice_enum;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
-use rayon::prelude::*;
 
-/// How the round weight decays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Decay {
-    /// Figure 6 read literally (`α ×= α`): α, α², α⁴, α⁸, …
-    Figure,
-    /// α, α², α³, …
-    Geometric,
-}
-
-impl Decay {
-    pub const NAMES: [&'static str; 2] = ["figure", "geometric"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "figure" => Ok(Decay::Figure),
-            "geometric" => Ok(Decay::Geometric),
-            _ => Err(Error::Config(format!(
-                "unknown decay {name:?} (choose from: figure, geometric)"
-            ))),
-        }
+choice_enum! {
+    /// How the round weight decays.
+    pub enum Decay, "decay" {
+        /// Figure 6 read literally (`α ×= α`): α, α², α⁴, α⁸, …
+        Figure => "figure",
+        /// α, α², α³, …
+        Geometric => "geometric",
     }
 }
 
@@ -356,6 +348,29 @@ pub fn sia_detail(
     }
 }
 
+/// SIA as a metric: a one-column row, with word similarity `weight` (0 for different tokens
+/// under exact matching) and the fast or the paper's naive chain search.
+pub struct Sia<'a, W> {
+    pub config: &'a SiaConfig,
+    pub weight: &'a W,
+    pub fast: bool,
+}
+
+impl<W: Fn(u32, u32) -> f64 + Sync> Metric for Sia<'_, W> {
+    type Scratch = ();
+    type Context = ();
+    const TASK_PAIRS: usize = 16;
+
+    fn width(&self) -> usize {
+        1
+    }
+
+    fn pair_statistics(&self, _: &(), _: &mut (), pair: Pair<'_>, row: &mut [f64]) {
+        let refs: Vec<&[u32]> = pair.refs().collect();
+        row[0] = sia_detail(pair.hyp(), &refs, self.weight, self.config, self.fast).score;
+    }
+}
+
 /// SIA scores of a batch: `hyps[i]` (a sentence index) against the sentences of
 /// `ref_sets.get(i)`, in parallel. `weight` and `fast` as for [`sia_detail`].
 pub fn score_batch(
@@ -366,21 +381,12 @@ pub fn score_batch(
     ref_sets: &RefSets,
     fast: bool,
 ) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    let mut out = vec![0.0; hyps.len()];
-    out.par_iter_mut()
-        .with_min_len(16)
-        .enumerate()
-        .for_each(|(i, slot)| {
-            let mt = sentences.get(hyps[i] as usize);
-            let refs: Vec<&[u32]> = ref_sets
-                .get(i)
-                .iter()
-                .map(|&r| sentences.get(r as usize))
-                .collect();
-            *slot = sia_detail(mt, &refs, weight, config, fast).score;
-        });
-    Ok(out)
+    let metric = Sia {
+        config,
+        weight,
+        fast,
+    };
+    statistics_of_sentences(&metric, sentences, hyps, ref_sets)
 }
 
 /// Exact matching: different tokens never match.

@@ -6,10 +6,10 @@
 //! sentences aligns directly; otherwise the shortest context n-gram (to the right first,
 //! then to the left, growing one word at a time) occurring exactly once in both places it.
 
-use crate::intern::Sentences;
-use crate::refs::RefSets;
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
 use crate::{Error, Result};
-use rayon::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RibesConfig {
@@ -127,6 +127,20 @@ pub fn sentence_ribes<'a>(
     best
 }
 
+/// RIBES as a metric: a one-column row, the best RIBES over the references.
+impl Metric for RibesConfig {
+    type Scratch = ();
+    type Context = ();
+
+    fn width(&self) -> usize {
+        1
+    }
+
+    fn pair_statistics(&self, _: &(), _: &mut (), pair: Pair<'_>, row: &mut [f64]) {
+        row[0] = sentence_ribes(self, pair.hyp(), pair.refs());
+    }
+}
+
 /// RIBES of every hypothesis.
 pub fn score_batch(
     cfg: &RibesConfig,
@@ -134,15 +148,7 @@ pub fn score_batch(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    Ok((0..hyps.len())
-        .into_par_iter()
-        .with_min_len(32)
-        .map(|i| {
-            let refs = ref_sets.get(i).iter().map(|&r| sentences.get(r as usize));
-            sentence_ribes(cfg, sentences.get(hyps[i] as usize), refs)
-        })
-        .collect())
+    statistics_of_sentences(cfg, sentences, hyps, ref_sets)
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@
 //! them to the counts in cell order (a fixed order, so results do not depend on the thread
 //! count); then each f's counts are normalised.
 
-use crate::intern::{encode_texts, Sentences};
-use crate::lexfile::Entry;
-use crate::tokenize::Tokenizer;
+use crate::metrics::sia::lexfile::Entry;
+use crate::text::intern::{encode_texts, Sentences};
+use crate::text::tokenize::Tokenizer;
 use crate::{Error, Result};
 use rayon::prelude::*;
 

@@ -5,19 +5,22 @@
 //! aggregated by the `multi_ref` rule, optionally jackknifed. Everything after the counts is
 //! plain arithmetic in a fixed order, so results never depend on the thread count.
 
-use crate::counts::Counts;
+pub mod rouge155;
+
 use crate::error::{Error, Result};
-use crate::intern::Sentences;
-use crate::lcs::LcsMatcher;
-use crate::ngram::NgramScratch;
-use crate::refs::RefSets;
-use crate::rouge155::{round5, Wlcs155Scratch};
-use crate::skip_bigram::SkipBigramScratch;
-use crate::summary_lcs::SummaryLcsScratch;
-use crate::wlcs::WlcsScratch;
-use rayon::prelude::*;
-use std::cell::RefCell;
-use std::ops::Range;
+use crate::kernels::counts::Counts;
+use crate::kernels::lcs::LcsMatcher;
+use crate::kernels::ngram::NgramScratch;
+use crate::kernels::skip_bigram::SkipBigramScratch;
+use crate::kernels::summary_lcs::SummaryLcsScratch;
+use crate::kernels::wlcs::WlcsScratch;
+use crate::metrics::metric::{statistics_batch, with_scratch, Metric, Pair};
+use crate::metrics::rouge::rouge155::{round5, Wlcs155Scratch};
+use crate::options::choice_enum;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
+
+pub use crate::text::docs::Docs;
 
 /// One ROUGE variant.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -92,61 +95,30 @@ impl Variant {
     }
 }
 
-/// How the scores against several references become one (see the Python docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MultiRef {
-    /// Lin & Och eqs. 7–9: R = max_j R_j, P = max_j P_j, F from those.
-    Max,
-    /// ROUGE-1.5.5 `-f A`: counts pooled over the references.
-    Average,
-    /// ROUGE-1.5.5 `-f B`: the reference with the highest recall (first on ties).
-    Best,
-    /// rouge-score `score_multi`: the reference with the highest F (first on ties).
-    BestF,
-}
-
-impl MultiRef {
-    pub const NAMES: [&'static str; 4] = ["max", "average", "best", "best_f"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "max" => Ok(Self::Max),
-            "average" => Ok(Self::Average),
-            "best" => Ok(Self::Best),
-            "best_f" => Ok(Self::BestF),
-            _ => Err(Error::Config(format!(
-                "unknown multi_ref '{name}' (choose from: {})",
-                Self::NAMES.join(", ")
-            ))),
-        }
+choice_enum! {
+    /// How the scores against several references become one (see the Python docs).
+    pub enum MultiRef, "multi_ref" {
+        /// Lin & Och eqs. 7–9: R = max_j R_j, P = max_j P_j, F from those.
+        Max => "max",
+        /// ROUGE-1.5.5 `-f A`: counts pooled over the references.
+        Average => "average",
+        /// ROUGE-1.5.5 `-f B`: the reference with the highest recall (first on ties).
+        Best => "best",
+        /// rouge-score `score_multi`: the reference with the highest F (first on ties).
+        BestF => "best_f",
     }
 }
 
-/// Which published convention the numbers follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compat {
-    /// Lin & Och (2004) as written.
-    Paper,
-    /// ROUGE-1.5.5 (see [`crate::rouge155`]): ROUGE-W recount and m^(w·w), SU without the
-    /// last unigram, `-f B` by 5-decimal recalls.
-    Rouge155,
-    /// rouge-score 0.1.2: scores as the paper's; the profile fixes tokenizer and stemmer.
-    RougeScore,
-}
-
-impl Compat {
-    pub const NAMES: [&'static str; 3] = ["paper", "rouge155", "rouge_score"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "paper" => Ok(Self::Paper),
-            "rouge155" => Ok(Self::Rouge155),
-            "rouge_score" => Ok(Self::RougeScore),
-            _ => Err(Error::Config(format!(
-                "unknown compat '{name}' (choose from: {})",
-                Self::NAMES.join(", ")
-            ))),
-        }
+choice_enum! {
+    /// Which published convention the numbers follow.
+    pub enum Compat, "compat" {
+        /// Lin & Och (2004) as written.
+        Paper => "paper",
+        /// ROUGE-1.5.5 (see [`crate::metrics::rouge::rouge155`]): ROUGE-W recount and
+        /// m^(w·w), SU without the last unigram, `-f B` by 5-decimal recalls.
+        Rouge155 => "rouge155",
+        /// rouge-score 0.1.2: scores as the paper's; the profile fixes tokenizer and stemmer.
+        RougeScore => "rouge_score",
     }
 }
 
@@ -318,10 +290,6 @@ pub struct Scratch {
     subset: Vec<usize>,
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
 /// Sufficient statistics of one variant for `hyp` against each reference, into `out`. A text
 /// is one line here (`rougeLsum` equals `rougeL` with clipping); see [`score_docs`] for lines.
 pub fn variant_counts<'a>(
@@ -376,24 +344,21 @@ pub fn variant_counts<'a>(
 /// Runs `counts_of(scratch, variant, per_ref)` for each variant and writes P, R, F to `out`.
 fn score_with(
     config: &RougeConfig,
+    scratch: &mut Scratch,
     out: &mut [f64],
     mut counts_of: impl FnMut(&mut Scratch, Variant, &mut Vec<Counts>),
 ) {
-    SCRATCH.with(|cell| {
-        let mut guard = cell.borrow_mut();
-        let scratch = &mut *guard;
-        let mut per_ref = std::mem::take(&mut scratch.per_ref);
-        let mut subset = std::mem::take(&mut scratch.subset);
-        for (k, &variant) in config.variants.iter().enumerate() {
-            counts_of(scratch, variant, &mut per_ref);
-            let s = config.combine(variant, &per_ref, &mut subset);
-            out[3 * k] = s.precision;
-            out[3 * k + 1] = s.recall;
-            out[3 * k + 2] = s.fmeasure;
-        }
-        scratch.per_ref = per_ref;
-        scratch.subset = subset;
-    });
+    let mut per_ref = std::mem::take(&mut scratch.per_ref);
+    let mut subset = std::mem::take(&mut scratch.subset);
+    for (k, &variant) in config.variants.iter().enumerate() {
+        counts_of(scratch, variant, &mut per_ref);
+        let s = config.combine(variant, &per_ref, &mut subset);
+        out[3 * k] = s.precision;
+        out[3 * k + 1] = s.recall;
+        out[3 * k + 2] = s.fmeasure;
+    }
+    scratch.per_ref = per_ref;
+    scratch.subset = subset;
 }
 
 /// Scores one hypothesis against its references: `out` gets P, R, F for each variant.
@@ -403,66 +368,45 @@ pub fn score_hypothesis<'a>(
     refs: impl Iterator<Item = &'a [u32]> + Clone,
     out: &mut [f64],
 ) {
-    score_with(config, out, |scratch, variant, per_ref| {
-        variant_counts(scratch, variant, config.compat, hyp, refs.clone(), per_ref)
+    with_scratch(|scratch: &mut Scratch| {
+        score_with(config, scratch, out, |scratch, variant, per_ref| {
+            variant_counts(scratch, variant, config.compat, hyp, refs.clone(), per_ref)
+        })
     });
 }
 
-/// Texts made of lines: text `d` is the consecutive sentences `ends[d-1]..ends[d]` of `lines`
-/// (or, without `ends`, sentence `d` alone). Only `rougeLsum` looks at the lines; every other
-/// variant sees the text's tokens as one sequence.
-#[derive(Debug, Clone, Copy)]
-pub struct Docs<'a> {
-    lines: &'a Sentences,
-    ends: Option<&'a [usize]>,
-}
+/// ROUGE's statistics row: P, R, F of each variant (the corpus score is their mean).
+impl Metric for RougeConfig {
+    type Scratch = Scratch;
+    type Context = ();
+    const TASK_PAIRS: usize = 64;
 
-impl<'a> Docs<'a> {
-    /// Every sentence is a one-line text.
-    pub fn single_lines(sentences: &'a Sentences) -> Self {
-        Self {
-            lines: sentences,
-            ends: None,
-        }
+    fn width(&self) -> usize {
+        3 * self.variants.len()
     }
 
-    /// Text `d` is lines `ends[d-1]..ends[d]` (`ends` non-decreasing, last <= lines.len()).
-    pub fn from_lines(lines: &'a Sentences, ends: &'a [usize]) -> Result<Self> {
-        let sorted = ends.windows(2).all(|w| w[0] <= w[1]);
-        if !sorted || ends.last().is_some_and(|&e| e > lines.len()) {
-            return Err(Error::Input(
-                "line ends out of order or out of range".into(),
-            ));
-        }
-        Ok(Self {
-            lines,
-            ends: Some(ends),
-        })
-    }
-
-    pub fn len(&self) -> usize {
-        self.ends.map_or(self.lines.len(), |e| e.len())
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    fn range(&self, d: usize) -> Range<usize> {
-        match self.ends {
-            None => d..d + 1,
-            Some(e) => (if d == 0 { 0 } else { e[d - 1] })..e[d],
-        }
-    }
-
-    /// All tokens of text `d`.
-    pub fn tokens(&self, d: usize) -> &'a [u32] {
-        self.lines.span(self.range(d))
-    }
-
-    fn lines_of(&self, d: usize, out: &mut Vec<&'a [u32]>) {
-        out.clear();
-        out.extend(self.range(d).map(|k| self.lines.get(k)));
+    fn pair_statistics(&self, _: &(), scratch: &mut Scratch, pair: Pair<'_>, row: &mut [f64]) {
+        // Line lists borrow the pair, so they live here (empty, unallocated, without lines).
+        let (mut hyp_lines, mut ref_lines) = (Vec::new(), Vec::new());
+        score_with(self, scratch, row, |scratch, variant, per_ref| {
+            if variant == Variant::LcsSum && pair.has_lines() {
+                per_ref.clear();
+                pair.hyp_lines(&mut hyp_lines);
+                for k in 0..pair.n_refs() {
+                    pair.ref_lines(k, &mut ref_lines);
+                    per_ref.push(scratch.summary.counts(&hyp_lines, &ref_lines));
+                }
+            } else {
+                variant_counts(
+                    scratch,
+                    variant,
+                    self.compat,
+                    pair.hyp(),
+                    pair.refs(),
+                    per_ref,
+                );
+            }
+        });
     }
 }
 
@@ -474,38 +418,7 @@ pub fn score_docs(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    let n_docs = docs.len();
-    if hyps.iter().any(|&h| h as usize >= n_docs)
-        || (0..hyps.len()).any(|i| ref_sets.get(i).iter().any(|&r| r as usize >= n_docs))
-    {
-        return Err(Error::Input("text index out of range".into()));
-    }
-    let width = 3 * config.variants.len();
-    let mut out = vec![0.0; hyps.len() * width];
-    out.par_chunks_mut(width)
-        .with_min_len(64)
-        .enumerate()
-        .for_each(|(i, row)| {
-            let hyp = hyps[i] as usize;
-            let refs = ref_sets.get(i);
-            let (mut hyp_lines, mut ref_lines) = (Vec::new(), Vec::new());
-            score_with(config, row, |scratch, variant, per_ref| {
-                if variant == Variant::LcsSum && docs.ends.is_some() {
-                    per_ref.clear();
-                    docs.lines_of(hyp, &mut hyp_lines);
-                    for &r in refs {
-                        docs.lines_of(r as usize, &mut ref_lines);
-                        per_ref.push(scratch.summary.counts(&hyp_lines, &ref_lines));
-                    }
-                } else {
-                    let ref_tokens = refs.iter().map(|&r| docs.tokens(r as usize));
-                    let h = docs.tokens(hyp);
-                    variant_counts(scratch, variant, config.compat, h, ref_tokens, per_ref);
-                }
-            });
-        });
-    Ok(out)
+    statistics_batch(config, docs, hyps, ref_sets)
 }
 
 /// Scores hypotheses `hyps[i]` (indices into `sentences`) against `ref_sets.get(i)`, on the

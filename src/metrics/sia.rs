@@ -1,16 +1,21 @@
-//! Bindings of SIA (issue 6): translation tables (read or trained by IBM-1), word similarity
+//! Bindings of SIA: translation tables (read or trained by IBM-1), word similarity
 //! tables, and the SIA scorer. Thin: conversion, GIL release, error mapping.
 
-use super::{
-    finish_text_batch, input_err, items, read_text_batch, read_token_batch, run_detached,
-    score_text_batch, score_token_batch, to_array, to_py, type_name, BatchOut, ConfigError,
-};
-use mtalign_core::intern::encode_tokens;
-use mtalign_core::lexfile::{self, Entry};
-use mtalign_core::sia::{self, Decay, SiaConfig};
-use mtalign_core::similarity::WordSimilarity;
-use mtalign_core::tokenize::{Tokenizer, TokenizerKind};
-use mtalign_core::{ibm1, Error};
+use crate::batch::{finish_text_batch, score_text_batch, score_token_batch, BatchOut};
+use crate::convert::{items, read_text_batch, read_token_batch, to_array, type_name};
+use crate::enter::run_detached;
+use crate::errors::{input_err, to_py, ConfigError};
+use mtalign_core::metrics::metric::statistics_batch;
+use mtalign_core::metrics::sia::ibm1;
+use mtalign_core::metrics::sia::lexfile::{self, Entry};
+use mtalign_core::metrics::sia::similarity::WordSimilarity;
+use mtalign_core::metrics::sia::{self, Decay, SiaConfig};
+use mtalign_core::text::docs::Docs;
+use mtalign_core::text::encoder::Encoder;
+use mtalign_core::text::intern::encode_tokens;
+use mtalign_core::text::refs::RefSets;
+use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+use mtalign_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use std::sync::{Arc, Mutex};
@@ -271,17 +276,43 @@ type Explained = (
 );
 
 impl SiaCore {
+    /// Scores with exact matching or the similarity table; with a table, `docs` must be
+    /// numbered by the table (its `encode_*` methods).
     fn batch(
         &self,
-        sentences: &mtalign_core::intern::Sentences,
+        docs: &Docs<'_>,
         hyps: &[u32],
-        refs: &mtalign_core::refs::RefSets,
+        refs: &RefSets,
         fast: bool,
     ) -> Result<Vec<f64>, Error> {
-        let c = &self.config;
+        let config = &self.config;
         match &self.table {
-            None => sia::score_batch(c, &sia::exact, sentences, hyps, refs, fast),
-            Some(t) => sia::score_batch(c, &|a, b| t.get(a, b), sentences, hyps, refs, fast),
+            None => {
+                let weight = &sia::exact;
+                statistics_batch(
+                    &sia::Sia {
+                        config,
+                        weight,
+                        fast,
+                    },
+                    docs,
+                    hyps,
+                    refs,
+                )
+            }
+            Some(t) => {
+                let weight = &|a, b| t.get(a, b);
+                statistics_batch(
+                    &sia::Sia {
+                        config,
+                        weight,
+                        fast,
+                    },
+                    docs,
+                    hyps,
+                    refs,
+                )
+            }
         }
     }
 }
@@ -298,9 +329,9 @@ impl SiaCore {
         similarity: Option<&WordSimilarityCore>,
     ) -> PyResult<Self> {
         let config = SiaConfig::new(alpha, Decay::parse(decay).map_err(to_py)?).map_err(to_py)?;
-        let kind = TokenizerKind::parse(tokenize).map_err(to_py)?;
+        let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
         Ok(Self {
-            tokenizer: Tokenizer::new(kind, lowercase),
+            tokenizer,
             config,
             table: similarity.map(|s| s.table.clone()),
         })
@@ -319,8 +350,9 @@ impl SiaCore {
     ) -> PyResult<BatchOut<'py>> {
         let fast = !naive;
         let Some(table) = &self.table else {
-            return score_text_batch(py, self.tokenizer, hyps, refs, threads, &[], |s, h, r| {
-                self.batch(s, h, r, fast)
+            let encoder = Encoder::plain(self.tokenizer);
+            return score_text_batch(py, encoder, hyps, refs, threads, &[], |d, h, r| {
+                self.batch(d, h, r, fast)
             });
         };
         // With a table, tokens are numbered by the table so its rows apply directly.
@@ -329,7 +361,8 @@ impl SiaCore {
         let (scores, vanished) = run_detached(py, threads, || {
             let texts: Vec<&str> = batch.texts.iter().collect();
             let (sentences, vanished) = table.encode_texts(&tokenizer, &texts);
-            let scores = self.batch(&sentences, &batch.hyp_ids, &batch.ref_sets, fast)?;
+            let docs = Docs::single_lines(&sentences);
+            let scores = self.batch(&docs, &batch.hyp_ids, &batch.ref_sets, fast)?;
             Ok((scores, vanished))
         })?;
         finish_text_batch(py, &batch, scores, vanished, &[])
@@ -345,8 +378,9 @@ impl SiaCore {
         threads: Option<usize>,
     ) -> PyResult<BatchOut<'py>> {
         let Some(table) = &self.table else {
-            return score_token_batch(py, hyps, refs, threads, &[], |s, h, r| {
-                self.batch(s, h, r, true)
+            let encoder = Encoder::plain(self.tokenizer);
+            return score_token_batch(py, encoder, hyps, refs, threads, &[], |d, h, r| {
+                self.batch(d, h, r, true)
             });
         };
         let batch = read_token_batch(hyps, refs)?;
@@ -354,7 +388,12 @@ impl SiaCore {
         let scores = run_detached(py, threads, || {
             let sentences = table.encode_tokens(&batch.sentences);
             let hyp_ids: Vec<u32> = (0..n as u32).collect();
-            self.batch(&sentences, &hyp_ids, &batch.ref_sets, true)
+            self.batch(
+                &Docs::single_lines(&sentences),
+                &hyp_ids,
+                &batch.ref_sets,
+                true,
+            )
         })?;
         Ok((to_array(py, scores, n, &[])?, Vec::new(), Vec::new()))
     }
@@ -435,11 +474,4 @@ impl SiaCore {
             rs,
         ))
     }
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<TranslationTableCore>()?;
-    m.add_class::<WordSimilarityCore>()?;
-    m.add_class::<SiaCore>()?;
-    Ok(())
 }

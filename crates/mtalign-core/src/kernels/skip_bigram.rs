@@ -10,7 +10,7 @@
 //! sorting; the table is reset by undoing the hypothesis's increments). When k is large the
 //! exact fallback packs each pair into a `u64` key and intersects sorted key lists.
 
-use crate::counts::{clipped_intersection, Counts};
+use crate::kernels::counts::{clipped_intersection, Counts};
 
 /// Beyond this many common types the dense table would be too large: sort-merge instead.
 const MAX_DENSE_TYPES: usize = 512;
@@ -224,7 +224,7 @@ pub fn skip_bigram_overlap(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ngram::ngram_overlap;
+    use crate::kernels::ngram::ngram_overlap;
 
     // S1 police killed the gunman; S2 police kill the gunman; S3 the gunman kill police;
     // S4 the gunman police killed.

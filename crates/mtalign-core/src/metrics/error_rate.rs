@@ -8,29 +8,19 @@
 //! With several references the one giving the lowest rate is kept (the first on ties).
 //! A rate with an empty reference is 0 when there is no error and 1 otherwise.
 
-use crate::counts::clipped_intersection;
-use crate::edit_distance::EditScratch;
-use crate::intern::Sentences;
-use crate::refs::RefSets;
-use crate::{Error, Result};
-use rayon::prelude::*;
-use std::cell::RefCell;
+use crate::kernels::counts::clipped_intersection;
+use crate::kernels::edit_distance::EditScratch;
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::options::choice_enum;
+use crate::text::intern::Sentences;
+use crate::text::refs::RefSets;
+use crate::Result;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorRate {
-    Wer,
-    Per,
-}
-
-impl ErrorRate {
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "wer" => Ok(Self::Wer),
-            "per" => Ok(Self::Per),
-            _ => Err(Error::Config(format!(
-                "unknown error rate '{name}' (choose from: wer, per)"
-            ))),
-        }
+choice_enum! {
+    /// Which error rate: word error rate (edit distance) or position-independent (bag of words).
+    pub enum ErrorRate, "error rate" {
+        Wer => "wer",
+        Per => "per",
     }
 }
 
@@ -46,7 +36,7 @@ pub fn rate(errors: f64, ref_len: f64) -> f64 {
 }
 
 #[derive(Debug, Default)]
-struct Scratch {
+pub struct Scratch {
     edit: EditScratch,
     sorted_hyp: Vec<u32>,
     sorted_ref: Vec<u32>,
@@ -67,8 +57,36 @@ impl Scratch {
     }
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+/// `[errors, ref_len]` for the reference with the lowest rate (first on ties).
+impl Metric for ErrorRate {
+    type Scratch = Scratch;
+    type Context = ();
+    const TASK_PAIRS: usize = 64;
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn pair_statistics(&self, _: &(), s: &mut Scratch, pair: Pair<'_>, row: &mut [f64]) {
+        let kind = *self;
+        let hyp = pair.hyp();
+        if kind == ErrorRate::Per {
+            s.sorted_hyp.clear();
+            s.sorted_hyp.extend_from_slice(hyp);
+            s.sorted_hyp.sort_unstable();
+        }
+        let mut best: Option<(f64, f64, f64)> = None;
+        for r in pair.refs() {
+            let e = s.errors(kind, hyp, r) as f64;
+            let x = rate(e, r.len() as f64);
+            if best.is_none_or(|b| x < b.0) {
+                best = Some((x, e, r.len() as f64));
+            }
+        }
+        let (_, e, len) = best.unwrap_or_default();
+        row[0] = e;
+        row[1] = len;
+    }
 }
 
 /// `[errors, ref_len]` per hypothesis, for the reference with the lowest rate.
@@ -78,35 +96,7 @@ pub fn stats_batch(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<Vec<f64>> {
-    ref_sets.check(hyps.len())?;
-    let mut out = vec![0.0; hyps.len() * 2];
-    out.par_chunks_mut(2)
-        .with_min_len(64)
-        .enumerate()
-        .for_each(|(i, row)| {
-            SCRATCH.with(|cell| {
-                let mut s = cell.borrow_mut();
-                let hyp = sentences.get(hyps[i] as usize);
-                if kind == ErrorRate::Per {
-                    s.sorted_hyp.clear();
-                    s.sorted_hyp.extend_from_slice(hyp);
-                    s.sorted_hyp.sort_unstable();
-                }
-                let mut best: Option<(f64, f64, f64)> = None;
-                for &r in ref_sets.get(i) {
-                    let r = sentences.get(r as usize);
-                    let e = s.errors(kind, hyp, r) as f64;
-                    let x = rate(e, r.len() as f64);
-                    if best.is_none_or(|b| x < b.0) {
-                        best = Some((x, e, r.len() as f64));
-                    }
-                }
-                let (_, e, len) = best.unwrap_or_default();
-                row[0] = e;
-                row[1] = len;
-            })
-        });
-    Ok(out)
+    statistics_of_sentences(&kind, sentences, hyps, ref_sets)
 }
 
 #[cfg(test)]

@@ -1,0 +1,11 @@
+//! Kernels over token ids (`&[u32]`): subsequences, n-grams, skip-bigrams, edit distance.
+//! They know nothing of metrics; each has a slow, obviously-correct oracle in its tests.
+
+pub mod counts;
+pub mod edit_distance;
+pub mod lcs;
+pub mod ngram;
+pub mod ngram_ids;
+pub mod skip_bigram;
+pub mod summary_lcs;
+pub mod wlcs;

@@ -1,0 +1,12 @@
+//! One module per metric: its configuration, sufficient statistics per sentence pair and
+//! scores, built from [`crate::kernels`] over ids from [`crate::text`]. Every metric
+//! implements [`metric::Metric`]; [`metric::statistics_batch`] runs any of them over a batch.
+
+pub mod bleu;
+pub mod dcs;
+pub mod error_rate;
+pub mod metric;
+pub mod nist;
+pub mod ribes;
+pub mod rouge;
+pub mod sia;

@@ -1,0 +1,8 @@
+//! Text → ids: tokenizers, stemmers, interning of texts and tokens, reference sets.
+
+pub mod docs;
+pub mod encoder;
+pub mod intern;
+pub mod refs;
+pub mod stem;
+pub mod tokenize;

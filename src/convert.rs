@@ -1,0 +1,276 @@
+//! Python objects in, owned Rust data out (and NumPy arrays back): every check that names
+//! the offending item (`hyps[3]`, `refs[2][1]`) lives here.
+
+use crate::errors::input_err;
+use mtalign_core::kernels::counts::Counts;
+use mtalign_core::text::intern::StrTable;
+use mtalign_core::text::refs::RefSets;
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use std::collections::HashMap;
+
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// A list or tuple, viewed as a sequence of items.
+pub(crate) fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if let Ok(l) = obj.cast::<PyList>() {
+        Ok(l.iter().collect())
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        Ok(t.iter().collect())
+    } else {
+        Err(input_err(format!(
+            "{what} must be a list or tuple (got {})",
+            type_name(obj)
+        )))
+    }
+}
+
+pub(crate) fn as_str<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    what: impl FnOnce() -> String,
+) -> PyResult<&'a str> {
+    match obj.cast::<PyString>() {
+        Ok(s) => s.to_str(),
+        Err(_) => Err(input_err(format!(
+            "{} is not a str (got {})",
+            what(),
+            type_name(obj)
+        ))),
+    }
+}
+
+/// Owned copy of a text batch: every distinct text (hypothesis or reference) once, in one
+/// buffer, so the GIL can be released while it is tokenized and scored.
+pub(crate) struct TextBatch {
+    pub(crate) texts: StrTable,
+    /// Sentence index of each hypothesis.
+    pub(crate) hyp_ids: Vec<u32>,
+    pub(crate) ref_sets: RefSets,
+    /// Per distinct text, where it first appeared as a reference (i, j) = refs[i][j].
+    pub(crate) ref_origin: Vec<Option<(usize, usize)>>,
+}
+
+impl TextBatch {
+    /// The sentence index of `s`, storing it if it is new.
+    fn intern(&mut self, s: &str) -> u32 {
+        let (id, new) = self.texts.intern(s);
+        if new {
+            self.ref_origin.push(None);
+        }
+        id
+    }
+}
+
+/// One pair's objects, the hypothesis first, then its references (`refs`: a str or a
+/// non-empty list or tuple of str); read them in place with [`pair_texts`].
+pub(crate) fn one_pair_items<'py>(
+    hyp: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let mut out = vec![hyp.clone()];
+    if refs.cast::<PyString>().is_ok() {
+        out.push(refs.clone());
+        return Ok(out);
+    }
+    if refs.cast::<PyList>().is_err() && refs.cast::<PyTuple>().is_err() {
+        return Err(input_err(format!(
+            "refs must be a str or a list of str (got {})",
+            type_name(refs)
+        )));
+    }
+    out.extend(items(refs, "refs")?);
+    if out.len() == 1 {
+        return Err(input_err("refs is empty".into()));
+    }
+    Ok(out)
+}
+
+/// The texts of [`one_pair_items`], borrowed (no copy).
+pub(crate) fn pair_texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<&'a str>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, obj)| match k {
+            0 => as_str(obj, || "hyp".into()),
+            _ => as_str(obj, || format!("refs[{}]", k - 1)),
+        })
+        .collect()
+}
+
+/// Reads `hyps` (list of str) and `refs` (list of str or list of str) into a [`TextBatch`].
+/// Equal texts are stored (and later tokenized) once, however many places share them:
+/// references repeated for every system, identical outputs of different systems.
+pub(crate) fn read_text_batch(
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+) -> PyResult<TextBatch> {
+    let hyp_items = items(hyps, "hyps")?;
+    let ref_items = items(refs, "refs")?;
+    if hyp_items.len() != ref_items.len() {
+        return Err(input_err(format!(
+            "hyps has {} items but refs has {}",
+            hyp_items.len(),
+            ref_items.len()
+        )));
+    }
+    let mut batch = TextBatch {
+        texts: StrTable::with_capacity(hyp_items.len()),
+        hyp_ids: Vec::with_capacity(hyp_items.len()),
+        ref_sets: RefSets::new(),
+        ref_origin: Vec::new(),
+    };
+    for (i, h) in hyp_items.iter().enumerate() {
+        let id = batch.intern(as_str(h, || format!("hyps[{i}]"))?);
+        batch.hyp_ids.push(id);
+    }
+    let mut members: Vec<u32> = Vec::new();
+    for (i, r) in ref_items.iter().enumerate() {
+        members.clear();
+        if let Ok(s) = r.cast::<PyString>() {
+            let id = batch.intern(s.to_str()?);
+            batch.ref_origin[id as usize].get_or_insert((i, 0));
+            members.push(id);
+        } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {
+            let alternatives = items(r, "")?;
+            if alternatives.is_empty() {
+                return Err(input_err(format!("refs[{i}] is empty")));
+            }
+            for (j, alt) in alternatives.iter().enumerate() {
+                let id = batch.intern(as_str(alt, || format!("refs[{i}][{j}]"))?);
+                batch.ref_origin[id as usize].get_or_insert((i, j));
+                members.push(id);
+            }
+        } else {
+            return Err(input_err(format!(
+                "refs[{i}] must be a str or a list of str (got {})",
+                type_name(r)
+            )));
+        }
+        batch.ref_sets.push(members.iter().copied());
+    }
+    Ok(batch)
+}
+
+/// Owned pre-tokenized batch: hypotheses first, then distinct references.
+pub(crate) struct TokenBatch {
+    pub(crate) sentences: Vec<Vec<String>>,
+    pub(crate) n_hyps: usize,
+    pub(crate) ref_sets: RefSets,
+}
+
+/// Pre-tokenized batch: hyps is a list of token lists, refs a list of lists of token lists.
+pub(crate) fn read_token_batch(
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+) -> PyResult<TokenBatch> {
+    let hyp_items = items(hyps, "hyps")?;
+    let ref_items = items(refs, "refs")?;
+    if hyp_items.len() != ref_items.len() {
+        return Err(input_err(format!(
+            "hyps has {} items but refs has {}",
+            hyp_items.len(),
+            ref_items.len()
+        )));
+    }
+    let read_tokens = |obj: &Bound<'_, PyAny>, what: String| -> PyResult<Vec<String>> {
+        if obj.cast::<PyString>().is_ok() {
+            return Err(input_err(format!(
+                "{what} must be a list of str tokens (got str; pre-tokenized input needs \
+                 token lists everywhere)"
+            )));
+        }
+        items(obj, &what)?
+            .iter()
+            .enumerate()
+            .map(|(k, t)| as_str(t, || format!("{what}[{k}]")).map(str::to_owned))
+            .collect()
+    };
+    let mut sentences: Vec<Vec<String>> = Vec::with_capacity(hyp_items.len() * 2);
+    for (i, h) in hyp_items.iter().enumerate() {
+        sentences.push(read_tokens(h, format!("hyps[{i}]"))?);
+    }
+    let n_hyps = sentences.len();
+    let mut ref_sets = RefSets::new();
+    let mut seen: HashMap<usize, u32> = HashMap::new();
+    for (i, r) in ref_items.iter().enumerate() {
+        if r.cast::<PyString>().is_ok() {
+            return Err(input_err(format!(
+                "refs[{i}] must be a list of references, each a list of str tokens (got str)"
+            )));
+        }
+        let alternatives = items(r, &format!("refs[{i}]"))?;
+        if alternatives.is_empty() {
+            return Err(input_err(format!("refs[{i}] is empty")));
+        }
+        let mut members = Vec::with_capacity(alternatives.len());
+        for (j, alt) in alternatives.iter().enumerate() {
+            let key = alt.as_ptr() as usize;
+            let id = match seen.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = sentences.len() as u32;
+                    sentences.push(read_tokens(alt, format!("refs[{i}][{j}]"))?);
+                    seen.insert(key, id);
+                    id
+                }
+            };
+            members.push(id);
+        }
+        ref_sets.push(members);
+    }
+    Ok(TokenBatch {
+        sentences,
+        n_hyps,
+        ref_sets,
+    })
+}
+
+pub(crate) fn to_array<'py>(
+    py: Python<'py>,
+    scores: Vec<f64>,
+    n: usize,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut dims = vec![n];
+    dims.extend_from_slice(shape);
+    Ok(PyArray1::from_vec(py, scores).reshape(dims)?.into_any())
+}
+
+/// Maps arbitrary Python ints of two sequences to dense ids (kernels compare ids only).
+pub(crate) fn dense_ids(a: &[i64], b: &[i64]) -> (Vec<u32>, Vec<u32>) {
+    let mut map: HashMap<i64, u32> = HashMap::new();
+    let mut id = |x: &i64| {
+        let n = map.len() as u32;
+        *map.entry(*x).or_insert(n)
+    };
+    let a2 = a.iter().map(&mut id).collect();
+    let b2 = b.iter().map(&mut id).collect();
+    (a2, b2)
+}
+
+pub(crate) fn counts_tuple(c: Counts) -> (u64, u64, u64) {
+    (c.hit as u64, c.hyp_total as u64, c.ref_total as u64)
+}
+
+/// A C-contiguous (n, width) statistics array as a slice, checked.
+pub(crate) fn stats_slice<'a>(
+    stats: &'a PyReadonlyArray2<'_, f64>,
+    width: usize,
+) -> PyResult<&'a [f64]> {
+    let shape = stats.shape();
+    if shape[1] != width {
+        return Err(input_err(format!(
+            "statistics must have {width} columns (got {})",
+            shape[1]
+        )));
+    }
+    stats
+        .as_slice()
+        .map_err(|_| input_err("statistics must be a C-contiguous float64 array".into()))
+}

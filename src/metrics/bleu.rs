@@ -1,0 +1,97 @@
+//! `BleuCore`, the native half of `mtalign.Bleu`.
+
+use crate::batch::batch_pymethods;
+use crate::batch::BatchScorer;
+use crate::convert::stats_slice;
+use crate::errors::to_py;
+use mtalign_core::metrics::bleu;
+use mtalign_core::text::encoder::Encoder;
+use mtalign_core::text::tokenize::Tokenizer;
+use numpy::{PyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+
+/// The native half of `mtalign.Bleu`: statistics rows and scores from them.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+pub(crate) struct BleuCore {
+    pub(crate) tokenizer: Tokenizer,
+    pub(crate) config: bleu::BleuConfig,
+}
+
+/// Corpus BLEU figures: score, bp, precisions, sys_len, ref_len, counts, totals.
+pub(crate) type BleuCorpus = (f64, f64, Vec<f64>, f64, f64, Vec<f64>, Vec<f64>);
+
+impl BatchScorer for BleuCore {
+    type Core = bleu::BleuConfig;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
+    }
+    fn shape(&self) -> Vec<usize> {
+        vec![self.config.width()]
+    }
+    fn core(&self) -> &bleu::BleuConfig {
+        &self.config
+    }
+}
+
+batch_pymethods! {
+    impl BleuCore {
+        #[new]
+        #[pyo3(signature = (max_order, smooth, smooth_value, ref_length, effective_order, tokenize, lowercase))]
+        fn new(
+            max_order: usize,
+            smooth: &str,
+            smooth_value: Option<f64>,
+            ref_length: &str,
+            effective_order: bool,
+            tokenize: &str,
+            lowercase: bool,
+        ) -> PyResult<Self> {
+            let config =
+                bleu::BleuConfig::new(max_order, smooth, smooth_value, ref_length, effective_order)
+                    .map_err(to_py)?;
+            let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
+            Ok(Self {
+                tokenizer,
+                config,
+            })
+        }
+
+        /// Columns of a statistics row.
+        #[getter]
+        fn width(&self) -> usize {
+            self.config.width()
+        }
+
+        /// The score of each statistics row (sentence BLEU), shape (n,).
+        fn sentence_scores<'py>(
+            &self,
+            py: Python<'py>,
+            stats: PyReadonlyArray2<'py, f64>,
+        ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+            let w = self.config.width();
+            let rows = stats_slice(&stats, w)?;
+            let scores: Vec<f64> = rows
+                .chunks_exact(w)
+                .map(|row| bleu::score(&self.config, row).score)
+                .collect();
+            Ok(PyArray1::from_vec(py, scores))
+        }
+
+        /// Corpus BLEU of the summed rows.
+        fn corpus(&self, stats: PyReadonlyArray2<'_, f64>) -> PyResult<BleuCorpus> {
+            let w = self.config.width();
+            let total = bleu::sum_rows(stats_slice(&stats, w)?, w);
+            let d = bleu::score(&self.config, &total);
+            let (k, n) = (self.config.orders(), self.config.max_order);
+            Ok((
+                d.score,
+                d.bp,
+                d.precisions,
+                d.sys_len,
+                d.ref_len,
+                total[2..2 + n].to_vec(),
+                total[2 + k..2 + k + n].to_vec(),
+            ))
+        }
+    }
+}

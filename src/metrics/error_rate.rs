@@ -1,0 +1,44 @@
+//! `ErrorRateCore`, the native half of `mtalign.Wer` and `mtalign.Per`.
+
+use crate::batch::batch_pymethods;
+use crate::batch::BatchScorer;
+use crate::errors::to_py;
+use mtalign_core::metrics::error_rate;
+use mtalign_core::text::encoder::Encoder;
+use mtalign_core::text::tokenize::Tokenizer;
+use pyo3::prelude::*;
+
+/// The native half of `mtalign.Wer` and `mtalign.Per`: `[errors, ref_len]` rows.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+pub(crate) struct ErrorRateCore {
+    pub(crate) tokenizer: Tokenizer,
+    pub(crate) kind: error_rate::ErrorRate,
+}
+
+impl BatchScorer for ErrorRateCore {
+    type Core = error_rate::ErrorRate;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
+    }
+    fn shape(&self) -> Vec<usize> {
+        vec![2]
+    }
+    fn core(&self) -> &error_rate::ErrorRate {
+        &self.kind
+    }
+}
+
+batch_pymethods! {
+    impl ErrorRateCore {
+        #[new]
+        #[pyo3(signature = (kind, tokenize, lowercase))]
+        fn new(kind: &str, tokenize: &str, lowercase: bool) -> PyResult<Self> {
+            let kind = error_rate::ErrorRate::parse(kind).map_err(to_py)?;
+            let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
+            Ok(Self {
+                tokenizer,
+                kind,
+            })
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! `NistCore`, the native half of `mtalign.Nist`.
+
+use crate::batch::batch_pymethods;
+use crate::batch::BatchScorer;
+use crate::convert::stats_slice;
+use crate::errors::to_py;
+use mtalign_core::metrics::{bleu, nist};
+use mtalign_core::text::encoder::Encoder;
+use mtalign_core::text::tokenize::Tokenizer;
+use numpy::{PyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+
+/// The native half of `mtalign.Nist`: statistics rows with sentence or corpus weights.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+pub(crate) struct NistCore {
+    pub(crate) tokenizer: Tokenizer,
+    pub(crate) nist: nist::Nist,
+}
+
+impl BatchScorer for NistCore {
+    type Core = nist::Nist;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
+    }
+    fn shape(&self) -> Vec<usize> {
+        vec![nist::width(self.nist.max_order())]
+    }
+    fn core(&self) -> &nist::Nist {
+        &self.nist
+    }
+}
+
+batch_pymethods! {
+    impl NistCore {
+        #[new]
+        #[pyo3(signature = (max_order, corpus_weights, tokenize, lowercase))]
+        fn new(
+            max_order: usize,
+            corpus_weights: bool,
+            tokenize: &str,
+            lowercase: bool,
+        ) -> PyResult<Self> {
+            let nist = nist::Nist::new(max_order, corpus_weights).map_err(to_py)?;
+            let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
+            Ok(Self {
+                tokenizer,
+                nist,
+            })
+        }
+
+        /// NIST of each row, shape (n,), and of the summed rows.
+        fn scores<'py>(
+            &self,
+            py: Python<'py>,
+            stats: PyReadonlyArray2<'py, f64>,
+        ) -> PyResult<(Bound<'py, PyArray1<f64>>, f64)> {
+            let n = self.nist.max_order();
+            let w = nist::width(n);
+            let rows = stats_slice(&stats, w)?;
+            let each: Vec<f64> = rows.chunks_exact(w).map(|r| nist::score(n, r)).collect();
+            let total = nist::score(n, &bleu::sum_rows(rows, w));
+            Ok((PyArray1::from_vec(py, each), total))
+        }
+    }
+}
