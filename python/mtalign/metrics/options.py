@@ -34,9 +34,9 @@ from mtalign._mtalign import ConfigError
 #: hangul character is a token), ``whitespace``, ``char`` (characters, spaces dropped),
 #: ``codepoint`` (every code point, spaces included), ``rouge155`` (ROUGE-1.5.5: ASCII-only
 #: lowercasing, runs of ASCII letters and digits), ``rouge_score`` (rouge-score: ``lower()``
-#: then runs of ``[a-z0-9]``), ``13a`` (sacrebleu's default), ``intl`` (sacrebleu's).
+#: then runs of ``[a-z0-9]``), ``13a`` (sacrebleu's default), ``intl`` and ``zh`` (sacrebleu's).
 TOKENIZERS = ("unicode", "whitespace", "char", "codepoint", "rouge155", "rouge_score", "13a",
-              "intl")
+              "intl", "zh")
 #: Tokenizers that lowercase by definition: ``lowercase=False`` is refused with them.
 SELF_LOWERCASING = ("rouge155", "rouge_score")
 #: ROUGE: how several references combine.
