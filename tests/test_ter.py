@@ -107,11 +107,37 @@ def test_random_sentences_equal_sacrebleu(mtalign, hyp, refs, case):
     assert mtalign.Ter(case_sensitive=case).statistics([hyp], [refs])[0].tolist() == want
 
 
+TOKENIZATIONS = [dict(normalized=True), dict(no_punct=True),
+                  dict(normalized=True, no_punct=True, asian_support=True, case_sensitive=True),
+                  dict(normalized=True, asian_support=True)]
+
+
+@pytest.mark.parametrize("kw", TOKENIZATIONS, ids=str)
+@pytest.mark.parametrize("name", ["wmt21_deen_news", "wmt21_enzh_news_extract",
+                                  "wmt21_enja_news_extract"])
+def test_tercom_tokenizations_equal_sacrebleu(mtalign, name, kw):
+    data = wmt_data.load(name)
+    refs = data["refs"]["A"][:40]
+    hyps = next(iter(data["hyps"].values()))[:40]
+    peer, ours = TER(**kw), mtalign.Ter(**kw)
+    want = peer._extract_corpus_statistics(hyps, [refs])
+    assert ours.statistics(hyps, refs).tolist() == want
+    assert float(ours.sentence_score(hyps[0], [refs[0], refs[1]])) == \
+        peer.sentence_score(hyps[0], [refs[0], refs[1]]).score
+    lines = list(dict.fromkeys(wmt_data.all_lines(name)))[:3000]
+    from mtalign.metrics.ter import tercom_normalize
+
+    flags = [kw.get(k, False) for k in ("normalized", "no_punct", "asian_support",
+                                        "case_sensitive")]
+    bad = [t for t in lines if tercom_normalize(t, *flags) != peer._preprocess_segment(t)]
+    assert not bad, bad[:1]
+
+
 def test_options(mtalign):
-    with pytest.raises(mtalign.ConfigError, match="not implemented"):
-        mtalign.Ter(normalized=True)
     with pytest.raises(mtalign.ConfigError):
         mtalign.Ter(case_sensitive="yes")
+    with pytest.raises(TypeError):
+        mtalign.Ter(beta=2)
     assert mtalign.Ter.higher_is_better is False
     peer = TER()
     peer.corpus_score(["a"], [["a"]])
