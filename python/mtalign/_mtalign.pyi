@@ -7,6 +7,7 @@ import numpy as np
 __all__ = [
     "BleuCore",
     "CHOICES",
+    "ChrfCore",
     "ConfigError",
     "DcsCore",
     "ErrorRateCore",
@@ -16,6 +17,7 @@ __all__ = [
     "RibesCore",
     "RougeCore",
     "SiaCore",
+    "TerCore",
     "TranslationTableCore",
     "WordSimilarityCore",
     "__version__",
@@ -194,6 +196,36 @@ class BleuCore:
     def corpus_of_row(
         self, row: list[float]
     ) -> tuple[float, float, list[float], float, float, list[float], list[float]]: ...
+
+@final
+class ChrfCore:
+    def __new__(
+        cls,
+        char_order: int,
+        word_order: int,
+        beta: float,
+        lowercase: bool,
+        whitespace: bool,
+        eps_smoothing: bool,
+    ) -> ChrfCore: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_one(
+        self, hyp: Any, refs: Any
+    ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
+    def corpus(self, stats: np.ndarray) -> float: ...
+
+@final
+class TerCore:
+    def __new__(cls, case_sensitive: bool) -> TerCore: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_one(
+        self, hyp: Any, refs: Any
+    ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
+    def corpus(self, stats: np.ndarray) -> tuple[float, float, float]: ...
 
 @final
 class NistCore:

@@ -24,6 +24,7 @@ import numpy as np
 
 from mtalign._mtalign import ConfigError
 from mtalign.metrics.bleu import Bleu
+from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.nist import Nist
@@ -32,6 +33,7 @@ from mtalign.metrics.results import DCS_FIELDS, Score
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge
 from mtalign.metrics.sia import Sia, WordSimilarity
+from mtalign.metrics.ter import Ter
 
 # The declarations the shared command-line options come from (defaults, choices).
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
@@ -246,10 +248,17 @@ FAMILIES: tuple[Family, ...] = (
            "bleu, bleu<N> (sacrebleu's BLEU-N), bleus<N> (BLEUS-N, add-one), N = 1..12",
            _report_scalar, _default_variant, per_name=True,
            examples=("bleu", "bleu2", "bleus4")),
+    Family("chrf", lambda n: n in ("chrf", "chrf++"),
+           lambda ns, o: Chrf(word_order=2 if ns[0] == "chrf++" else 0,
+                              lowercase=o.lowercase_baselines),
+           "chrf, chrf++ (sacrebleu's)", _report_scalar, _default_variant, per_name=True,
+           examples=("chrf", "chrf++")),
     Family("nist", lambda n: n == "nist", _nist, "nist", _report_scalar, _default_variant,
            examples=("nist",)),
     Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per", _report_scalar,
            _default_variant, per_name=True, examples=("wer", "per")),
+    Family("ter", lambda n: n == "ter", lambda ns, o: Ter(), "ter (sacrebleu's)",
+           _report_scalar, _default_variant, examples=("ter",)),
     Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant,
            examples=("ribes",)),
 )

@@ -1,12 +1,14 @@
 //! The native metrics: one file each, registered in one list.
 
 mod bleu;
+mod chrf;
 mod dcs;
 mod error_rate;
 mod nist;
 mod ribes;
 mod rouge;
 mod sia;
+mod ter;
 
 use pyo3::prelude::*;
 
@@ -15,10 +17,12 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<rouge::RougeCore>()?;
     m.add_class::<dcs::DcsCore>()?;
     m.add_class::<bleu::BleuCore>()?;
+    m.add_class::<chrf::ChrfCore>()?;
     m.add_class::<nist::NistCore>()?;
     m.add_class::<error_rate::ErrorRateCore>()?;
     m.add_class::<ribes::RibesCore>()?;
     m.add_class::<sia::SiaCore>()?;
+    m.add_class::<ter::TerCore>()?;
     m.add_class::<sia::WordSimilarityCore>()?;
     m.add_class::<sia::TranslationTableCore>()?;
     Ok(())

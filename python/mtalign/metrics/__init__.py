@@ -15,6 +15,7 @@ from there.
 
 from mtalign.metrics.base import Metric
 from mtalign.metrics.bleu import Bleu, BleuResult
+from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.nist import Nist
@@ -29,8 +30,9 @@ from mtalign.metrics.sia import (
     TranslationTable,
     WordSimilarity,
 )
+from mtalign.metrics.ter import Ter
 
-__all__ = ["Bleu", "BleuResult", "CorpusResult", "Dcs", "DcsResult", "DcsScore", "Metric",
-           "Nist", "Per", "Result", "Ribes", "Rouge", "RougeResult", "Score", "Sia",
-           "SiaExplanation", "SiaResult", "SiaRound", "TranslationTable", "Wer",
+__all__ = ["Bleu", "BleuResult", "Chrf", "CorpusResult", "Dcs", "DcsResult", "DcsScore",
+           "Metric", "Nist", "Per", "Result", "Ribes", "Rouge", "RougeResult", "Score", "Sia",
+           "SiaExplanation", "SiaResult", "SiaRound", "Ter", "TranslationTable", "Wer",
            "WordSimilarity"]

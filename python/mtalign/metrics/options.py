@@ -35,7 +35,7 @@ from mtalign._mtalign import CHOICES, ConfigError
 #: hangul character is a token), ``whitespace``, ``char`` (characters, spaces dropped),
 #: ``codepoint`` (every code point, spaces included), ``rouge155`` (ROUGE-1.5.5: ASCII-only
 #: lowercasing, runs of ASCII letters and digits), ``rouge_score`` (rouge-score: ``lower()``
-#: then runs of ``[a-z0-9]``), ``13a`` (sacrebleu's default), ``intl`` (sacrebleu's).
+#: then runs of ``[a-z0-9]``), ``13a`` (sacrebleu's default), ``intl`` and ``zh`` (sacrebleu's).
 TOKENIZERS: tuple[str, ...] = CHOICES["tokenizer"]
 #: ROUGE: how several references combine.
 ROUGE_MULTI_REF: tuple[str, ...] = CHOICES["multi_ref"]

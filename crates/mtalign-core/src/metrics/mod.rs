@@ -3,6 +3,7 @@
 //! implements [`metric::Metric`]; [`metric::statistics_batch`] runs any of them over a batch.
 
 pub mod bleu;
+pub mod chrf;
 pub mod dcs;
 pub mod error_rate;
 pub mod metric;
@@ -10,3 +11,4 @@ pub mod nist;
 pub mod ribes;
 pub mod rouge;
 pub mod sia;
+pub mod ter;

@@ -35,6 +35,9 @@ choice_enum! {
         /// sacrebleu's `intl` (mteval-v14.pl international), see
         /// [`crate::text::tokenize::sacrebleu`].
         SacreIntl => "intl",
+        /// sacrebleu's `zh` (Chinese characters set apart, then 13a's passes), see
+        /// [`crate::text::tokenize::sacrebleu`].
+        SacreZh => "zh",
     }
 }
 
@@ -78,7 +81,7 @@ impl Tokenizer {
         }
         if matches!(
             self.kind,
-            TokenizerKind::Sacre13a | TokenizerKind::SacreIntl
+            TokenizerKind::Sacre13a | TokenizerKind::SacreIntl | TokenizerKind::SacreZh
         ) {
             return self.sacrebleu_into(text, buf, spans);
         }
@@ -103,7 +106,8 @@ impl Tokenizer {
             TokenizerKind::Rouge155
             | TokenizerKind::RougeScore
             | TokenizerKind::Sacre13a
-            | TokenizerKind::SacreIntl => {}
+            | TokenizerKind::SacreIntl
+            | TokenizerKind::SacreZh => {}
         }
     }
 
@@ -121,10 +125,14 @@ impl Tokenizer {
         } else {
             text
         };
-        if self.kind == TokenizerKind::Sacre13a {
-            crate::text::tokenize::sacrebleu::tokenize_13a(text, buf, spans)
-        } else {
-            crate::text::tokenize::sacrebleu::tokenize_intl(text, buf, spans)
+        match self.kind {
+            TokenizerKind::Sacre13a => {
+                crate::text::tokenize::sacrebleu::tokenize_13a(text, buf, spans)
+            }
+            TokenizerKind::SacreZh => {
+                crate::text::tokenize::sacrebleu::tokenize_zh(text, buf, spans)
+            }
+            _ => crate::text::tokenize::sacrebleu::tokenize_intl(text, buf, spans),
         }
     }
 

@@ -110,49 +110,91 @@ pub fn tokenize_13a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
         line = replace_all(line, "&lt;", "<");
         line = replace_all(line, "&gt;", ">");
     }
-    // Every 13a pattern has an ASCII character on at least one side and "not a digit" on
-    // the other, so the passes run on bytes: a multi-byte character is never split by a
-    // match, and its last byte matches "not a digit" exactly where the character does.
     BYTES.with(|cell| {
         let (a, b) = &mut *cell.borrow_mut();
         b.clear();
         b.push(b' ');
         b.extend_from_slice(line.as_bytes());
         b.push(b' ');
-        a.clear();
-        for &c in b.iter() {
-            if c.is_ascii() && is_13a_symbol(c as char) {
-                a.extend_from_slice(&[b' ', c, b' ']);
+        regexp_passes(a, b, buf, spans);
+    });
+}
+
+/// sacrebleu's `TokenizerRegexp`, the passes `13a` and `zh` share, on the text in `b`; the
+/// tokens go to `buf` and `spans`.
+///
+/// Every pattern has an ASCII character on at least one side and "not a digit" on the
+/// other, so the passes run on bytes: a multi-byte character is never split by a match, and
+/// its last byte matches "not a digit" exactly where the character does.
+fn regexp_passes(a: &mut Vec<u8>, b: &mut Vec<u8>, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+    a.clear();
+    for &c in b.iter() {
+        if c.is_ascii() && is_13a_symbol(c as char) {
+            a.extend_from_slice(&[b' ', c, b' ']);
+        } else {
+            a.push(c);
+        }
+    }
+    let digit = |c: u8| c.is_ascii_digit();
+    let period_comma = |c: u8| c == b'.' || c == b',';
+    // period and comma unless preceded by a digit
+    sub_bytes(
+        a,
+        b,
+        |x, y| !digit(x) && period_comma(y),
+        |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
+    );
+    // period and comma unless followed by a digit
+    sub_bytes(
+        b,
+        a,
+        |x, y| period_comma(x) && !digit(y),
+        |d, x, y| d.extend_from_slice(&[b' ', x, b' ', y]),
+    );
+    // dash preceded by a digit
+    sub_bytes(
+        a,
+        b,
+        |x, y| digit(x) && y == b'-',
+        |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
+    );
+    // The passes only insert ASCII spaces between whole characters.
+    let text = std::str::from_utf8(b).unwrap_or_default();
+    split_join(text, buf, spans);
+}
+
+/// sacrebleu's `TokenizerZh._is_chinese_char`, range for range as Python evaluates it: two
+/// of its bounds are written with five hex digits after `\u` (`'\u20000'` is U+2000 then
+/// `'0'`), so as string comparisons they cover U+2001..=U+2A6D (general punctuation, arrows,
+/// symbols) and U+2F81..=U+2FA1 instead of CJK Extension B and the compatibility supplement.
+pub fn is_zh_char(c: char) -> bool {
+    matches!(c as u32,
+        0x2001..=0x2A6D | 0x2E80..=0x2FDF | 0x2FF0..=0x303F | 0x3100..=0x312F
+        | 0x31A0..=0x31EF | 0x3200..=0x4DB5 | 0x4E00..=0x9FBB | 0xF900..=0xFA2D
+        | 0xFA30..=0xFA6A | 0xFA70..=0xFAD9 | 0xFE10..=0xFE1F | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFFEF)
+}
+
+/// sacrebleu's `zh`: the text stripped (Python whitespace), each Chinese character (see
+/// [`is_zh_char`]) set apart by spaces, then the regular-expression passes of `13a` (without
+/// 13a's padding of the line with spaces, as sacrebleu).
+pub fn tokenize_zh(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+    let line = text.trim_matches(py_isspace);
+    BYTES.with(|cell| {
+        let (a, b) = &mut *cell.borrow_mut();
+        b.clear();
+        let mut utf8 = [0u8; 4];
+        for c in line.chars() {
+            let bytes = c.encode_utf8(&mut utf8).as_bytes();
+            if is_zh_char(c) {
+                b.push(b' ');
+                b.extend_from_slice(bytes);
+                b.push(b' ');
             } else {
-                a.push(c);
+                b.extend_from_slice(bytes);
             }
         }
-        let digit = |c: u8| c.is_ascii_digit();
-        let period_comma = |c: u8| c == b'.' || c == b',';
-        // period and comma unless preceded by a digit
-        sub_bytes(
-            a,
-            b,
-            |x, y| !digit(x) && period_comma(y),
-            |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
-        );
-        // period and comma unless followed by a digit
-        sub_bytes(
-            b,
-            a,
-            |x, y| period_comma(x) && !digit(y),
-            |d, x, y| d.extend_from_slice(&[b' ', x, b' ', y]),
-        );
-        // dash preceded by a digit
-        sub_bytes(
-            a,
-            b,
-            |x, y| digit(x) && y == b'-',
-            |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
-        );
-        // The passes only insert ASCII spaces between whole characters.
-        let text = std::str::from_utf8(b).unwrap_or_default();
-        split_join(text, buf, spans);
+        regexp_passes(a, b, buf, spans);
     });
 }
 

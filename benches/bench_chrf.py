@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Throughput benchmark: chrF, chrF++ and TER, mtalign against sacrebleu (and fastchrf when
+installed), in the same run.
+
+Pairs: every system output of WMT21 en-de (``--data-dir``, default ``../shared/data``:
+20 systems x 1002 lines) against reference A, cycled to ``--pairs``; the peers score an evenly
+spaced subset of ``--peer-pairs`` of the same pairs; ratios compare pairs per second.
+
+* sentence chrF / chrF++: ``Chrf(...).batch_score(hyps, refs)`` (all cores and
+  ``threads=1``) vs one reused ``sacrebleu.metrics.CHRF`` object's ``sentence_score`` loop,
+  and vs ``fastchrf.pairwise_chrf`` (one 1x1 matrix per pair; chrF only).
+* sentence TER: ``Ter().batch_score`` vs a reused ``sacrebleu.metrics.TER``'s loop.
+* chrF ``pairwise`` of the first ``--pairwise-n`` outputs of one system against themselves
+  (MBR's utility matrix) vs ``fastchrf.pairwise_chrf`` on the same n x n.
+
+Figures are medians of ``--repeat`` runs. It is a script, not a test: it prints a table and
+exits 0 whatever the figures are. Smoke run::
+
+    python benches/bench_chrf.py --pairs 2000 --peer-pairs 200 --pairwise-n 64 --repeat 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import machine_info, read_lines  # noqa: E402
+
+
+def load_pairs(data_dir: Path) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    base = data_dir / "wmt21_ende_news"
+    ref = read_lines(base / "ref.A.de")
+    systems = {p.name.rsplit(".", 1)[0]: read_lines(p) for p in sorted((base / "hyp").iterdir())}
+    hyps = [h for lines in systems.values() for h in lines]
+    refs = [r for _ in systems for r in ref]
+    return hyps, refs, systems
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> float:
+    runs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        runs.append(time.perf_counter() - t)
+    return statistics.median(runs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    ap.add_argument("--pairs", type=int, default=100_000)
+    ap.add_argument("--peer-pairs", type=int, default=2_000)
+    ap.add_argument("--pairwise-n", type=int, default=1024)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = ap.parse_args()
+
+    import mtalign
+    from sacrebleu.metrics import CHRF, TER
+
+    try:
+        import fastchrf
+    except ImportError:
+        fastchrf = None
+
+    hyps0, refs0, systems = load_pairs(args.data_dir)
+    reps = -(-args.pairs // len(hyps0))
+    hyps, refs = (hyps0 * reps)[: args.pairs], (refs0 * reps)[: args.pairs]
+    step = max(1, len(hyps) // args.peer_pairs)
+    peer_h, peer_r = hyps[::step][: args.peer_pairs], refs[::step][: args.peer_pairs]
+    peer_pairs = list(zip(peer_h, peer_r, strict=True))
+    ter_pairs = peer_pairs[: len(peer_pairs) // 4 or 1]
+    rows: list[tuple[str, str, int, float]] = []
+
+    def add(task: str, tool: str, n: int, seconds: float) -> None:
+        rows.append((task, tool, n, n / seconds if seconds > 0 else float("inf")))
+
+    for task, word_order in (("sentence chrF", 0), ("sentence chrF++", 2)):
+        ours = mtalign.Chrf(word_order=word_order)
+        add(task, "mtalign", len(hyps), timed(lambda o=ours: o.batch_score(hyps, refs),
+                                              args.repeat))
+        add(task, "mtalign threads=1", len(hyps),
+            timed(lambda o=ours: o.batch_score(hyps, refs, threads=1), args.repeat))
+        peer = CHRF(word_order=word_order)
+        add(task, "sacrebleu", len(peer_h), timed(
+            lambda p=peer: [p.sentence_score(h, [r]) for h, r in peer_pairs],
+            args.repeat))
+        if fastchrf is not None and word_order == 0:
+            add(task, "fastchrf", len(peer_h), timed(
+                lambda: [fastchrf.pairwise_chrf([[h]], [[r]]) for h, r in peer_pairs],
+                args.repeat))
+
+    ter_n = min(len(hyps), max(args.peer_pairs * 10, 1))
+    add("sentence TER", "mtalign", ter_n,
+        timed(lambda: mtalign.Ter().batch_score(hyps[:ter_n], refs[:ter_n]), args.repeat))
+    ter_peer = TER()
+    add("sentence TER", "sacrebleu", len(ter_pairs), timed(
+        lambda: [ter_peer.sentence_score(h, [r]) for h, r in ter_pairs], args.repeat))
+
+    n = args.pairwise_n
+    texts = next(iter(systems.values()))[:n]
+    add(f"chrF pairwise {n}x{n}", "mtalign", n * n,
+        timed(lambda: mtalign.Chrf().pairwise(texts, texts), args.repeat))
+    if fastchrf is not None:
+        add(f"chrF pairwise {n}x{n}", "fastchrf", n * n,
+            timed(lambda: fastchrf.pairwise_chrf([texts], [texts]), args.repeat))
+
+    print(f"machine: {json.dumps(machine_info(['mtalign', 'sacrebleu', 'fastchrf']))}")
+    print(f"{'task':<24} {'tool':<20} {'pairs':>9} {'pairs/s':>12} {'vs sacrebleu':>13}")
+    base = {task: pps for task, tool, _, pps in rows if tool == "sacrebleu"}
+    for task, tool, count, pps in rows:
+        ratio = f"{pps / base[task]:.1f}x" if task in base else ""
+        print(f"{task:<24} {tool:<20} {count:>9} {pps:>12,.0f} {ratio:>13}")
+    if args.json:
+        print(json.dumps([dict(task=t, tool=o, pairs=c, pairs_per_s=p) for t, o, c, p in rows]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,421 @@
+//! TER (Snover et al. 2006), as sacrebleu 2.6.0's `lib_ter` computes it: greedy shifts
+//! (span ≤ 10 words, distance ≤ 50, at most 1000 candidates per sentence pair, candidates
+//! ranked as Tercom ranks them) and a beam edit distance around the length-scaled diagonal
+//! (width 25), every step in sacrebleu's order so that edit counts are identical.
+//!
+//! A statistics row is sacrebleu's: `[edits, ref_len]`, the fewest edits over the references
+//! and the *average* reference length (not the chosen reference's). Corpus TER is
+//! Σ edits / Σ ref_len; rows add up. sacrebleu's edit-distance row cache only saves work (a
+//! row depends on the hypothesis prefix alone), so it is replaced here by reusing the rows
+//! of the hypothesis being shifted up to the first changed word.
+
+use crate::metrics::metric::{Metric, Pair};
+
+const MAX_SHIFT_SIZE: usize = 10;
+const MAX_SHIFT_DIST: usize = 50;
+const BEAM_WIDTH: usize = 25;
+const MAX_SHIFT_CANDIDATES: usize = 1000;
+const INF: i64 = 10_000_000_000_000_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Nop,
+    Sub,
+    Ins,
+    Del,
+    Undef,
+}
+
+/// TER's configuration: the tokenization is the encoder's; the metric itself has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TerConfig;
+
+/// Beam edit distance of hypotheses against one reference (sacrebleu's `BeamEditDistance`).
+#[derive(Debug, Default)]
+struct Beam {
+    n_ref: usize,
+    /// The full matrix of the current hypothesis: (n_h + 1) rows of n_ref + 1 cells.
+    cost: Vec<i64>,
+    op: Vec<Op>,
+    /// Two rolling rows for candidates.
+    prev: Vec<i64>,
+    cur: Vec<i64>,
+}
+
+fn beam_params(n_h: usize, n_ref: usize) -> (f64, i64) {
+    let ratio = if n_h > 0 {
+        n_ref as f64 / n_h as f64
+    } else {
+        1.0
+    };
+    let beam = if (BEAM_WIDTH as f64) < ratio / 2.0 {
+        (ratio / 2.0 + BEAM_WIDTH as f64).ceil() as i64
+    } else {
+        BEAM_WIDTH as i64
+    };
+    (ratio, beam)
+}
+
+/// The cells `min_j..max_j` of row `i` that sacrebleu computes.
+fn row_range(i: usize, n_h: usize, n_ref: usize, ratio: f64, beam: i64) -> (usize, usize) {
+    let diag = (i as f64 * ratio).floor() as i64;
+    let min_j = (diag - beam).max(0) as usize;
+    let mut max_j = (diag + beam).min(n_ref as i64 + 1).max(0) as usize;
+    if i == n_h {
+        max_j = n_ref + 1;
+    }
+    (min_j, max_j)
+}
+
+impl Beam {
+    /// Fills the full matrix (costs and operations) of `h` against `r`; returns the distance.
+    fn full(&mut self, h: &[u32], r: &[u32]) -> i64 {
+        let (n_h, n_ref) = (h.len(), r.len());
+        self.n_ref = n_ref;
+        let w = n_ref + 1;
+        self.cost.clear();
+        self.cost.resize((n_h + 1) * w, INF);
+        self.op.clear();
+        self.op.resize((n_h + 1) * w, Op::Undef);
+        for j in 0..w {
+            self.cost[j] = j as i64;
+            self.op[j] = Op::Ins;
+        }
+        let (ratio, beam) = beam_params(n_h, n_ref);
+        for i in 1..=n_h {
+            let (min_j, max_j) = row_range(i, n_h, n_ref, ratio, beam);
+            for j in min_j..max_j {
+                let (up, here) = ((i - 1) * w + j, i * w + j);
+                if j == 0 {
+                    self.cost[here] = self.cost[up] + 1;
+                    self.op[here] = Op::Del;
+                    continue;
+                }
+                let (c_sub, o_sub) = if h[i - 1] == r[j - 1] {
+                    (0, Op::Nop)
+                } else {
+                    (1, Op::Sub)
+                };
+                for (c, o) in [
+                    (self.cost[up - 1] + c_sub, o_sub),
+                    (self.cost[up] + 1, Op::Del),
+                    (self.cost[here - 1] + 1, Op::Ins),
+                ] {
+                    if self.cost[here] > c {
+                        self.cost[here] = c;
+                        self.op[here] = o;
+                    }
+                }
+            }
+        }
+        self.cost[n_h * w + n_ref]
+    }
+
+    /// The trace of the full matrix, flipped (insertions ↔ deletions), into `out`.
+    fn flipped_trace(&self, n_h: usize, out: &mut Vec<Op>) {
+        out.clear();
+        let w = self.n_ref + 1;
+        let (mut i, mut j) = (n_h, self.n_ref);
+        while i > 0 || j > 0 {
+            let op = self.op[i * w + j];
+            match op {
+                Op::Nop | Op::Sub => {
+                    i -= 1;
+                    j -= 1;
+                }
+                Op::Ins => j -= 1,
+                Op::Del => i -= 1,
+                Op::Undef => unreachable!("the last row of the beam is complete"),
+            }
+            out.push(match op {
+                Op::Ins => Op::Del,
+                Op::Del => Op::Ins,
+                o => o,
+            });
+        }
+        out.reverse();
+    }
+
+    /// The distance of `h` (same length as the hypothesis of [`Beam::full`], equal to it in
+    /// its first `same` words) against `r`, reusing the full matrix's rows up to `same`.
+    fn distance_from(&mut self, h: &[u32], r: &[u32], same: usize) -> i64 {
+        let (n_h, n_ref) = (h.len(), r.len());
+        let w = n_ref + 1;
+        self.prev.clear();
+        self.prev
+            .extend_from_slice(&self.cost[same * w..(same + 1) * w]);
+        let (ratio, beam) = beam_params(n_h, n_ref);
+        for i in same + 1..=n_h {
+            self.cur.clear();
+            self.cur.resize(w, INF);
+            let (min_j, max_j) = row_range(i, n_h, n_ref, ratio, beam);
+            for j in min_j..max_j {
+                if j == 0 {
+                    self.cur[0] = self.prev[0] + 1;
+                    continue;
+                }
+                let c_sub = i64::from(h[i - 1] != r[j - 1]);
+                let best = (self.prev[j - 1] + c_sub)
+                    .min(self.prev[j] + 1)
+                    .min(self.cur[j - 1] + 1);
+                self.cur[j] = self.cur[j].min(best);
+            }
+            std::mem::swap(&mut self.prev, &mut self.cur);
+        }
+        self.prev[n_ref]
+    }
+}
+
+/// Working memory of one thread.
+#[derive(Debug, Default)]
+pub struct TerScratch {
+    beam: Beam,
+    words: Vec<u32>,
+    shifted: Vec<u32>,
+    best_words: Vec<u32>,
+    trace: Vec<Op>,
+    align: Vec<i64>,
+    ref_err: Vec<u8>,
+    hyp_err: Vec<u8>,
+}
+
+/// `words[start..start+len]` moved to before index `target` (sacrebleu's `_perform_shift`).
+fn perform_shift(words: &[u32], start: usize, len: usize, target: usize, out: &mut Vec<u32>) {
+    out.clear();
+    if target < start {
+        out.extend_from_slice(&words[..target]);
+        out.extend_from_slice(&words[start..start + len]);
+        out.extend_from_slice(&words[target..start]);
+        out.extend_from_slice(&words[start + len..]);
+    } else if target > start + len {
+        out.extend_from_slice(&words[..start]);
+        out.extend_from_slice(&words[start + len..target]);
+        out.extend_from_slice(&words[start..start + len]);
+        out.extend_from_slice(&words[target..]);
+    } else {
+        // Python's slices stop at the end: `len + target` may pass it.
+        let cut = (len + target).min(words.len());
+        out.extend_from_slice(&words[..start]);
+        out.extend_from_slice(&words[start + len..cut]);
+        out.extend_from_slice(&words[start..start + len]);
+        out.extend_from_slice(&words[cut..]);
+    }
+}
+
+impl TerScratch {
+    /// sacrebleu's `_shift`: the best shift of `self.words` (whose full matrix is in the
+    /// beam), as (gain, candidates checked so far); the shifted words go to `best_words`.
+    fn best_shift(&mut self, r: &[u32], pre_score: i64, mut checked: usize) -> (i64, usize) {
+        let h = std::mem::take(&mut self.words);
+        let n_h = h.len();
+        self.beam.flipped_trace(n_h, &mut self.trace);
+        // trace_to_alignment
+        self.align.clear();
+        self.align.resize(r.len(), i64::MIN);
+        self.ref_err.clear();
+        self.hyp_err.clear();
+        let (mut ph, mut pr) = (-1i64, -1i64);
+        for &op in &self.trace {
+            match op {
+                Op::Nop | Op::Sub => {
+                    ph += 1;
+                    pr += 1;
+                    self.align[pr as usize] = ph;
+                    let e = u8::from(op == Op::Sub);
+                    self.hyp_err.push(e);
+                    self.ref_err.push(e);
+                }
+                Op::Ins => {
+                    ph += 1;
+                    self.hyp_err.push(1);
+                }
+                Op::Del => {
+                    pr += 1;
+                    self.align[pr as usize] = ph;
+                    self.ref_err.push(1);
+                }
+                Op::Undef => unreachable!(),
+            }
+        }
+        // (gain, length, -start_h, -idx): the best so far, compared as sacrebleu's tuples.
+        let mut best: Option<(i64, usize, i64, i64)> = None;
+        let n_r = r.len();
+        for start_h in 0..n_h {
+            let lo = start_h.saturating_sub(MAX_SHIFT_DIST);
+            let hi = (start_h + MAX_SHIFT_DIST).min(n_r.saturating_sub(1));
+            for start_r in lo..=hi.min(n_r.saturating_sub(1)) {
+                if n_r == 0 {
+                    break;
+                }
+                let mut length = 0;
+                while length < MAX_SHIFT_SIZE
+                    && start_h + length < n_h
+                    && start_r + length < n_r
+                    && h[start_h + length] == r[start_r + length]
+                {
+                    length += 1;
+                    // A candidate (start_h, start_r, length).
+                    let hyp_ok = self.hyp_err[start_h..start_h + length]
+                        .iter()
+                        .all(|&e| e == 0);
+                    let ref_ok = self.ref_err[start_r..start_r + length]
+                        .iter()
+                        .all(|&e| e == 0);
+                    let a = self.align[start_r];
+                    let inside = start_h as i64 <= a && a < (start_h + length) as i64;
+                    if !(hyp_ok || ref_ok || inside) {
+                        let mut prev_idx = -1i64;
+                        for offset in -1..length as i64 {
+                            let pos = start_r as i64 + offset;
+                            let idx = if pos == -1 {
+                                0
+                            } else if (pos as usize) < n_r && self.align[pos as usize] != i64::MIN {
+                                self.align[pos as usize] + 1
+                            } else {
+                                break;
+                            };
+                            if idx == prev_idx {
+                                continue;
+                            }
+                            prev_idx = idx;
+                            let target = idx as usize;
+                            perform_shift(&h, start_h, length, target, &mut self.shifted);
+                            let same = start_h.min(target);
+                            let d = self.beam.distance_from(&self.shifted, r, same);
+                            let cand = (pre_score - d, length, -(start_h as i64), -idx);
+                            checked += 1;
+                            if best.is_none_or(|b| cand > b) {
+                                best = Some(cand);
+                                std::mem::swap(&mut self.best_words, &mut self.shifted);
+                            }
+                        }
+                    }
+                    if checked >= MAX_SHIFT_CANDIDATES {
+                        break;
+                    }
+                }
+                if checked >= MAX_SHIFT_CANDIDATES {
+                    break;
+                }
+            }
+            if checked >= MAX_SHIFT_CANDIDATES {
+                break;
+            }
+        }
+        self.words = h;
+        match best {
+            None => (0, checked),
+            Some((gain, ..)) => (gain, checked),
+        }
+    }
+
+    /// sacrebleu's `translation_edit_rate`: (edits, reference length).
+    pub fn edits(&mut self, hyp: &[u32], r: &[u32]) -> (usize, usize) {
+        if r.is_empty() {
+            return (hyp.len(), 0);
+        }
+        self.words.clear();
+        self.words.extend_from_slice(hyp);
+        let mut shifts = 0;
+        let mut checked = 0;
+        loop {
+            let words = std::mem::take(&mut self.words);
+            let pre = self.beam.full(&words, r);
+            self.words = words;
+            let (gain, c) = self.best_shift(r, pre, checked);
+            checked = c;
+            if checked >= MAX_SHIFT_CANDIDATES || gain <= 0 {
+                return (shifts + pre as usize, r.len());
+            }
+            shifts += 1;
+            std::mem::swap(&mut self.words, &mut self.best_words);
+        }
+    }
+}
+
+/// `[edits of the best reference, average reference length]`.
+impl Metric for TerConfig {
+    type Scratch = TerScratch;
+    type Context = ();
+    const TASK_PAIRS: usize = 4;
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn pair_statistics(&self, _: &(), s: &mut TerScratch, pair: Pair<'_>, row: &mut [f64]) {
+        let hyp = pair.hyp();
+        let mut best = usize::MAX;
+        let mut ref_lengths = 0usize;
+        for r in pair.refs() {
+            let (e, n) = s.edits(hyp, r);
+            ref_lengths += n;
+            best = best.min(e);
+        }
+        row[0] = best as f64;
+        row[1] = ref_lengths as f64 / pair.n_refs() as f64;
+    }
+}
+
+/// Corpus TER (0-100) of summed `[edits, ref_len]` (sacrebleu's `_compute_score_from_stats`).
+pub fn score(edits: f64, ref_len: f64) -> f64 {
+    let s = if ref_len > 0.0 {
+        edits / ref_len
+    } else if edits > 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    100.0 * s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(s: &str, vocab: &mut Vec<String>) -> Vec<u32> {
+        s.split_whitespace()
+            .map(|w| match vocab.iter().position(|v| v == w) {
+                Some(k) => k as u32,
+                None => {
+                    vocab.push(w.to_string());
+                    (vocab.len() - 1) as u32
+                }
+            })
+            .collect()
+    }
+
+    fn ter(h: &str, r: &str) -> (usize, usize) {
+        let mut v = Vec::new();
+        let (h, r) = (ids(h, &mut v), ids(r, &mut v));
+        TerScratch::default().edits(&h, &r)
+    }
+
+    #[test]
+    fn sacrebleu_cases() {
+        // sacrebleu's test_ter.py (edits, ref length).
+        assert_eq!(ter("a b c d", "a b c d"), (0, 4));
+        assert_eq!(ter("", "a b c"), (3, 3));
+        assert_eq!(ter("a b", ""), (2, 0));
+        // One shift of "b c" plus nothing else.
+        assert_eq!(ter("d a b c", "a b c d"), (1, 4));
+        assert_eq!(
+            ter("does this sentence match", "does this sentence match ?"),
+            (1, 5)
+        );
+    }
+
+    #[test]
+    fn shifted_distance_reuses_rows() {
+        let mut v = Vec::new();
+        let h = ids("a b c d e f g", &mut v);
+        let r = ids("a c b d f e g x", &mut v);
+        let mut b = Beam::default();
+        b.full(&h, &r);
+        let mut shifted = Vec::new();
+        perform_shift(&h, 1, 1, 3, &mut shifted);
+        let fast = b.distance_from(&shifted, &r, 1);
+        let mut fresh = Beam::default();
+        assert_eq!(fast, fresh.full(&shifted, &r));
+    }
+}

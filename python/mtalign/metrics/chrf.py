@@ -1,0 +1,137 @@
+"""chrF and chrF++ (Popović 2015, 2017), as sacrebleu 2.6.0 computes them.
+
+>>> float(Chrf().sentence_score("The cat sat on the mat.", "The cat is on the mat."))
+67.17273492330233
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mtalign._mtalign import ChrfCore
+from mtalign.metrics.base import Metric
+from mtalign.metrics.options import case, option, yes_no
+from mtalign.metrics.results import CorpusResult
+
+
+def texts_of(hyps: Any, refs: Any) -> tuple[Any, Any]:
+    """Pre-tokenized input (lists of tokens) as texts: tokens joined by single spaces.
+
+    >>> texts_of([["a", "b"]], [[["a", "c"]]])
+    (['a b'], [['a c']])
+    """
+    hyps = list(hyps)
+    if not hyps or not isinstance(hyps[0], (list, tuple)):
+        return hyps, refs
+    return [" ".join(h) for h in hyps], [[" ".join(r) for r in rs] for rs in refs]
+
+
+def _beta(value: Any, metric: Any) -> str | None:
+    """beta in the signature only when it is not sacrebleu's fixed 2."""
+    return None if value == 2 else format(value, "g")
+
+
+def _eff(value: Any, metric: Any) -> str:
+    """sacrebleu's ``eff``: effective-order averaging, i.e. *no* eps smoothing."""
+    return yes_no(not value, metric)
+
+
+class Chrf(Metric[CorpusResult]):
+    """chrF (``word_order=0``) and chrF++ (``word_order=2``): the character (and word)
+    n-gram F-score, on sacrebleu's 0-100 scale and bit-identical to sacrebleu 2.6.0's
+    ``CHRF``.
+
+    Characters are the text's code points with every (Python) whitespace character removed,
+    unless ``whitespace=True``; chrF++'s words are the text split on whitespace, with a
+    trailing (else a leading) ASCII punctuation mark of a longer word split off (sacrebleu's
+    rule: ``"(hi)"`` gives ``"(hi"`` and ``")"``). No tokenizer option: the metric reads
+    code points (the native ``codepoint`` encoding, which lowercases when asked) and builds
+    both views itself. Pre-tokenized input is joined with single spaces.
+
+    For each order the statistics are hypothesis n-grams, reference n-grams and clipped
+    matches, the hypothesis count being 0 where the reference has no n-gram of that order.
+    The score is F-beta of precision and recall averaged over the orders both sides have
+    (sacrebleu's default), or with ``eps_smoothing`` the mean of per-order F-beta, an empty
+    order counting 1e-16 (chrF++.py, Moses, NLTK). With several references the row of the
+    best sentence F is kept (the first on ties); the corpus score is the F of the summed
+    rows of the kept references (not the mean of sentence scores).
+
+    Args:
+        char_order: character n-gram order, 1 to 12.
+        word_order: word n-gram order, 0 (chrF) to 12; 2 is chrF++.
+        beta: recall's weight (> 0).
+        lowercase: lowercase (full Unicode) first.
+        whitespace: keep whitespace in character n-grams.
+        eps_smoothing: mean of per-order F instead of effective-order averaging.
+
+    ``batch_score`` returns float64 (n,); ``sentence_score``/``corpus_score`` a
+    :class:`~mtalign.CorpusResult` named ``chrF2`` or ``chrF2++``.
+
+    Example:
+        >>> m = Chrf(word_order=2)
+        >>> print(m.corpus_score(["The cat sat on the mat.", ""], [["The cat is on the mat."],
+        ...                                                       ["Nothing."]]))
+        chrF2++ = 54.7036
+        >>> m.statistics(["ab"], ["ab"]).shape
+        (1, 24)
+        >>> Chrf().signature(1)
+        'nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:0.1.0'
+        >>> Chrf(beta=1, eps_smoothing=True).signature()
+        'case:mixed|eff:no|nc:6|nw:0|space:no|beta:1|version:0.1.0'
+    """
+
+    __slots__ = ()
+
+    char_order: int = option(default=6, doc="character n-gram order, 1 to 12", native=True,
+                             sig="nc")
+    word_order: int = option(default=0, doc="word n-gram order (2: chrF++)", native=True,
+                             sig="nw")
+    beta: float = option(default=2.0, doc="recall's weight (> 0)", native=True, sig="beta",
+                         show=_beta)
+    lowercase: bool = option(default=False, doc="lowercase first", sig="case", show=case)
+    whitespace: bool = option(default=False, doc="keep whitespace in character n-grams",
+                              sig="space")
+    eps_smoothing: bool = option(default=False, doc="mean of per-order F (chrF++.py)",
+                                 sig="eff", show=_eff)
+
+    signature_fields = ("lowercase", "eps_smoothing", "char_order", "word_order", "whitespace",
+                        "beta")
+
+    def _build(self, c: dict[str, Any]) -> ChrfCore:
+        return ChrfCore(c["char_order"], c["word_order"], c["beta"], c["lowercase"],
+                        c["whitespace"], c["eps_smoothing"])
+
+    def _name(self) -> str:
+        return f"chrF{self.beta:g}" + "+" * self.word_order
+
+    def scalar_names(self) -> tuple[str, ...]:
+        """``("chrf",)`` or ``("chrf++",)`` (the registry's names)."""
+        return ("chrf" + "+" * self.word_order,)
+
+    def _tokenizer_name(self) -> str:
+        return "codepoint"
+
+    def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
+             ) -> tuple[np.ndarray, int, int, list | tuple]:
+        hyps, refs = texts_of(hyps, refs)
+        return super()._run(hyps, refs, threads, core)
+
+    def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
+        if isinstance(hyp, (list, tuple)):
+            (hyp,), (refs,) = texts_of([hyp], [refs])
+        return super().sentence_score(hyp, refs)
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        return self._core.sentence_scores(rows)  # type: ignore[no-any-return]
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> CorpusResult:
+        """F of the summed rows (sacrebleu's corpus chrF)."""
+        core = self._core
+        return CorpusResult(self._name(), core.corpus(rows), lambda: core.sentence_scores(rows),
+                            {}, n_empty_hyps, n_empty_refs, signature, rows.shape[0])
+
+
+__all__ = ["Chrf"]
