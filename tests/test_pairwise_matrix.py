@@ -45,3 +45,12 @@ def test_vanished_text_warns_once_per_call() -> None:
     metric, _ = registry.make_metric("rougeL")
     with pytest.warns(MtalignWarning, match="produced no tokens"):
         metric.pairwise(["...", "a b"], ["a", "..."])
+
+
+@pytest.mark.parametrize("make", [lambda: __import__("mtalign").Ter(normalized=True, no_punct=True),
+                                  lambda: __import__("mtalign").Chrf(word_order=2)])
+def test_metrics_that_rewrite_input_in_python_keep_it_in_pairwise(make: object) -> None:
+    metric = make()  # type: ignore[operator]
+    hyps, refs = ["Hello, World! It's 3.5 km.", "a b c"], ["hello world its 3 km", "a c b", "x"]
+    want = pairwise_scores(metric.scalar_scores, hyps, refs)
+    assert np.array_equal(metric.pairwise(hyps, refs), want)

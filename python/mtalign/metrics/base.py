@@ -274,7 +274,10 @@ class Metric(Generic[R]):
         """
         hyps, refs = as_list(hyps, "hyps"), as_list(pseudo_refs, "pseudo_refs")
         matrix = getattr(self._core, "score_matrix", None)
-        own_scalars = type(self).scalar_scores is not Metric.scalar_scores
+        # Only where nothing Python-side rewrites the input or the scores (e.g. TER's tercom
+        # normalisation, token lists joined for chrF): the matrix call sees the raw texts.
+        own_scalars = (type(self).scalar_scores is not Metric.scalar_scores
+                       or type(self)._run is not Metric._run)
         if matrix is None or own_scalars or not hyps or not refs or not isinstance(hyps[0], str):
             return pairwise_scores(self.scalar_scores, hyps, refs, variant, threads)
         # Text: one native call, each distinct text encoded once, no n·m Python objects.
