@@ -6,14 +6,26 @@
 //! side. With `unigrams` (ROUGE-SU) every token also counts as a unit.
 //!
 //! Only tokens present on both sides can match, so each comparison first numbers the common
-//! types 0..k and counts skip-bigrams of common tokens in a dense k×k table (no hashing, no
-//! sorting; the table is reset by undoing the hypothesis's increments). When k is large the
-//! exact fallback packs each pair into a `u64` key and intersects sorted key lists.
+//! types 0..k. Short sentences with few common types count skip-bigrams in a dense k×k table
+//! (no hashing, no sorting; the table is reset by undoing the hypothesis's increments). Long
+//! texts (summaries, whole documents) never enumerate the pairs: with H(a, b) and R(a, b) the
+//! numbers of (a, b) skip-bigrams of each side, the hit count Σ min(H, R) is split by type:
+//!
+//! * a type seen more than once on some side ("repeated") contributes its row H(x, ·) and,
+//!   against the types seen exactly once on both sides ("single"), its column H(·, x): one
+//!   sliding-window sweep of each text per repeated type;
+//! * two single types a, b match iff they are within the distance in the same order on both
+//!   sides: counted as points in a rectangle, offline with a Fenwick tree, O(n log n).
+//!
+//! Memory is O(n + m + k) whatever the lengths; time O(R·(n + m + k) + n log n) for R
+//! repeated types (bounded by the window for short gaps).
 
-use crate::kernels::counts::{clipped_intersection, Counts};
+use crate::kernels::counts::Counts;
 
-/// Beyond this many common types the dense table would be too large: sort-merge instead.
+/// Beyond this many common types the dense table would be too large.
 const MAX_DENSE_TYPES: usize = 512;
+/// Beyond this many skip-bigrams (both sides) the type sweeps beat the dense table.
+const MAX_DENSE_PAIRS: usize = 1 << 22;
 const NONE: u32 = u32::MAX;
 
 #[derive(Debug, Default)]
@@ -30,10 +42,36 @@ pub struct SkipBigramScratch {
     ref_local: Vec<u32>,
     pair_counts: Vec<u32>,
     unigram_counts: Vec<u32>,
-    hyp_pairs: Vec<u64>,
-    hyp_unigrams: Vec<u32>,
-    ref_pairs: Vec<u64>,
-    ref_unigrams: Vec<u32>,
+    sweep: SweepScratch,
+}
+
+/// Buffers of the type sweeps (all O(n + m + k)).
+#[derive(Debug, Default)]
+struct SweepScratch {
+    count_h: Vec<u32>,
+    count_r: Vec<u32>,
+    /// Position of a single type on each side (`NONE` for repeated types).
+    pos_h: Vec<u32>,
+    pos_r: Vec<u32>,
+    /// First and last position of each type on each side.
+    span_h: Vec<(u32, u32)>,
+    span_r: Vec<(u32, u32)>,
+    row_h: Vec<u64>,
+    row_r: Vec<u64>,
+    col_h: Vec<u64>,
+    col_r: Vec<u64>,
+    fenwick: Vec<u32>,
+    points: Vec<(u32, u32)>,
+}
+
+/// The window of pairs starting at `i`: positions `i + 1 .. end` (saturating: any gap at
+/// least the length means no limit).
+#[inline]
+fn window_end(i: usize, n: usize, max_gap: Option<usize>) -> usize {
+    match max_gap {
+        Some(d) => i.saturating_add(d).saturating_add(2).min(n),
+        None => n,
+    }
 }
 
 /// Calls `f(a, b)` for every within-distance pair of common tokens (`NONE` = not common).
@@ -44,35 +82,12 @@ fn for_each_pair(local: &[u32], max_gap: Option<usize>, mut f: impl FnMut(u32, u
         if a == NONE {
             continue;
         }
-        let end = match max_gap {
-            Some(d) => (i + d + 2).min(n),
-            None => n,
-        };
-        for &b in &local[i + 1..end] {
+        for &b in &local[i + 1..window_end(i, n, max_gap)] {
             if b != NONE {
                 f(a, b);
             }
         }
     }
-}
-
-fn collect_pairs(tokens: &[u32], max_gap: Option<usize>, out: &mut Vec<u64>) {
-    out.clear();
-    for (i, &a) in tokens.iter().enumerate() {
-        let end = match max_gap {
-            Some(d) => (i + d + 2).min(tokens.len()),
-            None => tokens.len(),
-        };
-        let hi = (a as u64) << 32;
-        out.extend(tokens[i + 1..end].iter().map(|&b| hi | b as u64));
-    }
-    out.sort_unstable();
-}
-
-fn collect_unigrams(tokens: &[u32], out: &mut Vec<u32>) {
-    out.clear();
-    out.extend_from_slice(tokens);
-    out.sort_unstable();
 }
 
 impl SkipBigramScratch {
@@ -85,9 +100,6 @@ impl SkipBigramScratch {
         self.unigrams = unigrams;
         self.hyp.clear();
         self.hyp.extend_from_slice(hyp);
-        // The sorted keys are built only if a comparison needs the fallback.
-        self.hyp_pairs.clear();
-        self.hyp_unigrams.clear();
     }
 
     /// Counts of the prepared hypothesis against `reference`.
@@ -96,12 +108,14 @@ impl SkipBigramScratch {
             |len: usize| skip_bigram_count(len, self.max_gap) + if self.unigrams { len } else { 0 };
         let (hyp_total, ref_total) = (units(self.hyp.len()), units(reference.len()));
         let common = self.number_common_types(reference);
+        let pairs = skip_bigram_count(self.hyp.len(), self.max_gap)
+            .saturating_add(skip_bigram_count(reference.len(), self.max_gap));
         let hit = if common == 0 {
             0
-        } else if common <= MAX_DENSE_TYPES {
+        } else if common <= MAX_DENSE_TYPES && pairs <= MAX_DENSE_PAIRS {
             self.dense_hits(common)
         } else {
-            self.sorted_hits(reference)
+            self.swept_hits(common)
         };
         Counts::new(hit as f64, hyp_total as f64, ref_total as f64)
     }
@@ -162,42 +176,226 @@ impl SkipBigramScratch {
         // Leave the table all zero for the next comparison.
         for_each_pair(&self.hyp_local, self.max_gap, |a, b| counts[key(a, b)] = 0);
         if self.unigrams {
-            if self.unigram_counts.len() < k {
-                self.unigram_counts.resize(k, 0);
-            }
-            let uni = &mut self.unigram_counts;
-            for &a in self.hyp_local.iter().filter(|&&a| a != NONE) {
-                uni[a as usize] += 1;
-            }
-            for &b in self.ref_local.iter().filter(|&&b| b != NONE) {
-                if uni[b as usize] > 0 {
-                    uni[b as usize] -= 1;
-                    hit += 1;
-                }
-            }
-            for &a in self.hyp_local.iter().filter(|&&a| a != NONE) {
-                uni[a as usize] = 0;
-            }
+            hit += self.unigram_hits(k);
         }
         hit
     }
 
-    /// Exact fallback for sentences with very many shared types: sorted `u64` keys.
-    fn sorted_hits(&mut self, reference: &[u32]) -> usize {
-        if self.hyp_pairs.is_empty() {
-            collect_pairs(&self.hyp, self.max_gap, &mut self.hyp_pairs);
-            if self.unigrams {
-                collect_unigrams(&self.hyp, &mut self.hyp_unigrams);
+    /// Σ_a min(count_h(a), count_r(a)) over the k common types.
+    fn unigram_hits(&mut self, k: usize) -> usize {
+        if self.unigram_counts.len() < k {
+            self.unigram_counts.resize(k, 0);
+        }
+        let uni = &mut self.unigram_counts;
+        let mut hit = 0;
+        for &a in self.hyp_local.iter().filter(|&&a| a != NONE) {
+            uni[a as usize] += 1;
+        }
+        for &b in self.ref_local.iter().filter(|&&b| b != NONE) {
+            if uni[b as usize] > 0 {
+                uni[b as usize] -= 1;
+                hit += 1;
             }
         }
-        collect_pairs(reference, self.max_gap, &mut self.ref_pairs);
-        let mut hit = clipped_intersection(&self.hyp_pairs, &self.ref_pairs);
-        if self.unigrams {
-            collect_unigrams(reference, &mut self.ref_unigrams);
-            hit += clipped_intersection(&self.hyp_unigrams, &self.ref_unigrams);
+        for &a in self.hyp_local.iter().filter(|&&a| a != NONE) {
+            uni[a as usize] = 0;
         }
         hit
     }
+
+    /// Exact hits in O(n + m + k) memory, without enumerating pairs (see the module docs).
+    fn swept_hits(&mut self, k: usize) -> usize {
+        let gap = self.max_gap;
+        let (h, r) = (&self.hyp_local, &self.ref_local);
+        let s = &mut self.sweep;
+        count_types(h, k, &mut s.count_h, &mut s.pos_h, &mut s.span_h);
+        count_types(r, k, &mut s.count_r, &mut s.pos_r, &mut s.span_r);
+        for v in [&mut s.row_h, &mut s.row_r, &mut s.col_h, &mut s.col_r] {
+            v.clear();
+            v.resize(k, 0);
+        }
+        let single = |s: &SweepScratch, a: usize| s.count_h[a] == 1 && s.count_r[a] == 1;
+        let mut hit: u64 = 0;
+        for x in 0..k {
+            if single(s, x) {
+                continue;
+            }
+            sweep_row(h, x as u32, s.span_h[x], gap, &mut s.row_h);
+            sweep_row(r, x as u32, s.span_r[x], gap, &mut s.row_r);
+            sweep_col(h, x as u32, s.span_h[x], gap, &mut s.col_h);
+            sweep_col(r, x as u32, s.span_r[x], gap, &mut s.col_r);
+            for b in 0..k {
+                hit += s.row_h[b].min(s.row_r[b]);
+                if single(s, b) {
+                    hit += s.col_h[b].min(s.col_r[b]);
+                }
+            }
+            for v in [&mut s.row_h, &mut s.row_r, &mut s.col_h, &mut s.col_r] {
+                v.fill(0);
+            }
+        }
+        // Pairs of single types: points (hyp position, ref position) in hyp order; (a, b)
+        // matches iff b lies within the window after a on both axes.
+        s.points.clear();
+        for (i, &a) in h.iter().enumerate() {
+            if a != NONE && single(s, a as usize) {
+                s.points.push((i as u32, s.pos_r[a as usize]));
+            }
+        }
+        hit += concordant_in_window(&s.points, r.len(), gap, &mut s.fenwick);
+        let mut hit = hit as usize;
+        if self.unigrams {
+            hit += self.unigram_hits(k);
+        }
+        hit
+    }
+}
+
+/// Per type 0..k of `local`: its count, its position if it occurs once, its first and last
+/// position.
+fn count_types(
+    local: &[u32],
+    k: usize,
+    count: &mut Vec<u32>,
+    pos: &mut Vec<u32>,
+    span: &mut Vec<(u32, u32)>,
+) {
+    count.clear();
+    count.resize(k, 0);
+    pos.clear();
+    pos.resize(k, NONE);
+    span.clear();
+    span.resize(k, (NONE, 0));
+    for (i, &a) in local.iter().enumerate() {
+        if a == NONE {
+            continue;
+        }
+        let a = a as usize;
+        count[a] += 1;
+        pos[a] = i as u32;
+        if span[a].0 == NONE {
+            span[a].0 = i as u32;
+        }
+        span[a].1 = i as u32;
+    }
+}
+
+/// `row[b] += H(x, b)`: for each position j, the occurrences of `x` in the window before it.
+fn sweep_row(local: &[u32], x: u32, span: (u32, u32), gap: Option<usize>, row: &mut [u64]) {
+    let n = local.len();
+    if span.0 == NONE {
+        return;
+    }
+    let (first, last) = (span.0 as usize, span.1 as usize);
+    // Pairs (i, j) with local[i] == x need first < j < window_end(last).
+    let stop = window_end(last, n, gap);
+    let w = gap.map_or(usize::MAX, |d| d.saturating_add(1));
+    let mut inside: u64 = 0;
+    for j in first + 1..stop {
+        if local[j - 1] == x {
+            inside += 1;
+        }
+        if j > w && local[j - w - 1] == x {
+            inside -= 1;
+        }
+        let b = local[j];
+        if b != NONE && inside > 0 {
+            row[b as usize] += inside;
+        }
+    }
+}
+
+/// `col[b] += H(b, x)`: for each position i, the occurrences of `x` in the window after it.
+fn sweep_col(local: &[u32], x: u32, span: (u32, u32), gap: Option<usize>, col: &mut [u64]) {
+    if span.0 == NONE {
+        return;
+    }
+    let (first, last) = (span.0 as usize, span.1 as usize);
+    let w = gap.map_or(usize::MAX, |d| d.saturating_add(1));
+    // Pairs (i, j) with local[j] == x need first - w <= i < last.
+    let start = first.saturating_sub(w);
+    let mut inside: u64 = 0;
+    for i in (start..last).rev() {
+        // Window of i: i + 1 ..= i + w.
+        if local[i + 1] == x {
+            inside += 1;
+        }
+        if let Some(out) = i.checked_add(w).and_then(|e| e.checked_add(1)) {
+            if out < local.len() && local[out] == x {
+                inside -= 1;
+            }
+        }
+        let b = local[i];
+        if b != NONE && inside > 0 {
+            col[b as usize] += inside;
+        }
+    }
+}
+
+/// Number of ordered pairs (a, b) of `points` (sorted by their first coordinate, all
+/// coordinates distinct per axis) with 0 < b.0 − a.0 ≤ w and 0 < b.1 − a.1 ≤ w, w = gap + 1.
+/// Offline rectangle counting: a sweep over the first axis with a Fenwick tree over the
+/// second (`m` = its size).
+fn concordant_in_window(
+    points: &[(u32, u32)],
+    m: usize,
+    gap: Option<usize>,
+    fenwick: &mut Vec<u32>,
+) -> u64 {
+    if points.len() < 2 {
+        return 0;
+    }
+    let w = gap.map_or(usize::MAX, |d| d.saturating_add(1));
+    fenwick.clear();
+    fenwick.resize(m + 1, 0);
+    let add = |f: &mut [u32], pos: usize| {
+        let mut i = pos + 1;
+        while i < f.len() {
+            f[i] += 1;
+            i += i & i.wrapping_neg();
+        }
+    };
+    // Points added so far with second coordinate < `pos`.
+    let below = |f: &[u32], pos: usize| -> u64 {
+        let mut i = pos.min(f.len() - 1);
+        let mut s = 0u64;
+        while i > 0 {
+            s += f[i] as u64;
+            i -= i & i.wrapping_neg();
+        }
+        s
+    };
+    // For point a: (# points with first ≤ a.0 + w in the second-axis range) minus
+    // (# points with first ≤ a.0 in that range); range = (a.1, a.1 + w].
+    let range = |f: &[u32], a: (u32, u32)| -> u64 {
+        let lo = a.1 as usize + 1;
+        let hi = (a.1 as usize).saturating_add(w).saturating_add(1);
+        below(f, hi) - below(f, lo)
+    };
+    let mut total: u64 = 0;
+    // Queries "first ≤ a.0" come in point order; "first ≤ a.0 + w" too (monotone). Walk
+    // the points once, answering each query once every point up to its bound is added.
+    let mut added = 0;
+    let mut far = 0; // next point whose "a.0 + w" query is pending
+    let mut subtract: u64 = 0;
+    for (idx, &a) in points.iter().enumerate() {
+        // Answer pending far queries whose bound is below this point's first coordinate.
+        while far < points.len() && (points[far].0 as usize).saturating_add(w) < a.0 as usize {
+            total += range(fenwick, points[far]);
+            far += 1;
+        }
+        add(fenwick, a.1 as usize);
+        added += 1;
+        // Near query of a: every point with first ≤ a.0 is now added (itself included; its
+        // second coordinate is outside its own range).
+        subtract += range(fenwick, points[idx]);
+    }
+    debug_assert_eq!(added, points.len());
+    while far < points.len() {
+        total += range(fenwick, points[far]);
+        far += 1;
+    }
+    total - subtract
 }
 
 /// Number of within-distance skip-bigrams of a sentence of `len` tokens:
@@ -205,7 +403,7 @@ impl SkipBigramScratch {
 pub fn skip_bigram_count(len: usize, max_gap: Option<usize>) -> usize {
     match max_gap {
         None => len * len.saturating_sub(1) / 2,
-        Some(d) => (0..len).map(|i| (d + 1).min(len - 1 - i)).sum(),
+        Some(d) => (0..len).map(|i| d.saturating_add(1).min(len - 1 - i)).sum(),
     }
 }
 
@@ -224,7 +422,9 @@ pub fn skip_bigram_overlap(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::counts::clipped_intersection;
     use crate::kernels::ngram::ngram_overlap;
+    use proptest::prelude::*;
 
     // S1 police killed the gunman; S2 police kill the gunman; S3 the gunman kill police;
     // S4 the gunman police killed.
@@ -258,20 +458,121 @@ mod tests {
         );
     }
 
+    /// The oracle: every within-distance pair of each side as a sorted `u64` key, then the
+    /// clipped intersection (quadratic memory: short inputs only).
+    fn oracle(a: &[u32], b: &[u32], gap: Option<usize>, unigrams: bool) -> usize {
+        let pairs = |t: &[u32]| {
+            let mut out: Vec<u64> = Vec::new();
+            for i in 0..t.len() {
+                for j in i + 1..window_end(i, t.len(), gap) {
+                    out.push((t[i] as u64) << 32 | t[j] as u64);
+                }
+            }
+            out.sort_unstable();
+            out
+        };
+        let mut hit = clipped_intersection(&pairs(a), &pairs(b));
+        if unigrams {
+            let (mut x, mut y) = (a.to_vec(), b.to_vec());
+            x.sort_unstable();
+            y.sort_unstable();
+            hit += clipped_intersection(&x, &y);
+        }
+        hit
+    }
+
+    /// Both exact paths on one comparison: (dense table, type sweeps).
+    fn both_paths(a: &[u32], b: &[u32], gap: Option<usize>, unigrams: bool) -> (usize, usize) {
+        let mut s = SkipBigramScratch::new();
+        s.prepare(a, gap, unigrams);
+        let k = s.number_common_types(b);
+        let dense = if k == 0 { 0 } else { s.dense_hits(k) };
+        let swept = if k == 0 { 0 } else { s.swept_hits(k) };
+        (dense, swept)
+    }
+
     #[test]
-    fn dense_and_sorted_paths_agree() {
-        // 600 shared types force the sorted fallback; compare with a small-alphabet twin
-        // relabelled so that it takes the dense path.
+    fn dense_and_swept_paths_agree() {
+        // 600 shared types: the public path sweeps; the dense table still gives the truth.
         let a: Vec<u32> = (0..1500u32).map(|i| (i * 7919) % 600).collect();
         let b: Vec<u32> = (0..1400u32).map(|i| (i * 104_729) % 600).collect();
         for (gap, uni) in [(Some(0), false), (Some(4), true), (None, true)] {
-            let big = skip_bigram_overlap(&a, &b, gap, uni);
-            let mut s = SkipBigramScratch::new();
-            s.prepare(&a, gap, uni);
-            let common = s.number_common_types(&b);
-            assert!(common > MAX_DENSE_TYPES);
-            let dense_hits = s.dense_hits(common);
-            assert_eq!(big.hit as usize, dense_hits);
+            let (dense, swept) = both_paths(&a, &b, gap, uni);
+            assert_eq!(dense, swept);
+            assert_eq!(skip_bigram_overlap(&a, &b, gap, uni).hit as usize, dense);
+        }
+    }
+
+    #[test]
+    fn huge_gaps_mean_no_limit() {
+        let a = [1, 2, 3, 1, 2];
+        let b = [3, 2, 1, 2, 1];
+        let none = skip_bigram_overlap(&a, &b, None, true);
+        assert_eq!(skip_bigram_overlap(&a, &b, Some(usize::MAX), true), none);
+        assert_eq!(
+            skip_bigram_overlap(&a, &b, Some(usize::MAX - 1), true),
+            none
+        );
+        assert_eq!(skip_bigram_count(5, Some(usize::MAX)), 10);
+    }
+
+    #[test]
+    fn long_documents_in_linear_memory() {
+        // 20k tokens each side: C(n, 2) = 2e8 pairs, never enumerated.
+        let a: Vec<u32> = (0..20_000u32).map(|i| (i * 7919) % 1000).collect();
+        let b: Vec<u32> = (0..20_000u32).map(|i| (i * 31) % 1800).collect();
+        let c = skip_bigram_overlap(&a, &b, None, true);
+        assert!(c.hit > 0.0 && c.hit <= c.hyp_total.min(c.ref_total));
+        let distinct: Vec<u32> = (0..20_000u32).collect();
+        let c = skip_bigram_overlap(&distinct, &distinct, None, false);
+        assert_eq!(c.hit, c.hyp_total);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn every_path_equals_the_oracle(
+            a in prop::collection::vec(0u32..12, 0..120),
+            b in prop::collection::vec(0u32..12, 0..120),
+            gap in prop::option::of(0usize..10),
+            unigrams in any::<bool>(),
+        ) {
+            let want = oracle(&a, &b, gap, unigrams);
+            let (dense, swept) = both_paths(&a, &b, gap, unigrams);
+            prop_assert_eq!(dense, want);
+            prop_assert_eq!(swept, want);
+            prop_assert_eq!(skip_bigram_overlap(&a, &b, gap, unigrams).hit as usize, want);
+        }
+
+        #[test]
+        fn mostly_single_types_equal_the_oracle(
+            a in prop::collection::vec(0u32..400, 0..300),
+            b in prop::collection::vec(0u32..400, 0..300),
+            gap in prop::option::of(0usize..40),
+        ) {
+            let want = oracle(&a, &b, gap, true);
+            prop_assert_eq!(both_paths(&a, &b, gap, true).1, want);
+        }
+
+        #[test]
+        fn repetitive_text_equals_the_oracle(
+            unit in prop::collection::vec(0u32..6, 1..8),
+            reps in 1usize..40,
+            noise in prop::collection::vec((0usize..300, 0u32..50), 0..20),
+            gap in prop::option::of(0usize..20),
+        ) {
+            let mut a: Vec<u32> = unit.iter().copied().cycle().take(unit.len() * reps).collect();
+            let mut b = a.clone();
+            for (k, (at, t)) in noise.iter().enumerate() {
+                let v = if k % 2 == 0 { &mut a } else { &mut b };
+                if !v.is_empty() {
+                    let n = v.len();
+                    v[at % n] = *t;
+                }
+            }
+            let want = oracle(&a, &b, gap, false);
+            prop_assert_eq!(both_paths(&a, &b, gap, false).1, want);
         }
     }
 

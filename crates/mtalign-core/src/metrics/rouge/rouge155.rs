@@ -10,6 +10,10 @@
 
 use crate::kernels::counts::Counts;
 
+/// Tables of at most this many cells keep every back pointer; larger ones keep checkpoint
+/// rows and recompute one band of rows at a time during the traceback (linear memory).
+const FULL_TABLE_CELLS: usize = 1 << 24;
+
 /// Reusable tables of the ROUGE-1.5.5 weighted LCS.
 #[derive(Debug, Default)]
 pub struct Wlcs155Scratch {
@@ -20,14 +24,14 @@ pub struct Wlcs155Scratch {
     cur_c: Vec<f64>,
     prev_k: Vec<u32>,
     cur_k: Vec<u32>,
-    /// Back pointers, row-major (m × n): 0 diagonal, 1 up, 2 left.
-    dirs: Vec<u8>,
+    /// Back pointers of a band of rows, row-major (rows × (n + 1) bits): set where the
+    /// cell took the upper value (a match is known from the symbols, so one bit suffices).
+    up: Vec<u64>,
+    /// DP rows saved every `band` rows (c and k), for the banded traceback.
+    saved_c: Vec<f64>,
+    saved_k: Vec<u32>,
     marked: Vec<bool>,
 }
-
-const DIAG: u8 = 0;
-const UP: u8 = 1;
-const LEFT: u8 = 2;
 
 impl Wlcs155Scratch {
     fn ensure_f(&mut self, weight: f64, up_to: usize) {
@@ -46,59 +50,130 @@ impl Wlcs155Scratch {
         self.f[k]
     }
 
-    /// The recounted hit weight of reference `x` (rows) and candidate `y` (columns).
-    pub fn hit(&mut self, x: &[u32], y: &[u32], weight: f64) -> f64 {
-        let (m, n) = (x.len(), y.len());
-        if m == 0 || n == 0 {
-            return 0.0;
-        }
-        self.ensure_f(weight, m.max(n));
-        for row in [&mut self.prev_c, &mut self.cur_c] {
-            row.clear();
-            row.resize(n + 1, 0.0);
-        }
-        for row in [&mut self.prev_k, &mut self.cur_k] {
-            row.clear();
-            row.resize(n + 1, 0);
-        }
-        self.dirs.clear();
-        self.dirs.resize(m * n, 0);
-        for (i, &xi) in x.iter().enumerate() {
-            for (j, &yj) in y.iter().enumerate() {
-                let d = if xi == yj {
+    /// Computes rows `rows` of the table (columns 1..=`cols`) starting from `prev_c` /
+    /// `prev_k` (the row before), leaving the last row in `prev_c` / `prev_k`. With `bits`,
+    /// records each cell's "took the upper value" bit (band-relative rows, `stride` words a
+    /// row); with `save`, copies every `every`-th row end into the saved rows.
+    fn rows(
+        &mut self,
+        x: &[u32],
+        y: &[u32],
+        rows: std::ops::Range<usize>,
+        cols: usize,
+        bits: Option<usize>,
+        save: Option<usize>,
+    ) {
+        let n1 = y.len() + 1;
+        let first = rows.start;
+        for i in rows {
+            let xi = x[i];
+            self.cur_c[0] = 0.0;
+            self.cur_k[0] = 0;
+            for (j, &yj) in y[..cols].iter().enumerate() {
+                if xi == yj {
                     let k = self.prev_k[j] as usize;
                     // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
                     self.cur_c[j + 1] = self.prev_c[j] + self.f[k + 1] - self.f[k];
                     self.cur_k[j + 1] = k as u32 + 1;
-                    DIAG
                 } else {
                     let (up, left) = (self.prev_c[j + 1], self.cur_c[j]);
                     self.cur_k[j + 1] = 0;
                     if up >= left {
                         self.cur_c[j + 1] = up;
-                        UP
+                        if let Some(stride) = bits {
+                            let bit = (i - first) * stride * 64 + j;
+                            self.up[bit / 64] |= 1 << (bit % 64);
+                        }
                     } else {
                         self.cur_c[j + 1] = left;
-                        LEFT
                     }
-                };
-                self.dirs[i * n + j] = d;
+                }
             }
             std::mem::swap(&mut self.prev_c, &mut self.cur_c);
             std::mem::swap(&mut self.prev_k, &mut self.cur_k);
+            if let Some(every) = save {
+                if (i + 1) % every == 0 && i + 1 < x.len() {
+                    self.saved_c.extend_from_slice(&self.prev_c[..n1]);
+                    self.saved_k.extend_from_slice(&self.prev_k[..n1]);
+                }
+            }
         }
+    }
+
+    /// The recounted hit weight of reference `x` (rows) and candidate `y` (columns).
+    pub fn hit(&mut self, x: &[u32], y: &[u32], weight: f64) -> f64 {
+        let band = if x.len().saturating_mul(y.len()) <= FULL_TABLE_CELLS {
+            x.len().max(1)
+        } else {
+            // Saved rows (12 bytes a column each) and one band of bits balance at
+            // band ≈ √(96·m); never fewer than 64 rows.
+            (((96 * x.len()) as f64).sqrt() as usize).max(64)
+        };
+        self.hit_banded(x, y, weight, band)
+    }
+
+    /// [`Self::hit`] with checkpoints every `band` rows: O((m / band + band / 64)·n) memory,
+    /// and the same numbers for every `band` (the recomputed cells are the same operations).
+    fn hit_banded(&mut self, x: &[u32], y: &[u32], weight: f64, band: usize) -> f64 {
+        let (m, n) = (x.len(), y.len());
+        if m == 0 || n == 0 {
+            return 0.0;
+        }
+        self.ensure_f(weight, m.max(n));
+        let reset = |c: &mut Vec<f64>, k: &mut Vec<u32>| {
+            c.clear();
+            c.resize(n + 1, 0.0);
+            k.clear();
+            k.resize(n + 1, 0);
+        };
+        reset(&mut self.prev_c, &mut self.prev_k);
+        reset(&mut self.cur_c, &mut self.cur_k);
+        self.saved_c.clear();
+        self.saved_k.clear();
+        let stride = n.div_ceil(64);
+        // Forward pass: only the checkpoint rows (rows band, 2·band, ... < m) are kept.
+        let bands = m.div_ceil(band);
+        if bands > 1 {
+            self.rows(x, y, 0..m, n, None, Some(band));
+        }
+        // Backward: per band, from its checkpoint, recompute its rows up to column j with
+        // their bits, then trace back through it.
         self.marked.clear();
         self.marked.resize(m, false);
         let (mut i, mut j) = (m, n);
-        while i > 0 && j > 0 {
-            match self.dirs[(i - 1) * n + (j - 1)] {
-                DIAG => {
+        for b in (0..bands).rev() {
+            if i == 0 || j == 0 {
+                break;
+            }
+            let start = b * band;
+            if start >= i {
+                continue;
+            }
+            if start == 0 {
+                self.prev_c[..=n].fill(0.0);
+                self.prev_k[..=n].fill(0);
+            } else {
+                let at = (start / band - 1) * (n + 1);
+                self.prev_c[..=n].copy_from_slice(&self.saved_c[at..at + n + 1]);
+                self.prev_k[..=n].copy_from_slice(&self.saved_k[at..at + n + 1]);
+            }
+            let rows = i - start;
+            self.up.clear();
+            self.up.resize(rows * stride, 0);
+            self.rows(x, y, start..i, j, Some(stride), None);
+            while i > start && j > 0 {
+                if x[i - 1] == y[j - 1] {
                     self.marked[i - 1] = true;
                     i -= 1;
                     j -= 1;
+                } else {
+                    let bit = (i - 1 - start) * stride * 64 + (j - 1);
+                    if self.up[bit / 64] >> (bit % 64) & 1 == 1 {
+                        i -= 1;
+                    } else {
+                        j -= 1;
+                    }
                 }
-                UP => i -= 1,
-                _ => j -= 1,
             }
         }
         let mut hit = 0.0;
@@ -152,6 +227,88 @@ mod tests {
             (16.0, 49.0, 7f64.powi(4))
         );
         assert_eq!(s.hit(&[], &y1, 2.0), 0.0);
+    }
+
+    /// The original: every back pointer in an m × n table.
+    fn hit_full_table(x: &[u32], y: &[u32], weight: f64) -> f64 {
+        let (m, n) = (x.len(), y.len());
+        if m == 0 || n == 0 {
+            return 0.0;
+        }
+        let f: Vec<f64> = (0..=m.max(n) + 1)
+            .map(|k| (k as f64).powf(weight))
+            .collect();
+        let (mut c, mut kk) = (
+            vec![vec![0.0f64; n + 1]; m + 1],
+            vec![vec![0usize; n + 1]; m + 1],
+        );
+        let mut dirs = vec![vec![0u8; n]; m];
+        for i in 0..m {
+            for j in 0..n {
+                if x[i] == y[j] {
+                    let k = kk[i][j];
+                    c[i + 1][j + 1] = c[i][j] + f[k + 1] - f[k];
+                    kk[i + 1][j + 1] = k + 1;
+                } else if c[i][j + 1] >= c[i + 1][j] {
+                    c[i + 1][j + 1] = c[i][j + 1];
+                    dirs[i][j] = 1;
+                } else {
+                    c[i + 1][j + 1] = c[i + 1][j];
+                    dirs[i][j] = 2;
+                }
+            }
+        }
+        let mut marked = vec![false; m];
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            match (x[i - 1] == y[j - 1], dirs[i - 1][j - 1]) {
+                (true, _) => {
+                    marked[i - 1] = true;
+                    i -= 1;
+                    j -= 1;
+                }
+                (false, 1) => i -= 1,
+                _ => j -= 1,
+            }
+        }
+        let (mut hit, mut run) = (0.0, 0);
+        for &on in marked.iter().chain([&false]) {
+            if on {
+                run += 1;
+            } else if run > 0 {
+                hit += f[run];
+                run = 0;
+            }
+        }
+        hit
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn banded_traceback_equals_the_full_table(
+            x in proptest::collection::vec(0u32..5, 0..90),
+            y in proptest::collection::vec(0u32..5, 0..90),
+            band in 1usize..20,
+            weight in proptest::sample::select(vec![1.0, 1.2, 2.0, 0.5]),
+        ) {
+            let want = hit_full_table(&x, &y, weight);
+            let mut s = Wlcs155Scratch::default();
+            proptest::prop_assert_eq!(s.hit(&x, &y, weight).to_bits(), want.to_bits());
+            proptest::prop_assert_eq!(s.hit_banded(&x, &y, weight, band).to_bits(), want.to_bits());
+        }
+    }
+
+    #[test]
+    fn long_pairs_in_linear_memory() {
+        // 5000 × 4000 cells: above the full-table limit, so banded.
+        let x: Vec<u32> = (0..5000u32).map(|i| (i * 7) % 13).collect();
+        let y: Vec<u32> = (0..4000u32).map(|i| (i * 5) % 11).collect();
+        let mut s = Wlcs155Scratch::default();
+        let h = s.hit(&x, &y, 1.2);
+        assert!(!s.saved_c.is_empty() && s.saved_c.len() < 10 * 4001);
+        assert_eq!(h.to_bits(), s.hit_banded(&x, &y, 1.2, 5000).to_bits());
     }
 
     #[test]
