@@ -36,13 +36,28 @@ pub(crate) fn as_str<'a>(
     what: impl FnOnce() -> String,
 ) -> PyResult<&'a str> {
     match obj.cast::<PyString>() {
-        Ok(s) => s.to_str(),
+        Ok(s) => s.to_str().map_err(|e| not_utf8(obj.py(), e, what)),
         Err(_) => Err(input_err(format!(
             "{} is not a str (got {})",
             what(),
             type_name(obj)
         ))),
     }
+}
+
+/// A str that cannot be encoded as UTF-8 (a lone surrogate such as `'\ud800'`): an
+/// `InputError` naming the item and the character index.
+fn not_utf8(py: Python<'_>, e: PyErr, what: impl FnOnce() -> String) -> PyErr {
+    let at = e
+        .value(py)
+        .getattr("start")
+        .and_then(|v| v.extract::<usize>())
+        .map_or(String::new(), |k| format!(" at character {k}"));
+    input_err(format!(
+        "{} is not valid Unicode text: a lone surrogate{at} (decode with errors='replace' or \
+         'surrogateescape' and clean the text)",
+        what()
+    ))
 }
 
 /// Owned copy of a text batch: every distinct text (hypothesis or reference) once, in one
@@ -160,8 +175,8 @@ fn read_texts(
     let mut members: Vec<u32> = Vec::new();
     for (i, r) in ref_items.iter().enumerate() {
         members.clear();
-        if let Ok(s) = r.cast::<PyString>() {
-            let id = batch.intern(s.to_str()?);
+        if r.cast::<PyString>().is_ok() {
+            let id = batch.intern(as_str(r, || format!("refs[{i}]"))?);
             batch.ref_origin[id as usize].get_or_insert((i, 0));
             members.push(id);
         } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {

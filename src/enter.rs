@@ -32,11 +32,53 @@ pub(crate) fn enter<R: Send>(
         pool::check_threads(threads).map_err(to_py)?;
         return f().map_err(to_py);
     }
-    let out = py.detach(|| pool::run(threads, f).and_then(|r| r));
+    warn_if_capped(py, threads)?;
+    let mut pending: Option<PyErr> = None;
+    let out = py.detach(|| {
+        pool::run_interruptible(threads, f, || interrupted(&mut pending)).and_then(|r| r)
+    });
+    if let Some(e) = pending {
+        return Err(e);
+    }
     // A signal that arrived during the work is raised now, as KeyboardInterrupt, rather than
     // failing later inside NumPy's import machinery.
     py.check_signals()?;
     out.map_err(to_py)
+}
+
+/// Polled every `pool::POLL` while detached work runs: re-attaches briefly and runs
+/// Python's signal handlers (on the main thread; elsewhere a no-op). A handler's exception
+/// (KeyboardInterrupt for Ctrl-C) is kept for the caller and stops the work between pairs.
+fn interrupted(pending: &mut Option<PyErr>) -> bool {
+    Python::attach(|py| match py.check_signals() {
+        Ok(()) => false,
+        Err(e) => {
+            *pending = Some(e);
+            true
+        }
+    })
+}
+
+/// A `RuntimeWarning` when more threads are asked for than a pool gets.
+fn warn_if_capped(py: Python<'_>, threads: Option<usize>) -> PyResult<()> {
+    let asked = match threads {
+        Some(n) => n,
+        None => pool::default_threads().map_err(to_py)?,
+    };
+    if pool::capped_threads(asked).1 {
+        let msg = std::ffi::CString::new(format!(
+            "{asked} threads asked for; using {} (4 per core, at least 16)",
+            pool::max_threads()
+        ))
+        .unwrap_or_default();
+        PyErr::warn(
+            py,
+            &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(),
+            &msg,
+            1,
+        )?;
+    }
+    Ok(())
 }
 
 /// [`enter`] for long work (always detached).

@@ -56,10 +56,20 @@ pub(crate) fn wlcs_py(x: Vec<i64>, y: Vec<i64>, weight: f64) -> PyResult<f64> {
 /// DCS of reference `x` and candidate `y`: (cs0, cs1, cs2, dcs).
 #[pyfunction]
 #[pyo3(name = "dcs")]
-pub(crate) fn dcs_py(x: Vec<i64>, y: Vec<i64>) -> (f64, f64, f64, f64) {
+pub(crate) fn dcs_py(x: Vec<i64>, y: Vec<i64>) -> PyResult<(f64, f64, f64, f64)> {
     let (x, y) = dense_ids(&x, &y);
+    let cells = dcs::matching_cells(&x, &y);
+    if cells > dcs::MAX_MATCHING_CELLS {
+        return Err(crate::errors::input_err(format!(
+            "DCS would visit {cells} matching symbol pairs (x {} symbols, y {} symbols; the \
+             limit is {})",
+            x.len(),
+            y.len(),
+            dcs::MAX_MATCHING_CELLS
+        )));
+    }
     let [a, b, c, d] = dcs::dcs(&x, &y);
-    (a, b, c, d)
+    Ok((a, b, c, d))
 }
 
 /// Clipped n-gram overlap: (hit, hypothesis n-grams, reference n-grams).

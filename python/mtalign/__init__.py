@@ -16,6 +16,7 @@ Every metric is a :class:`Metric` with the same methods (``sentence_score``,
 
 from mtalign import io, kernels, meta, metrics
 from mtalign._mtalign import __version__
+from mtalign.checks import refs_from_streams
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
 from mtalign.meta.paired import PairedResult, paired_test
 from mtalign.metrics import *  # noqa: F403 (every metric and result; see metrics.__all__)
@@ -30,6 +31,7 @@ __all__ = [
     "io",
     "kernels",
     "meta",
+    "refs_from_streams",
     "MtalignError",
     "MtalignWarning",
     "paired_test",

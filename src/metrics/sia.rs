@@ -151,6 +151,25 @@ impl TranslationTableCore {
         self.entries.as_ref().clone()
     }
 
+    /// A table of the given (e, f, p(e|f)) entries, as [`Self::entries`] returns them (for
+    /// pickling and copying).
+    #[staticmethod]
+    fn from_entries(entries: Vec<(String, String, f64)>) -> PyResult<Self> {
+        if let Some((k, e)) = entries
+            .iter()
+            .enumerate()
+            .find(|(_, e)| !(e.2.is_finite() && e.2 >= 0.0))
+        {
+            return Err(input_err(format!(
+                "entries[{k}] has probability {} (must be a finite number >= 0)",
+                e.2
+            )));
+        }
+        Ok(Self {
+            entries: Arc::new(entries),
+        })
+    }
+
     fn __len__(&self) -> usize {
         self.entries.len()
     }

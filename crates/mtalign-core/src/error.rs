@@ -11,12 +11,15 @@ pub enum Error {
     Config(String),
     /// Data that cannot be scored: mismatched lengths, empty reference lists, ...
     Input(String),
+    /// The work was cancelled (a Ctrl-C in the caller): nothing was computed.
+    Interrupted,
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Config(msg) | Error::Input(msg) => f.write_str(msg),
+            Error::Interrupted => f.write_str("interrupted"),
         }
     }
 }

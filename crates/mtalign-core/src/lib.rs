@@ -8,6 +8,7 @@
 //! result depends on the thread count.
 
 pub mod error;
+pub mod interrupt;
 pub mod kernels;
 pub mod metrics;
 pub mod options;

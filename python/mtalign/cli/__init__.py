@@ -57,6 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        # Ctrl-C: one line, the shell's exit status for SIGINT (128 + 2), no traceback.
+        print("mtalign: interrupted", file=sys.stderr)
+        return 130
 
 
 __all__ = ["CliError", "build_parser", "main"]

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import InputError
+from mtalign.checks import check_ordered, check_stream_shape
 from mtalign.errors import MtalignWarning
 from mtalign.metrics.options import check_threads
 
@@ -21,6 +22,7 @@ def as_list(obj: Any, name: str) -> list | tuple:
     """A list or tuple of sentences (other iterables are materialised)."""
     if isinstance(obj, (list, tuple)):
         return obj
+    check_ordered(obj, name)
     if isinstance(obj, (str, bytes)) or not isinstance(obj, Iterable):
         raise InputError(f"{name} must be a list of sentences (got {type(obj).__name__})")
     return list(obj)
@@ -61,6 +63,7 @@ def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
     if hyps and isinstance(hyps[0], (list, tuple)):
         arr, hv, rv = core.score_tokens(hyps, refs, threads)
     else:
+        check_stream_shape(hyps, refs)
         arr, hv, rv = core.score_texts(hyps, refs, threads)
     if hv or rv:
         warn_vanished(hv, rv, tokenize, 5)  # the caller of the metric's method

@@ -109,6 +109,14 @@ class TranslationTable:
     def __repr__(self) -> str:
         return f"TranslationTable(entries={len(self)})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) as its entries.
+        return (_table_from_entries, (self.entries(),))
+
+
+def _table_from_entries(entries: list[tuple[str, str, float]]) -> TranslationTable:
+    return TranslationTable(TranslationTableCore.from_entries(entries))
+
 
 class WordSimilarity:
     """Directed word similarity sim(mt_word, ref_word) for SIA's stochastic matching.

@@ -529,8 +529,6 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
-
         #[test]
         fn every_path_equals_the_oracle(
             a in prop::collection::vec(0u32..12, 0..120),

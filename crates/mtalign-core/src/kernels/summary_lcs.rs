@@ -9,9 +9,18 @@
 
 use crate::kernels::counts::Counts;
 
+/// Tables of at most this many cells are kept whole; larger ones keep checkpoint rows and
+/// recompute one band of rows at a time for the traceback (linear memory).
+const FULL_TABLE_CELLS: usize = 1 << 24;
+
 #[derive(Debug, Default)]
 pub struct SummaryLcsScratch {
     table: Vec<u32>,
+    prev: Vec<u32>,
+    cur: Vec<u32>,
+    /// Rows saved every `band` rows, and one band's "left is larger" bits.
+    saved: Vec<u32>,
+    left: Vec<u64>,
     union: Vec<bool>,
     /// Remaining occurrences per token id, candidate and reference side (sparse reset).
     left_c: Vec<u32>,
@@ -40,6 +49,18 @@ impl SummaryLcsScratch {
 
     /// Marks in `self.union` the reference positions of rouge-score's LCS of `r` and `c`.
     fn mark_lcs(&mut self, r: &[u32], c: &[u32]) {
+        if r.len().saturating_mul(c.len()) <= FULL_TABLE_CELLS {
+            self.mark_lcs_full(r, c);
+        } else {
+            // Saved rows (4 bytes a column) and a band of bits balance at band ≈ √(32·rows).
+            let band = (((32 * r.len()) as f64).sqrt() as usize).max(64);
+            self.mark_lcs_banded(r, c, band);
+            self.saved = Vec::new();
+            self.left = Vec::new();
+        }
+    }
+
+    fn mark_lcs_full(&mut self, r: &[u32], c: &[u32]) {
         let (rows, cols) = (r.len(), c.len());
         let w = cols + 1;
         self.table.clear();
@@ -63,6 +84,97 @@ impl SummaryLcsScratch {
                 j -= 1;
             } else {
                 i -= 1;
+            }
+        }
+    }
+
+    /// Rows `rows` of the LCS table (columns 1..=`cols`) from `self.prev` (the row before),
+    /// leaving the last in `self.prev`; with `bits` (words a row), records for each cell
+    /// whether its left neighbour is larger than its upper one (the traceback's choice); with
+    /// `save`, copies every `save`-th row into `self.saved`.
+    fn rows(
+        &mut self,
+        r: &[u32],
+        c: &[u32],
+        rows: std::ops::Range<usize>,
+        cols: usize,
+        bits: Option<usize>,
+        save: Option<usize>,
+    ) {
+        let first = rows.start;
+        for i in rows {
+            self.cur[0] = 0;
+            for (j, &cj) in c[..cols].iter().enumerate() {
+                self.cur[j + 1] = if r[i] == cj {
+                    self.prev[j] + 1
+                } else {
+                    let (up, left) = (self.prev[j + 1], self.cur[j]);
+                    if left > up {
+                        if let Some(stride) = bits {
+                            let bit = (i - first) * stride * 64 + j;
+                            self.left[bit / 64] |= 1 << (bit % 64);
+                        }
+                    }
+                    up.max(left)
+                };
+            }
+            std::mem::swap(&mut self.prev, &mut self.cur);
+            if let Some(every) = save {
+                if (i + 1) % every == 0 && i + 1 < r.len() {
+                    self.saved.extend_from_slice(&self.prev[..=c.len()]);
+                }
+            }
+        }
+    }
+
+    /// [`Self::mark_lcs_full`]'s traceback from checkpoints every `band` rows: the same
+    /// choices, O((rows / band + band / 64)·cols) memory.
+    fn mark_lcs_banded(&mut self, r: &[u32], c: &[u32], band: usize) {
+        let (rows, cols) = (r.len(), c.len());
+        if rows == 0 || cols == 0 {
+            return;
+        }
+        for v in [&mut self.prev, &mut self.cur] {
+            v.clear();
+            v.resize(cols + 1, 0);
+        }
+        self.saved.clear();
+        let bands = rows.div_ceil(band);
+        if bands > 1 {
+            self.rows(r, c, 0..rows, cols, None, Some(band));
+        }
+        let stride = cols.div_ceil(64);
+        let (mut i, mut j) = (rows, cols);
+        for b in (0..bands).rev() {
+            let start = b * band;
+            if i == 0 || j == 0 {
+                break;
+            }
+            if start >= i {
+                continue;
+            }
+            if start == 0 {
+                self.prev.fill(0);
+            } else {
+                let at = (start / band - 1) * (cols + 1);
+                self.prev.copy_from_slice(&self.saved[at..at + cols + 1]);
+            }
+            self.left.clear();
+            self.left.resize((i - start) * stride, 0);
+            self.rows(r, c, start..i, j, Some(stride), None);
+            while i > start && j > 0 {
+                if r[i - 1] == c[j - 1] {
+                    self.union[i - 1] = true;
+                    i -= 1;
+                    j -= 1;
+                } else {
+                    let bit = (i - 1 - start) * stride * 64 + (j - 1);
+                    if self.left[bit / 64] >> (bit % 64) & 1 == 1 {
+                        j -= 1;
+                    } else {
+                        i -= 1;
+                    }
+                }
             }
         }
     }
@@ -117,6 +229,39 @@ mod tests {
         let c = s.counts(&[&[1, 2]], &[&[1, 2]]);
         assert_eq!(c.hit, 2.0);
         assert_eq!(s.counts(&[], &[&[1]]).hit, 0.0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn banded_traceback_marks_the_same_positions(
+            r in proptest::collection::vec(0u32..4, 0..80),
+            c in proptest::collection::vec(0u32..4, 0..80),
+            band in 1usize..20,
+        ) {
+            let mut s = SummaryLcsScratch {
+                union: vec![false; r.len()],
+                ..Default::default()
+            };
+            s.mark_lcs_full(&r, &c);
+            let want = s.union.clone();
+            s.union = vec![false; r.len()];
+            s.mark_lcs_banded(&r, &c, band);
+            proptest::prop_assert_eq!(&s.union, &want);
+        }
+    }
+
+    #[test]
+    fn long_lines_in_linear_memory() {
+        // 5000 × 4000 cells: banded; the same hits as one whole table.
+        let r: Vec<u32> = (0..5000u32).map(|i| (i * 7) % 13).collect();
+        let c: Vec<u32> = (0..4000u32).map(|i| (i * 5) % 11).collect();
+        let mut s = SummaryLcsScratch::default();
+        let got = s.counts(&[&c], &[&r]);
+        s.union = vec![false; r.len()];
+        s.mark_lcs_full(&r, &c);
+        let want = s.union.iter().filter(|&&u| u).count();
+        assert!(got.hit as usize <= want && got.hit > 0.0);
+        assert_eq!(s.saved.capacity(), 0);
     }
 
     #[test]

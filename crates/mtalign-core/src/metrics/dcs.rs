@@ -20,7 +20,7 @@
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
-use crate::Result;
+use crate::{Error, Result};
 
 /// A kept block: its length and end positions (1-based, exclusive-style end like the
 /// authors' code: the run covers x[x_end-len..x_end]).
@@ -46,6 +46,124 @@ pub struct DcsScratch {
     kept: Vec<Block>,
     by_y: Vec<(u32, u32)>,
     y_rank_by_x: Vec<u32>,
+    /// Runs per length (for the banded selection of long texts).
+    len_hist: Vec<usize>,
+    /// Positions used so far, in x and in y.
+    used: (usize, usize),
+}
+
+/// Runs sorted in one buffer at most (12 bytes each): longer texts select band by band.
+const MAX_BUFFERED_RUNS: usize = 1 << 21;
+
+/// Matching cells (pairs of equal symbols) at most, per pair: DCS visits each one at least
+/// once (the authors' algorithm), so beyond this a pair is refused rather than left to run
+/// for minutes. About 100k characters of English text against itself at character level.
+pub const MAX_MATCHING_CELLS: u64 = 1 << 30;
+
+/// The number of (i, j) with x[i] == y[j], in O(|x| + |y|) (sorted copies, merged).
+pub fn matching_cells(x: &[u32], y: &[u32]) -> u64 {
+    let (mut a, mut b) = (x.to_vec(), y.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    let (mut i, mut j, mut cells) = (0, 0, 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let v = a[i];
+                let i0 = i;
+                while i < a.len() && a[i] == v {
+                    i += 1;
+                }
+                let j0 = j;
+                while j < b.len() && b[j] == v {
+                    j += 1;
+                }
+                cells += ((i - i0) as u64) * ((j - j0) as u64);
+            }
+        }
+    }
+    cells
+}
+
+/// Calls `f` on every maximal diagonal run of (x, y), in (y start, x start) order.
+///
+/// Only cells where the symbols are equal are visited: for each y position the positions of
+/// the same symbol in x are walked through a linked list threaded over x (`head` indexed by
+/// symbol id, `next` by x position), and each run is followed from its first cell. Work is
+/// O(|x| + |y| + matching cells), not O(|x|·|y|); memory O(|x| + alphabet).
+fn for_each_run(
+    head: &mut Vec<u32>,
+    next: &mut Vec<u32>,
+    x: &[u32],
+    y: &[u32],
+    mut f: impl FnMut(Block),
+) {
+    let m = x.len();
+    let max_id = x.iter().copied().max().unwrap_or(0) as usize;
+    if head.len() <= max_id {
+        head.resize(max_id + 1, NONE);
+    }
+    next.clear();
+    next.resize(m, NONE);
+    for (i, &s) in x.iter().enumerate().rev() {
+        next[i] = head[s as usize];
+        head[s as usize] = i as u32;
+    }
+    for (j, &s) in y.iter().enumerate() {
+        let mut i = match head.get(s as usize) {
+            Some(&i) => i,
+            None => continue,
+        };
+        while i != NONE {
+            let iu = i as usize;
+            // (i, j) starts a run unless (i-1, j-1) matches too.
+            if iu == 0 || j == 0 || x[iu - 1] != y[j - 1] {
+                let len = x[iu..]
+                    .iter()
+                    .zip(&y[j..])
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                f(Block {
+                    len: len as u32,
+                    x_end: (iu + len) as u32,
+                    y_end: (j + len) as u32,
+                });
+            }
+            i = next[iu];
+        }
+    }
+    for &s in x {
+        head[s as usize] = NONE;
+    }
+}
+
+/// Whether run `b` touches an unused x and an unused y position.
+fn could_keep(x_used: &[bool], y_used: &[bool], b: &Block) -> bool {
+    let xs = (b.x_end - b.len) as usize..b.x_end as usize;
+    let ys = (b.y_end - b.len) as usize..b.y_end as usize;
+    !x_used[xs].iter().all(|&u| u) && !y_used[ys].iter().all(|&u| u)
+}
+
+/// Step 2 for one run: kept if it touches an unused x and an unused y position.
+fn keep_if_free(
+    x_used: &mut [bool],
+    y_used: &mut [bool],
+    kept: &mut Vec<Block>,
+    used: &mut (usize, usize),
+    b: Block,
+) {
+    let xs = (b.x_end - b.len) as usize..b.x_end as usize;
+    let ys = (b.y_end - b.len) as usize..b.y_end as usize;
+    if x_used[xs.clone()].iter().all(|&u| u) || y_used[ys.clone()].iter().all(|&u| u) {
+        return;
+    }
+    used.0 += x_used[xs.clone()].iter().filter(|&&u| !u).count();
+    used.1 += y_used[ys.clone()].iter().filter(|&&u| !u).count();
+    x_used[xs].fill(true);
+    y_used[ys].fill(true);
+    kept.push(b);
 }
 
 /// The four DCS scores: cs0, cs1, cs2, dcs.
@@ -58,50 +176,12 @@ impl DcsScratch {
 
     /// Step 1: every maximal diagonal run, in (y start, x start) order — for runs of equal
     /// length the same as the (y_end, x_end) order step 2 needs.
-    ///
-    /// Only cells where the symbols are equal are visited: for each y position the
-    /// positions of the same symbol in x are walked through a linked list threaded over x
-    /// (`head` indexed by symbol id, `next` by x position), and each run is followed from
-    /// its first cell. Work is O(|x| + |y| + matching cells), not O(|x|·|y|).
+    #[cfg(test)]
     fn maximal_runs(&mut self, x: &[u32], y: &[u32]) {
-        let m = x.len();
-        self.runs.clear();
-        let max_id = x.iter().copied().max().unwrap_or(0) as usize;
-        if self.head.len() <= max_id {
-            self.head.resize(max_id + 1, NONE);
-        }
-        self.next.clear();
-        self.next.resize(m, NONE);
-        for (i, &s) in x.iter().enumerate().rev() {
-            self.next[i] = self.head[s as usize];
-            self.head[s as usize] = i as u32;
-        }
-        for (j, &s) in y.iter().enumerate() {
-            let mut i = match self.head.get(s as usize) {
-                Some(&i) => i,
-                None => continue,
-            };
-            while i != NONE {
-                let iu = i as usize;
-                // (i, j) starts a run unless (i-1, j-1) matches too.
-                if iu == 0 || j == 0 || x[iu - 1] != y[j - 1] {
-                    let len = x[iu..]
-                        .iter()
-                        .zip(&y[j..])
-                        .take_while(|(a, b)| a == b)
-                        .count();
-                    self.runs.push(Block {
-                        len: len as u32,
-                        x_end: (iu + len) as u32,
-                        y_end: (j + len) as u32,
-                    });
-                }
-                i = self.next[iu];
-            }
-        }
-        for &s in x {
-            self.head[s as usize] = NONE;
-        }
+        let mut runs = std::mem::take(&mut self.runs);
+        runs.clear();
+        for_each_run(&mut self.head, &mut self.next, x, y, |b| runs.push(b));
+        self.runs = runs;
     }
 
     /// Orders the runs longest first, equal lengths keeping step 1's (y_end, x_end) order:
@@ -137,38 +217,144 @@ impl DcsScratch {
     }
 
     /// Step 2: greedy, longest first, keeping runs that touch an unused x and y position.
-    fn select(&mut self, m: usize, n: usize) {
-        self.sort_runs();
-        debug_assert!(self.runs.windows(2).all(|w| {
-            (std::cmp::Reverse(w[0].len), w[0].y_end, w[0].x_end)
-                < (std::cmp::Reverse(w[1].len), w[1].y_end, w[1].x_end)
-        }));
+    ///
+    /// Up to [`MAX_BUFFERED_RUNS`] runs are sorted in one buffer. Beyond that (long texts at
+    /// character level have billions of short runs) the runs are regenerated once per band
+    /// of lengths, longest band first, each band holding at most that many runs; a length
+    /// with more runs than that is a band of its own, taken in generation order, which is
+    /// already the order equal lengths need. The same runs meet the same checks in the same
+    /// order, so the kept blocks are identical; memory stays O(|x| + |y| + band).
+    fn select(&mut self, x: &[u32], y: &[u32], max_buffered: usize) {
+        let (m, n) = (x.len(), y.len());
         self.x_used.clear();
         self.x_used.resize(m, false);
         self.y_used.clear();
         self.y_used.resize(n, false);
         self.kept.clear();
-        for b in &self.runs {
-            let xs = (b.x_end - b.len) as usize..b.x_end as usize;
-            let ys = (b.y_end - b.len) as usize..b.y_end as usize;
-            if self.x_used[xs.clone()].iter().all(|&u| u)
-                || self.y_used[ys.clone()].iter().all(|&u| u)
-            {
-                continue;
+        self.used = (0, 0);
+        let mut runs = std::mem::take(&mut self.runs);
+        let mut hist = std::mem::take(&mut self.len_hist);
+        runs.clear();
+        hist.clear();
+        hist.resize(m.min(n) + 1, 0);
+        for_each_run(&mut self.head, &mut self.next, x, y, |b| {
+            hist[b.len as usize] += 1;
+            if runs.len() < max_buffered {
+                runs.push(b);
             }
-            self.x_used[xs].fill(true);
-            self.y_used[ys].fill(true);
-            self.kept.push(*b);
+        });
+        let total: usize = hist.iter().sum();
+        if total <= max_buffered {
+            self.runs = runs;
+            self.sort_runs();
+            debug_assert!(self.runs.windows(2).all(|w| {
+                (std::cmp::Reverse(w[0].len), w[0].y_end, w[0].x_end)
+                    < (std::cmp::Reverse(w[1].len), w[1].y_end, w[1].x_end)
+            }));
+            let runs = std::mem::take(&mut self.runs);
+            for b in &runs {
+                self.keep_if_free(*b);
+            }
+            self.runs = runs;
+        } else {
+            // While a band is processed, the shorter runs that can still be kept (an unused
+            // x and y position now, so possibly later: used positions only grow) are
+            // collected too; once they fit in one buffer they are the last band.
+            let mut ahead: Vec<Block> = Vec::new();
+            let mut hi = hist.len() - 1;
+            while hi >= 1 && self.used.0 < m && self.used.1 < n {
+                if hist[hi] == 0 {
+                    hi -= 1;
+                    continue;
+                }
+                let mut lo = hi;
+                ahead.clear();
+                let mut ahead_fits = true;
+                let mut look_ahead =
+                    |b: Block, xu: &[bool], yu: &[bool], ahead: &mut Vec<Block>| {
+                        if ahead_fits && could_keep(xu, yu, &b) {
+                            if ahead.len() < max_buffered {
+                                ahead.push(b);
+                            } else {
+                                ahead_fits = false;
+                                ahead.clear();
+                            }
+                        }
+                    };
+                if hist[hi] > max_buffered {
+                    // One length, streamed in generation order.
+                    for_each_run(&mut self.head, &mut self.next, x, y, |b| {
+                        let (xu, yu) = (&mut self.x_used, &mut self.y_used);
+                        if b.len as usize == hi {
+                            keep_if_free(xu, yu, &mut self.kept, &mut self.used, b);
+                        } else if (b.len as usize) < hi {
+                            look_ahead(b, xu, yu, &mut ahead);
+                        }
+                    });
+                } else {
+                    let mut held = hist[hi];
+                    while lo > 1 && hist[lo - 1] <= max_buffered - held {
+                        lo -= 1;
+                        held += hist[lo];
+                    }
+                    runs.clear();
+                    let band = lo as u32..=hi as u32;
+                    let (xu, yu) = (&self.x_used, &self.y_used);
+                    for_each_run(&mut self.head, &mut self.next, x, y, |b| {
+                        if band.contains(&b.len) {
+                            runs.push(b);
+                        } else if b.len < lo as u32 {
+                            look_ahead(b, xu, yu, &mut ahead);
+                        }
+                    });
+                    self.runs = std::mem::take(&mut runs);
+                    self.sort_runs();
+                    runs = std::mem::take(&mut self.runs);
+                    for b in &runs {
+                        self.keep_if_free(*b);
+                    }
+                }
+                if ahead_fits {
+                    // Every shorter run that could still be kept: sort and finish.
+                    self.runs = std::mem::take(&mut ahead);
+                    self.sort_runs();
+                    ahead = std::mem::take(&mut self.runs);
+                    for b in &ahead {
+                        self.keep_if_free(*b);
+                    }
+                    break;
+                }
+                hi = lo - 1;
+            }
+            self.runs = runs;
+            // A long pair's buffers are not kept for the next (mostly short) ones.
+            self.runs = Vec::new();
+            self.sorted = Vec::new();
         }
+        self.len_hist = hist;
+    }
+
+    fn keep_if_free(&mut self, b: Block) {
+        keep_if_free(
+            &mut self.x_used,
+            &mut self.y_used,
+            &mut self.kept,
+            &mut self.used,
+            b,
+        );
     }
 
     /// Scores of reference `x` and candidate `y`.
     pub fn dcs(&mut self, x: &[u32], y: &[u32]) -> DcsScores {
+        self.dcs_buffering(x, y, MAX_BUFFERED_RUNS)
+    }
+
+    /// [`Self::dcs`], sorting at most `max_buffered` runs at a time.
+    fn dcs_buffering(&mut self, x: &[u32], y: &[u32], max_buffered: usize) -> DcsScores {
         if x.is_empty() || y.is_empty() {
             return [0.0; 4];
         }
-        self.maximal_runs(x, y);
-        self.select(x.len(), y.len());
+        self.select(x, y, max_buffered);
         if self.kept.is_empty() {
             return [0.0; 4];
         }
@@ -233,8 +419,27 @@ impl Metric for Dcs {
     type Context = ();
     const TASK_PAIRS: usize = 16;
 
+    const CHECKS_PAIRS: bool = true;
+
     fn width(&self) -> usize {
         4
+    }
+
+    fn check_pair(&self, pair: Pair<'_>) -> Result<()> {
+        let hyp = pair.hyp();
+        for (k, r) in pair.refs().enumerate() {
+            let cells = matching_cells(r, hyp);
+            if cells > MAX_MATCHING_CELLS {
+                return Err(Error::Input(format!(
+                    "DCS against reference {k} would visit {cells} matching symbol pairs \
+                     (hypothesis {} symbols, reference {} symbols; the limit is \
+                     {MAX_MATCHING_CELLS}): score at word level or split the document",
+                    hyp.len(),
+                    r.len()
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn pair_statistics(&self, _: &(), scratch: &mut DcsScratch, pair: Pair<'_>, row: &mut [f64]) {
@@ -329,6 +534,42 @@ mod tests {
             got.sort_unstable_by_key(|b| (b.y_end, b.x_end));
             proptest::prop_assert_eq!(&got, &maximal_runs_dense(&x, &y));
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn banded_selection_equals_one_buffer(
+            x in proptest::collection::vec(0u32..4, 0..120),
+            y in proptest::collection::vec(0u32..4, 0..120),
+            limit in 1usize..12,
+        ) {
+            let mut s = DcsScratch::new();
+            let want = s.dcs(&x, &y);
+            let kept = s.kept_blocks().to_vec();
+            let got = s.dcs_buffering(&x, &y, limit);
+            proptest::prop_assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits));
+            proptest::prop_assert_eq!(s.kept_blocks(), &kept[..]);
+        }
+
+        #[test]
+        fn matching_cells_counts_equal_pairs(
+            x in proptest::collection::vec(0u32..5, 0..60),
+            y in proptest::collection::vec(0u32..5, 0..60),
+        ) {
+            let want = x.iter().map(|a| y.iter().filter(|b| *b == a).count() as u64).sum::<u64>();
+            proptest::prop_assert_eq!(matching_cells(&x, &y), want);
+        }
+    }
+
+    #[test]
+    fn long_identical_text_stops_after_the_diagonal() {
+        // 4000 symbols of a 3-letter alphabet: 5e6 matching cells and ~1e6 runs, selected
+        // band by band; the whole diagonal is one block.
+        let x: Vec<u32> = (0..4000u32).map(|i| (i * i + 7 * i) % 3).collect();
+        let mut s = DcsScratch::new();
+        let got = s.dcs_buffering(&x, &x, 1 << 12);
+        assert_eq!(s.kept_blocks().len(), 1);
+        assert_eq!(got[0], 1.0);
     }
 
     #[test]

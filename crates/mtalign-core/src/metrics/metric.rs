@@ -12,7 +12,7 @@
 use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
-use crate::Result;
+use crate::{interrupt, Error, Result};
 use rayon::prelude::*;
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
@@ -69,6 +69,16 @@ pub trait Metric: Sync {
     /// Pairs per parallel task: larger for cheap pairs, smaller for costly ones.
     const TASK_PAIRS: usize = 32;
 
+    /// Whether [`Metric::check_pair`] checks anything (the runner skips the pass if not).
+    const CHECKS_PAIRS: bool = false;
+
+    /// Refuses a pair the metric cannot score within bounded time or memory (`Error::Input`
+    /// saying why and what the limit is). Run on every pair, in order, before any work, so
+    /// the first bad pair is the one named.
+    fn check_pair(&self, _pair: Pair<'_>) -> Result<()> {
+        Ok(())
+    }
+
     /// Columns of one statistics row.
     fn width(&self) -> usize;
 
@@ -105,19 +115,31 @@ pub fn statistics_batch<M: Metric>(
 ) -> Result<Vec<f64>> {
     ref_sets.check(hyps.len())?;
     docs.check_indices(hyps, ref_sets)?;
+    let pair = |i: usize| Pair {
+        docs,
+        hyp: hyps[i],
+        refs: ref_sets.get(i),
+    };
+    if M::CHECKS_PAIRS {
+        for i in 0..hyps.len() {
+            metric.check_pair(pair(i)).map_err(|e| match e {
+                Error::Input(m) => Error::Input(format!("hyps[{i}]: {m}")),
+                other => other,
+            })?;
+        }
+    }
     let context = metric.context(docs, hyps, ref_sets);
     let width = metric.width();
     let mut out = vec![0.0; hyps.len() * width];
     if width == 0 {
         return Ok(out);
     }
+    // A Ctrl-C (or any cancellation) stops the batch between pairs.
+    let cancel = interrupt::current();
     let fill = |i: usize, row: &mut [f64], scratch: &mut M::Scratch| {
-        let pair = Pair {
-            docs,
-            hyp: hyps[i],
-            refs: ref_sets.get(i),
-        };
-        metric.pair_statistics(&context, scratch, pair, row);
+        if !interrupt::is_set(&cancel) {
+            metric.pair_statistics(&context, scratch, pair(i), row);
+        }
     };
     if hyps.len() <= INLINE_PAIRS {
         with_scratch(|scratch: &mut M::Scratch| {
@@ -130,6 +152,9 @@ pub fn statistics_batch<M: Metric>(
             .with_min_len(M::TASK_PAIRS)
             .enumerate()
             .for_each(|(i, row)| with_scratch(|scratch: &mut M::Scratch| fill(i, row, scratch)));
+    }
+    if interrupt::is_set(&cancel) {
+        return Err(Error::Interrupted);
     }
     Ok(out)
 }

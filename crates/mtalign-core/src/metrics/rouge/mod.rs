@@ -40,6 +40,12 @@ pub enum Variant {
     LcsSum,
 }
 
+/// The largest ROUGE-W weight: n^w stays finite for any n < 2^32 (2^(32·30) < f64::MAX).
+pub const MAX_WLCS_WEIGHT: f64 = 30.0;
+
+/// The largest weight under `compat="rouge155"`, whose recall divides by m^(w·w).
+pub const MAX_WLCS155_WEIGHT: f64 = 5.0;
+
 const VARIANT_HELP: &str = "expected rouge1..rouge9, rougeL, rougeLsum, rougeW-<weight>, \
      rougeS<d>, rougeS*, rougeSU<d>, rougeSU*";
 
@@ -61,6 +67,12 @@ impl Variant {
                      (f(k) = k^w must reward consecutive matches)"
                 )));
             }
+            if weight > MAX_WLCS_WEIGHT {
+                return Err(Error::Config(format!(
+                    "variant '{name}': the ROUGE-W weight must be at most {MAX_WLCS_WEIGHT} \
+                     (f(n) = n^w must stay finite for every text length)"
+                )));
+            }
             return Ok(Variant::Wlcs(weight));
         }
         let (skip, unigrams) = if let Some(d) = rest.strip_prefix("SU") {
@@ -74,7 +86,16 @@ impl Variant {
             let max_gap = match d {
                 "*" => None,
                 _ if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => {
-                    Some(d.parse::<usize>().map_err(|_| unknown())?)
+                    match d.parse::<u32>() {
+                        Ok(gap) => Some(gap as usize),
+                        Err(_) => {
+                            return Err(Error::Config(format!(
+                                "variant '{name}': the skip distance must be at most {} \
+                                 (rougeS* / rougeSU* for no limit)",
+                                u32::MAX
+                            )))
+                        }
+                    }
                 }
                 _ => return Err(unknown()),
             };
@@ -136,7 +157,14 @@ pub fn f_measure(precision: f64, recall: f64, beta: f64) -> f64 {
         return 0.0;
     }
     let b2 = beta * beta;
-    (1.0 + b2) * recall * precision / (recall + b2 * precision)
+    let f = (1.0 + b2) * recall * precision / (recall + b2 * precision);
+    if f.is_finite() {
+        return f;
+    }
+    // β² so large that the products overflow (β = 1e200): the same formula divided
+    // through by β², which tends to R.
+    let w = 1.0 / b2;
+    (w + 1.0) * recall * precision / (w * recall + precision)
 }
 
 fn ratio(hit: f64, total: f64) -> f64 {
@@ -169,6 +197,17 @@ impl RougeConfig {
         }
         if !(beta.is_finite() && beta > 0.0) {
             return Err(Error::Config(format!("beta must be > 0 (got {beta})")));
+        }
+        for v in &variants {
+            if let (Variant::Wlcs(w), Compat::Rouge155) = (v, compat) {
+                if *w > MAX_WLCS155_WEIGHT {
+                    return Err(Error::Config(format!(
+                        "ROUGE-W weight {w} with compat=\"rouge155\": at most \
+                         {MAX_WLCS155_WEIGHT} (ROUGE-1.5.5 divides by m^(w·w), which must \
+                         stay finite)"
+                    )));
+                }
+            }
         }
         Ok(Self {
             variants,

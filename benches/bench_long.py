@@ -1,0 +1,120 @@
+"""Long documents: time and peak memory of every metric on one pair, against length.
+
+Each (metric, length) runs in a fresh child process that builds one pair of Zipf-distributed
+synthetic documents (5000-word vocabulary), scores it once on ``--threads`` threads and
+reports the wall time and the growth of its peak resident memory (``ru_maxrss`` after the
+call minus before: the memory beyond the input). A metric stops growing after its first
+length over ``--timeout``. DCS at character level uses ``5 ×`` the word count in
+characters (the issue's 500k-character target at 100k words).
+
+Usage: python benches/bench_long.py [--lengths 1000 3000 10000 30000 100000]
+       [--metrics rougeS* dcs-char ...] [--threads 2] [--timeout 60]
+Don't run the full sizes while the machine is busy: the numbers are per run, not averaged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+METRICS = {
+    "rougeS*": "mtalign.Rouge(['rougeS*'])",
+    "rougeSU*": "mtalign.Rouge(['rougeSU*'])",
+    "rougeSU4": "mtalign.Rouge(['rougeSU4'])",
+    "rougeSU*-1.5.5": "mtalign.Rouge(['rougeSU*'], compat='rouge155')",
+    "rougeL": "mtalign.Rouge(['rougeL'])",
+    "rougeLsum": "mtalign.Rouge(['rougeLsum'])",
+    "rouge2": "mtalign.Rouge(['rouge2'])",
+    "rougeW-1.2": "mtalign.Rouge(['rougeW-1.2'])",
+    "rougeW-1.2-1.5.5": "mtalign.Rouge(['rougeW-1.2'], compat='rouge155')",
+    "bleu": "mtalign.Bleu()",
+    "nist": "mtalign.Nist()",
+    "wer": "mtalign.Wer()",
+    "per": "mtalign.Per()",
+    "ribes": "mtalign.Ribes()",
+    "sia": "mtalign.Sia()",
+    "dcs-word": "mtalign.Dcs(level='word')",
+    "dcs-char": "mtalign.Dcs()",
+}
+
+CHILD = textwrap.dedent("""
+    import json, random, resource, sys, time
+    import mtalign
+    make, words, chars, threads = json.loads(sys.argv[1])
+    rng = random.Random(13)
+    vocab = [f"w{i}" for i in range(5000)]
+    weights = [1 / (k + 1) for k in range(len(vocab))]
+    hyp = " ".join(rng.choices(vocab, weights, k=words))
+    ref = " ".join(rng.choices(vocab, weights, k=words))
+    if chars:
+        hyp, ref = hyp[:chars], ref[:chars]
+    metric = eval(make, {"mtalign": mtalign})
+    metric.batch_score(["warm up"], ["warm up"], threads=threads)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = time.perf_counter()
+    try:
+        metric.batch_score([hyp], [ref], threads=threads)
+        error = None
+    except mtalign.MtalignError as e:
+        error = f"{type(e).__name__}: {str(e)[:60]}"
+    seconds = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": seconds, "peak_mb": (after - before) / 1024, "error": error}))
+""")
+
+
+def run(make: str, words: int, chars: int, threads: int, timeout: float) -> dict:
+    env = {**os.environ, "MTALIGN_NUM_THREADS": str(threads)}
+    try:
+        out = subprocess.run([sys.executable, "-c", CHILD, json.dumps([make, words, chars,
+                                                                        threads])],
+                             capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"timeout": True}
+    if out.returncode != 0:
+        return {"crash": out.returncode, "stderr": out.stderr[-300:]}
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lengths", type=int, nargs="+", default=[1000, 3000, 10_000, 30_000,
+                                                               100_000])
+    ap.add_argument("--metrics", nargs="+", default=list(METRICS), choices=list(METRICS))
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60.0)
+    args = ap.parse_args()
+    print(f"one pair, {args.threads} threads; time (s) / peak memory beyond the input (MB); "
+          f"DCS char: 5 chars per word")
+    head = f"{'metric':18}" + "".join(f"{n:>20,}" for n in args.lengths)
+    print(head)
+    for name in args.metrics:
+        cells = []
+        stopped = False
+        for n in args.lengths:
+            if stopped:
+                cells.append("-")
+                continue
+            chars = 5 * n if name == "dcs-char" else 0
+            r = run(METRICS[name], n, chars, args.threads, args.timeout)
+            if r.get("timeout"):
+                cells.append(f">{args.timeout:.0f}s")
+                stopped = True
+            elif "crash" in r:
+                cells.append(f"exit {r['crash']}")
+                stopped = True
+            elif r["error"]:
+                cells.append("refused")
+                stopped = True
+            else:
+                cells.append(f"{r['seconds']:.2f}s/{r['peak_mb']:.0f}MB")
+                stopped = r["seconds"] > args.timeout / 3
+        print(f"{name:18}" + "".join(f"{c:>20}" for c in cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+//! Cooperative cancellation of long work (a Ctrl-C in the caller).
+//!
+//! [`crate::pool::run_interruptible`] gives the work a flag and polls the caller's
+//! `interrupted()` while it waits; the batch runner reads the flag of the work it belongs to
+//! ([`current`]) and stops between pairs once it is set, returning `Error::Interrupted`.
+//! The flag is per call, so a Ctrl-C on one Python thread never stops another's batch.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// A cancellation flag shared by the caller and the work.
+pub type Flag = Arc<AtomicBool>;
+
+thread_local! {
+    static CURRENT: RefCell<Option<Flag>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `flag` as this thread's current flag (restoring the previous one after).
+pub fn with_flag<R>(flag: Flag, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Flag>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let prev = self.0.take();
+            CURRENT.with(|c| *c.borrow_mut() = prev);
+        }
+    }
+    let prev = CURRENT.with(|c| c.borrow_mut().replace(flag));
+    let _restore = Restore(prev);
+    f()
+}
+
+/// The flag of the work running on this thread, if any (capture it before going parallel).
+pub fn current() -> Option<Flag> {
+    CURRENT.with(|c| c.borrow().clone())
+}
+
+/// Whether `flag` is set.
+#[inline]
+pub fn is_set(flag: &Option<Flag>) -> bool {
+    flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+}

@@ -1,0 +1,74 @@
+"""Ctrl-C during a long batch: KeyboardInterrupt within half a second, in Python and the CLI."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+CHILD = textwrap.dedent("""
+    import random, sys, time
+    import mtalign
+    rng = random.Random(0)
+    words = [f"w{i}" for i in range(300)]
+    hyps = [" ".join(rng.choices(words, k=1500)) for _ in range(1000)]
+    refs = [" ".join(rng.choices(words, k=1500)) for _ in range(1000)]
+    metric = mtalign.Rouge(["rougeSU*", "rougeW-1.2"], compat="rouge155")
+    print("ready", flush=True)
+    try:
+        # Several seconds of native work per call, however fast the machine.
+        for _ in range(100):
+            metric.batch_score(hyps, refs, threads=2)
+        print("finished", flush=True)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt", flush=True)
+    # The library is usable afterwards.
+    out = mtalign.Rouge("rougeL").batch_score(["a b"] * 40, ["a b"] * 40)
+    print("after", out["rougeL"][0, 2], flush=True)
+""")
+
+
+def _interrupt(args: list[str], after: float = 1.0) -> tuple[str, str, int, float]:
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout is not None
+    if args[1] == "-c":
+        assert p.stdout.readline().strip() == "ready"
+    time.sleep(after)
+    sent = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    return out, err, p.returncode, time.perf_counter() - sent
+
+
+def test_ctrl_c_raises_keyboard_interrupt_quickly() -> None:
+    out, err, code, latency = _interrupt([sys.executable, "-c", CHILD])
+    assert "KeyboardInterrupt" in out.split(), (out, err)
+    assert "after 1.0" in out
+    assert "PanicException" not in err and code == 0, err
+    assert latency < 2.0  # ~0.1 s idle; generous for a loaded machine
+
+
+def test_cli_exits_130_with_one_line(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(0)
+    words = [f"w{i}" for i in range(300)]
+    for name in ("hyp", "ref"):
+        lines = [" ".join(rng.choices(words, k=1500)) for _ in range(3000)]
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    # The CLI's main() after its imports (a Ctrl-C during `import` is Python's business).
+    cli = ("import sys; from mtalign.cli import main; print('ready', flush=True); "
+           "sys.exit(main(sys.argv[1:]))")
+    args = [sys.executable, "-c", cli, "score", "-r", str(tmp_path / "ref"), "-i",
+            str(tmp_path / "hyp"), "-m", "rougeSU*", "rougeW-1.2", "--compat", "rouge155",
+            "--threads", "2"]
+    out, err, code, _ = _interrupt(args, after=1.0)
+    assert code == 130, (out, err)
+    assert err.strip().splitlines() == ["mtalign: interrupted"]

@@ -1,0 +1,75 @@
+"""Long documents: every metric scores one long pair within a memory bound.
+
+Each case runs in a child process whose address space is capped (``RLIMIT_AS``) at what it
+had after building the texts plus a budget: a kernel that allocated a quadratic table (the
+issue 13 failures: 3.2 GB for rougeS* on 20k words, 12 GB for ROUGE-1.5.5's ROUGE-W) fails
+the cap instead of passing. A quadratic-time kernel at 20k words still finishes here: time
+is bounded by ``timeout``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="needs /proc and RLIMIT_AS")
+
+#: Address space allowed beyond the texts (MB): threads' stacks and scratch included.
+BUDGET_MB = 400
+
+CHILD = textwrap.dedent("""
+    import json, random, resource, sys, time
+    import mtalign
+    spec = json.loads(sys.argv[1])
+    rng = random.Random(13)
+    vocab = [f"w{i}" for i in range(spec.get("vocab", 5000))]
+    weights = [1 / (k + 1) for k in range(len(vocab))]
+    def doc(n):
+        return " ".join(rng.choices(vocab, weights, k=n))
+    n = spec["words"]
+    hyp, ref = doc(n), doc(n)
+    if spec.get("chars"):
+        hyp, ref = hyp[:spec["chars"]], ref[:spec["chars"]]
+    metric = eval(spec["make"], {"mtalign": mtalign})
+    metric.batch_score(["warm up"], ["warm up"], threads=2)
+    vm = int([l.split()[1] for l in open("/proc/self/status") if l.startswith("VmSize")][0])
+    cap = (vm + spec["budget_mb"] * 1024) * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    t = time.perf_counter()
+    out = metric.batch_score([hyp], [ref], threads=2)
+    print(json.dumps({"seconds": time.perf_counter() - t}))
+""")
+
+CASES = [
+    ("rougeS*", "mtalign.Rouge(['rougeS*', 'rougeSU*'])", 20_000),
+    ("rougeSU4", "mtalign.Rouge(['rougeS4', 'rougeSU4'])", 20_000),
+    ("rougeS*, rouge155", "mtalign.Rouge(['rougeSU*'], compat='rouge155')", 20_000),
+    ("rougeL, rougeLsum", "mtalign.Rouge(['rougeL', 'rougeLsum', 'rouge2'])", 20_000),
+    ("rougeW, paper", "mtalign.Rouge(['rougeW-1.2'])", 20_000),
+    ("rougeW, rouge155", "mtalign.Rouge(['rougeW-1.2'], compat='rouge155')", 20_000),
+    ("bleu", "mtalign.Bleu()", 20_000),
+    ("nist", "mtalign.Nist()", 20_000),
+    ("wer", "mtalign.Wer()", 20_000),
+    ("per", "mtalign.Per()", 20_000),
+    ("dcs word", "mtalign.Dcs(level='word')", 20_000),
+    ("dcs char", "mtalign.Dcs()", {"words": 20_000, "chars": 20_000}),
+    ("ribes", "mtalign.Ribes()", 20_000),
+    # SIA's chain search is still super-quadratic in time: a smaller pair, same memory bound.
+    ("sia", "mtalign.Sia()", 1_000),
+]
+
+
+@pytest.mark.parametrize("name,make,size", CASES, ids=[c[0] for c in CASES])
+def test_long_pair_within_memory_bound(name: str, make: str, size: int | dict) -> None:
+    spec = size if isinstance(size, dict) else {"words": size}
+    spec = {**spec, "make": make, "budget_mb": BUDGET_MB}
+    env = {**os.environ, "MALLOC_ARENA_MAX": "2"}
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True,
+                         text=True, timeout=300, env=env)
+    assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
+    assert json.loads(out.stdout.splitlines()[-1])["seconds"] < 120
