@@ -96,16 +96,21 @@ pub fn word_rank_alignment(reference: &[u32], hypothesis: &[u32]) -> Vec<usize> 
         }
         stats.count(&ref_ids, &hyp_ids, ids.len());
         let unique = |id: u32| stats.in_ref[id as usize] == 1 && stats.in_hyp[id as usize] == 1;
+        let in_ref = |id: u32| stats.in_ref[id as usize] > 0;
         open.retain(|&(i, max_window)| {
-            if i + window < n && unique(hyp_ids[i]) {
+            let (right, left) = (i + window < n, window <= i);
+            if right && unique(hyp_ids[i]) {
                 found[i] = stats.first_ref[hyp_ids[i] as usize] as usize;
                 return false;
             }
-            if window <= i && unique(hyp_ids[i - window]) {
+            if left && unique(hyp_ids[i - window]) {
                 found[i] = stats.first_ref[hyp_ids[i - window] as usize] as usize + window;
                 return false;
             }
-            window + 1 < max_window
+            // A context absent from the reference stays absent as it grows (and a side out
+            // of range stays out): a word with neither side left can never align.
+            let alive = (right && in_ref(hyp_ids[i])) || (left && in_ref(hyp_ids[i - window]));
+            alive && window + 1 < max_window
         });
         window += 1;
     }
