@@ -8,13 +8,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 cases=${2:-2000}
-end=$((SECONDS + seconds))
 round=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 cargo test --release -q -p mtalign-core --no-run
+end=$((SECONDS + seconds))  # the build above is not fuzzing time
 while ((SECONDS < end)); do
     round=$((round + 1))
     echo "== round $round (${cases} cases per property, $((end - SECONDS)) s left)"
-    PROPTEST_CASES=$cases \
-        cargo test --release -q -p mtalign-core -- --skip long_ 2>&1 | tail -3
+    # `long_*` are the fixed-size long-input unit tests: nothing random to repeat.
+    if ! PROPTEST_CASES=$cases cargo test --release -q -p mtalign-core -- --skip long_ \
+        >"$log" 2>&1; then
+        cat "$log"
+        echo "fuzz: failure in round $round"
+        exit 1
+    fi
+    grep "test result" "$log"
 done
 echo "fuzz: $round rounds, 0 failures"

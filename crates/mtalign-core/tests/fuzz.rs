@@ -50,7 +50,7 @@ proptest! {
     }
 
     #[test]
-    fn tokenizers_on_long_text(s in text(), reps in 1usize..200) {
+    fn tokenizers_on_big_text(s in text(), reps in 1usize..200) {
         let long = s.repeat(reps);
         for name in TokenizerKind::NAMES {
             if let Ok(t) = Tokenizer::parse(name, false) {
@@ -80,7 +80,7 @@ proptest! {
     }
 
     #[test]
-    fn kernel_invariants_on_long_inputs(
+    fn kernel_invariants_on_big_inputs(
         a in repetitive(8, 2000),
         b in prop::collection::vec(0u32..8, 0..2000),
         n in 1usize..6,
