@@ -371,18 +371,7 @@ class Metric(Generic[R]):
         >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
         0.6666666666666666
         """
-        one = self._one
-        if one is not None and hyp.__class__ is str:
-            # The fast path of run_one, inlined: one native call, no pool, no array.
-            if refs.__class__ is not str and refs.__class__ is not list:
-                refs = as_list(refs, "refs")
-            row, hv, rv = one(hyp, refs)
-            if hv or rv:
-                warn_vanished(hv, rv, self._tokenizer_name(), 3)
-                return self._result_one(row, len(hv), len(rv),
-                                        lambda: self.signature(nrefs([refs])))
-            return self._result_one(row, 0, 0, lambda: self.signature(nrefs([refs])))
-        row, nh, nr = run_one(self._core, hyp, refs, self)
+        row, nh, nr, refs = run_one(self._core, hyp, refs, self)
         return self._result_one(row, nh, nr, lambda: self.signature(nrefs([refs])))
 
     def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,

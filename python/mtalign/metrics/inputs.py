@@ -70,35 +70,37 @@ def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
     return arr, len(hv), len(rv), refs
 
 
-def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int]:
+def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int, Any]:
     """Scores one hypothesis against one reference (str) or several (list): the statistics
-    row, and whether the hypothesis / how many references produced no tokens.
+    row, whether the hypothesis / how many references produced no tokens, and ``refs`` as
+    read (a str or a list).
 
     Every ``sentence_score`` goes through here. Text goes to the native one-pair call
-    ``core.score_one(hyp, refs)`` when the core has one (no pool, no batch tables; the row
-    comes back as a flat list of floats); otherwise, and for token lists, to a batch of one
-    (the row is then a (1, ...) array). ``metric._tokenizer_name()`` names the tokenizer in
-    the warning about vanished text.
+    (``core.score_one``, looked up once as ``metric._one`` when ``core`` is the metric's own;
+    no pool, no batch tables; the row comes back as a flat list of floats); otherwise, and for
+    token lists, to a batch of one (the row is then a (1, ...) array).
+    ``metric._tokenizer_name()`` names the tokenizer in the warning about vanished text.
 
     >>> from mtalign import Wer
     >>> w = Wer(tokenize="whitespace")
-    >>> row, n_empty_hyp, n_empty_refs = run_one(w._core, "a b", "a c", w)
+    >>> row, n_empty_hyp, n_empty_refs, _ = run_one(w._core, "a b", "a c", w)
     >>> np.ravel(row).tolist(), n_empty_hyp, n_empty_refs
     ([1.0, 2.0], 0, 0)
     """
-    if isinstance(hyp, str):
-        if not isinstance(refs, (str, list, tuple)):
+    if hyp.__class__ is str:
+        if refs.__class__ is not str and refs.__class__ is not list:
             refs = as_list(refs, "refs")
-        one = getattr(core, "score_one", None)
+        one = metric._one if core is metric._core else getattr(core, "score_one", None)
         if one is not None:
             arr, hv, rv = one(hyp, refs)
         else:
             arr, hv, rv = core.score_texts([hyp], [refs], None)
     elif isinstance(hyp, (list, tuple)):
-        arr, hv, rv = core.score_tokens([hyp], [as_list(refs, "refs")], None)
+        refs = as_list(refs, "refs")
+        arr, hv, rv = core.score_tokens([hyp], [refs], None)
     else:
         raise InputError(f"hyp must be a str or a list of str tokens (got {type(hyp).__name__})")
     if hv or rv:
         warn_vanished(hv, rv, metric._tokenizer_name(), 4)
-        return arr, len(hv), len(rv)
-    return arr, 0, 0
+        return arr, len(hv), len(rv), refs
+    return arr, 0, 0, refs

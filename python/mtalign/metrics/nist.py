@@ -95,7 +95,7 @@ class Nist(Metric[CorpusResult]):
         >>> float(Nist(tokenize="whitespace").sentence_score("", "a b"))
         0.0
         """
-        row, nh, nr = run_one(self._core, hyp, refs, self)
+        row, nh, nr, refs = run_one(self._core, hyp, refs, self)
         rows = np.array([row] if isinstance(row, list) else row, dtype=np.float64)
         return self._result(rows.reshape(1, -1), nh, nr,
                             lambda: self.signature(nrefs([refs])), self._core)
