@@ -243,7 +243,12 @@ impl StrTable {
             .bytes()
             .rev()
             .fold(0u64, |acc, b| (acc << 8) | u64::from(b));
-        let len = s.len() as u32;
+        self.intern_packed(bytes, s.len() as u32)
+    }
+
+    /// [`StrTable::intern`] of the ASCII string of `len` ≤ 8 bytes packed little-endian in
+    /// `bytes` (zero above `len`).
+    fn intern_packed(&mut self, bytes: u64, len: u32) -> (u32, bool) {
         if self.short.slots.is_empty() {
             self.short.resize(16); // a default (empty) table
         }
@@ -252,11 +257,46 @@ impl StrTable {
             Err(slot) => slot,
         };
         let id = self.ends.len() as u32;
-        self.text.push_str(s);
+        let packed = bytes.to_le_bytes();
+        let packed = &packed[..len as usize];
+        // Packed from a str (or from ASCII letters and digits), so these bytes are a str.
+        self.text
+            .push_str(std::str::from_utf8(packed).unwrap_or_default());
         self.ends.push(self.text.len());
         self.short.insert_at(slot, ShortKey { bytes, len, id });
         (id, true)
     }
+}
+
+/// The `len` ≤ 8 bytes of `bytes` from `start`, packed little-endian (zero above `len`): one
+/// unaligned load where 8 bytes are readable, byte by byte near the end of the text.
+#[inline]
+fn pack_word(bytes: &[u8], start: usize, len: usize) -> u64 {
+    match bytes.get(start..start + 8) {
+        Some(eight) => {
+            let word = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+            if len >= 8 {
+                word
+            } else {
+                word & ((1u64 << (8 * len)) - 1)
+            }
+        }
+        None => bytes[start..start + len]
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+    }
+}
+
+/// ASCII letters and digits packed in a `u64` (zero padding), with `A`–`Z` lowercased: every
+/// byte ≥ 0x41 is a letter here, and gets bit 0x20 (no branch per byte).
+#[inline]
+fn lowercase_packed_word(word: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const ADD: u64 = 0x3F3F_3F3F_3F3F_3F3F; // b + 0x3F has bit 7 set iff b ≥ 0x41 (b < 0x80)
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let letters = ((word & LOW7) + ADD) & HIGH;
+    word | (letters >> 2)
 }
 
 fn str_at<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
@@ -357,6 +397,16 @@ impl LocalChunk {
                 }
                 upper |= class == UPPER;
                 i += 1;
+            }
+            let len = i - start;
+            if len <= 8 {
+                let mut packed = pack_word(bytes, start, len);
+                if lowercase && upper {
+                    packed = lowercase_packed_word(packed);
+                }
+                let (id, _) = self.vocab.intern_packed(packed, len as u32);
+                self.ids.push(id);
+                continue;
             }
             let word = &text[start..i];
             if lowercase && upper {
@@ -618,6 +668,28 @@ mod tests {
                 })
                 .collect();
             proptest::prop_assert_eq!(enc.vanished, vanished);
+        }
+    }
+
+    proptest::proptest! {
+        /// A word packed by one load (and lowercased in the register) is the word packed
+        /// byte by byte from its lowercased text, wherever it sits in the text.
+        #[test]
+        fn packed_words_equal_their_bytes(
+            text in "[a-zA-Z0-9]{1,20}",
+            start in 0usize..20,
+            len in 1usize..=8,
+        ) {
+            let bytes = text.as_bytes();
+            proptest::prop_assume!(start + len <= bytes.len());
+            let by_bytes = |b: &[u8]| b.iter().rev().fold(0u64, |a, &c| (a << 8) | u64::from(c));
+            let word = &bytes[start..start + len];
+            proptest::prop_assert_eq!(pack_word(bytes, start, len), by_bytes(word));
+            let lower = word.to_ascii_lowercase();
+            proptest::prop_assert_eq!(
+                lowercase_packed_word(pack_word(bytes, start, len)),
+                by_bytes(&lower)
+            );
         }
     }
 
