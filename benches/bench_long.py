@@ -39,6 +39,9 @@ METRICS = {
     "sia": "mtalign.Sia()",
     "dcs-word": "mtalign.Dcs(level='word')",
     "dcs-char": "mtalign.Dcs()",
+    "chrf": "mtalign.Chrf()",
+    "chrf++": "mtalign.Chrf(word_order=2)",
+    "ter": "mtalign.Ter()",
 }
 
 CHILD = textwrap.dedent("""

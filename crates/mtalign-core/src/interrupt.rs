@@ -40,3 +40,63 @@ pub fn current() -> Option<Flag> {
 pub fn is_set(flag: &Option<Flag>) -> bool {
     flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
 }
+
+/// Checks the current work's flag from inside one long kernel, every so many units of work,
+/// so a Ctrl-C during a single long pair is seen within a fraction of a second. A kernel
+/// that sees [`Poll::stop`] return true returns early with any value: the batch runner
+/// checks the same flag after the pair and discards the whole result.
+#[derive(Debug)]
+pub struct Poll {
+    /// The work's flag, looked up at the first check (short kernels never pay for it).
+    flag: Option<Option<Flag>>,
+    every: u32,
+    left: u32,
+}
+
+/// Units of work (64-bit word operations or DP cells) between two looks at the flag:
+/// a few milliseconds.
+const POLL_WORK: usize = 1 << 22;
+
+impl Poll {
+    /// A poll for a loop whose iterations each cost `cost` units of work.
+    #[inline]
+    pub fn new(cost: usize) -> Self {
+        let every = (POLL_WORK / cost.max(1)).clamp(1, u32::MAX as usize) as u32;
+        Self {
+            flag: None,
+            every,
+            left: every,
+        }
+    }
+
+    /// Counts one iteration; true once the work's flag is set (looked at every `every`).
+    #[inline]
+    pub fn stop(&mut self) -> bool {
+        self.left -= 1;
+        if self.left == 0 {
+            self.left = self.every;
+            is_set(self.flag.get_or_insert_with(current))
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn poll_sees_the_flag_of_its_work() {
+        let flag: Flag = Arc::new(AtomicBool::new(false));
+        with_flag(flag.clone(), || {
+            let mut poll = Poll::new(POLL_WORK / 4);
+            assert!(!(0..8).any(|_| poll.stop()));
+            flag.store(true, Ordering::Relaxed);
+            assert!(!poll.stop() && !poll.stop() && !poll.stop() && poll.stop());
+        });
+        // Outside any work there is no flag: never stops.
+        let mut poll = Poll::new(POLL_WORK);
+        assert!(!(0..8).any(|_| poll.stop()));
+    }
+}

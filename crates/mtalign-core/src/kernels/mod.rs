@@ -3,7 +3,9 @@
 
 pub mod counts;
 pub mod edit_distance;
+pub mod edit_distance_bits;
 pub mod lcs;
+pub mod lcs_long;
 pub mod ngram;
 pub mod ngram_ids;
 pub mod skip_bigram;

@@ -9,18 +9,13 @@
 
 use crate::kernels::counts::Counts;
 
-/// Tables of at most this many cells are kept whole; larger ones keep checkpoint rows and
-/// recompute one band of rows at a time for the traceback (linear memory).
-const FULL_TABLE_CELLS: usize = 1 << 24;
+use crate::kernels::lcs_long::LongLcs;
 
 #[derive(Debug, Default)]
 pub struct SummaryLcsScratch {
-    table: Vec<u32>,
-    prev: Vec<u32>,
-    cur: Vec<u32>,
-    /// Rows saved every `band` rows, and one band's "left is larger" bits.
-    saved: Vec<u32>,
-    left: Vec<u64>,
+    /// Bit-parallel LCS rows and rouge-score's traceback from them (`lcs_long.rs`).
+    lcs: LongLcs,
+    /// Union marks of every reference token, reference lines end to end.
     union: Vec<bool>,
     /// Remaining occurrences per token id, candidate and reference side (sparse reset).
     left_c: Vec<u32>,
@@ -47,138 +42,6 @@ impl SummaryLcsScratch {
         }
     }
 
-    /// Marks in `self.union` the reference positions of rouge-score's LCS of `r` and `c`.
-    fn mark_lcs(&mut self, r: &[u32], c: &[u32]) {
-        if r.len().saturating_mul(c.len()) <= FULL_TABLE_CELLS {
-            self.mark_lcs_full(r, c);
-        } else {
-            // Saved rows (4 bytes a column) and a band of bits balance at band ≈ √(32·rows).
-            let band = (((32 * r.len()) as f64).sqrt() as usize).max(64);
-            self.mark_lcs_banded(r, c, band);
-            self.saved = Vec::new();
-            self.left = Vec::new();
-        }
-    }
-
-    fn mark_lcs_full(&mut self, r: &[u32], c: &[u32]) {
-        let (rows, cols) = (r.len(), c.len());
-        let w = cols + 1;
-        self.table.clear();
-        self.table.resize((rows + 1) * w, 0);
-        for i in 1..=rows {
-            for j in 1..=cols {
-                self.table[i * w + j] = if r[i - 1] == c[j - 1] {
-                    self.table[(i - 1) * w + j - 1] + 1
-                } else {
-                    self.table[(i - 1) * w + j].max(self.table[i * w + j - 1])
-                };
-            }
-        }
-        let (mut i, mut j) = (rows, cols);
-        while i > 0 && j > 0 {
-            if r[i - 1] == c[j - 1] {
-                self.union[i - 1] = true;
-                i -= 1;
-                j -= 1;
-            } else if self.table[i * w + j - 1] > self.table[(i - 1) * w + j] {
-                j -= 1;
-            } else {
-                i -= 1;
-            }
-        }
-    }
-
-    /// Rows `rows` of the LCS table (columns 1..=`cols`) from `self.prev` (the row before),
-    /// leaving the last in `self.prev`; with `bits` (words a row), records for each cell
-    /// whether its left neighbour is larger than its upper one (the traceback's choice); with
-    /// `save`, copies every `save`-th row into `self.saved`.
-    fn rows(
-        &mut self,
-        r: &[u32],
-        c: &[u32],
-        rows: std::ops::Range<usize>,
-        cols: usize,
-        bits: Option<usize>,
-        save: Option<usize>,
-    ) {
-        let first = rows.start;
-        for i in rows {
-            self.cur[0] = 0;
-            for (j, &cj) in c[..cols].iter().enumerate() {
-                self.cur[j + 1] = if r[i] == cj {
-                    self.prev[j] + 1
-                } else {
-                    let (up, left) = (self.prev[j + 1], self.cur[j]);
-                    if left > up {
-                        if let Some(stride) = bits {
-                            let bit = (i - first) * stride * 64 + j;
-                            self.left[bit / 64] |= 1 << (bit % 64);
-                        }
-                    }
-                    up.max(left)
-                };
-            }
-            std::mem::swap(&mut self.prev, &mut self.cur);
-            if let Some(every) = save {
-                if (i + 1) % every == 0 && i + 1 < r.len() {
-                    self.saved.extend_from_slice(&self.prev[..=c.len()]);
-                }
-            }
-        }
-    }
-
-    /// [`Self::mark_lcs_full`]'s traceback from checkpoints every `band` rows: the same
-    /// choices, O((rows / band + band / 64)·cols) memory.
-    fn mark_lcs_banded(&mut self, r: &[u32], c: &[u32], band: usize) {
-        let (rows, cols) = (r.len(), c.len());
-        if rows == 0 || cols == 0 {
-            return;
-        }
-        for v in [&mut self.prev, &mut self.cur] {
-            v.clear();
-            v.resize(cols + 1, 0);
-        }
-        self.saved.clear();
-        let bands = rows.div_ceil(band);
-        if bands > 1 {
-            self.rows(r, c, 0..rows, cols, None, Some(band));
-        }
-        let stride = cols.div_ceil(64);
-        let (mut i, mut j) = (rows, cols);
-        for b in (0..bands).rev() {
-            let start = b * band;
-            if i == 0 || j == 0 {
-                break;
-            }
-            if start >= i {
-                continue;
-            }
-            if start == 0 {
-                self.prev.fill(0);
-            } else {
-                let at = (start / band - 1) * (cols + 1);
-                self.prev.copy_from_slice(&self.saved[at..at + cols + 1]);
-            }
-            self.left.clear();
-            self.left.resize((i - start) * stride, 0);
-            self.rows(r, c, start..i, j, Some(stride), None);
-            while i > start && j > 0 {
-                if r[i - 1] == c[j - 1] {
-                    self.union[i - 1] = true;
-                    i -= 1;
-                    j -= 1;
-                } else {
-                    let bit = (i - 1 - start) * stride * 64 + (j - 1);
-                    if self.left[bit / 64] >> (bit % 64) & 1 == 1 {
-                        j -= 1;
-                    } else {
-                        i -= 1;
-                    }
-                }
-            }
-        }
-    }
-
     /// (hits, candidate tokens, reference tokens) of candidate lines `cand` against reference
     /// lines `refs`.
     pub fn counts(&mut self, cand: &[&[u32]], refs: &[&[u32]]) -> Counts {
@@ -189,20 +52,25 @@ impl SummaryLcsScratch {
         }
         self.count(cand, false);
         self.count(refs, true);
-        let mut hits = 0usize;
-        for r in refs {
-            self.union.clear();
-            self.union.resize(r.len(), false);
-            for c in cand {
-                self.mark_lcs(r, c);
+        // The union of each reference line is an OR over candidate lines, so each candidate
+        // line's masks are prepared once and met by every reference line.
+        self.union.clear();
+        self.union.resize(m, false);
+        for c in cand {
+            self.lcs.prepare(c);
+            let mut at = 0;
+            for r in refs {
+                self.lcs.mark_union(r, &mut self.union[at..at + r.len()]);
+                at += r.len();
             }
-            for (k, &t) in r.iter().enumerate() {
-                let t = t as usize;
-                if self.union[k] && self.left_c[t] > 0 && self.left_r[t] > 0 {
-                    hits += 1;
-                    self.left_c[t] -= 1;
-                    self.left_r[t] -= 1;
-                }
+        }
+        let mut hits = 0usize;
+        for (&t, &hit) in refs.iter().flat_map(|r| r.iter()).zip(&self.union) {
+            let t = t as usize;
+            if hit && self.left_c[t] > 0 && self.left_r[t] > 0 {
+                hits += 1;
+                self.left_c[t] -= 1;
+                self.left_r[t] -= 1;
             }
         }
         for &t in &self.touched {
@@ -231,37 +99,83 @@ mod tests {
         assert_eq!(s.counts(&[], &[&[1]]).hit, 0.0);
     }
 
+    /// The counts as rouge-score computes them: per reference line, one whole LCS table per
+    /// candidate line and its traceback (the oracle).
+    fn counts_dp(cand: &[&[u32]], refs: &[&[u32]]) -> (usize, usize, usize) {
+        let n: usize = cand.iter().map(|l| l.len()).sum();
+        let m: usize = refs.iter().map(|l| l.len()).sum();
+        let mut left_c = std::collections::HashMap::new();
+        let mut left_r = std::collections::HashMap::new();
+        for &t in cand.iter().flat_map(|l| l.iter()) {
+            *left_c.entry(t).or_insert(0) += 1;
+        }
+        for &t in refs.iter().flat_map(|l| l.iter()) {
+            *left_r.entry(t).or_insert(0) += 1;
+        }
+        let mut hits = 0;
+        for r in refs {
+            let mut union = vec![false; r.len()];
+            for c in cand {
+                let w = c.len() + 1;
+                let mut t = vec![0u32; (r.len() + 1) * w];
+                for i in 1..=r.len() {
+                    for j in 1..=c.len() {
+                        t[i * w + j] = if r[i - 1] == c[j - 1] {
+                            t[(i - 1) * w + j - 1] + 1
+                        } else {
+                            t[(i - 1) * w + j].max(t[i * w + j - 1])
+                        };
+                    }
+                }
+                let (mut i, mut j) = (r.len(), c.len());
+                while i > 0 && j > 0 {
+                    if r[i - 1] == c[j - 1] {
+                        union[i - 1] = true;
+                        i -= 1;
+                        j -= 1;
+                    } else if t[i * w + j - 1] > t[(i - 1) * w + j] {
+                        j -= 1;
+                    } else {
+                        i -= 1;
+                    }
+                }
+            }
+            for (k, t) in r.iter().enumerate() {
+                let (c, rr) = (left_c.entry(*t).or_insert(0), left_r.get_mut(t).unwrap());
+                if union[k] && *c > 0 && *rr > 0 {
+                    hits += 1;
+                    *c -= 1;
+                    *rr -= 1;
+                }
+            }
+        }
+        (hits, n, m)
+    }
+
     proptest::proptest! {
         #[test]
-        fn banded_traceback_marks_the_same_positions(
-            r in proptest::collection::vec(0u32..4, 0..80),
-            c in proptest::collection::vec(0u32..4, 0..80),
-            band in 1usize..20,
+        fn bit_parallel_union_equals_the_tables(
+            cand in proptest::collection::vec(proptest::collection::vec(0u32..6, 0..40), 0..5),
+            refs in proptest::collection::vec(proptest::collection::vec(0u32..6, 0..40), 0..5),
         ) {
-            let mut s = SummaryLcsScratch {
-                union: vec![false; r.len()],
-                ..Default::default()
-            };
-            s.mark_lcs_full(&r, &c);
-            let want = s.union.clone();
-            s.union = vec![false; r.len()];
-            s.mark_lcs_banded(&r, &c, band);
-            proptest::prop_assert_eq!(&s.union, &want);
+            let cand: Vec<&[u32]> = cand.iter().map(|l| l.as_slice()).collect();
+            let refs: Vec<&[u32]> = refs.iter().map(|l| l.as_slice()).collect();
+            let got = SummaryLcsScratch::default().counts(&cand, &refs);
+            let (h, n, m) = counts_dp(&cand, &refs);
+            proptest::prop_assert_eq!(
+                (got.hit, got.hyp_total, got.ref_total),
+                (h as f64, n as f64, m as f64)
+            );
         }
     }
 
     #[test]
-    fn long_lines_in_linear_memory() {
-        // 5000 × 4000 cells: banded; the same hits as one whole table.
-        let r: Vec<u32> = (0..5000u32).map(|i| (i * 7) % 13).collect();
-        let c: Vec<u32> = (0..4000u32).map(|i| (i * 5) % 11).collect();
-        let mut s = SummaryLcsScratch::default();
-        let got = s.counts(&[&c], &[&r]);
-        s.union = vec![false; r.len()];
-        s.mark_lcs_full(&r, &c);
-        let want = s.union.iter().filter(|&&u| u).count();
-        assert!(got.hit as usize <= want && got.hit > 0.0);
-        assert_eq!(s.saved.capacity(), 0);
+    fn long_lines_equal_the_tables() {
+        let r: Vec<u32> = (0..3000u32).map(|i| (i * 7) % 13).collect();
+        let c: Vec<u32> = (0..2500u32).map(|i| (i * 5) % 11).collect();
+        let got = SummaryLcsScratch::default().counts(&[&c, &r[..100]], &[&r, &c[7..900]]);
+        let (h, _, _) = counts_dp(&[&c, &r[..100]], &[&r, &c[7..900]]);
+        assert_eq!(got.hit, h as f64);
     }
 
     #[test]

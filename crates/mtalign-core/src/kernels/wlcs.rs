@@ -48,7 +48,11 @@ impl WlcsScratch {
             row.clear();
             row.resize(n + 1, 0);
         }
+        let mut poll = crate::interrupt::Poll::new(n);
         for &xi in x {
+            if poll.stop() {
+                break;
+            }
             for (j, &yj) in y.iter().enumerate() {
                 if xi == yj {
                     let k = self.prev_w[j];

@@ -31,13 +31,19 @@ enum Op {
 pub struct TerConfig;
 
 /// Beam edit distance of hypotheses against one reference (sacrebleu's `BeamEditDistance`).
+/// Only the cells sacrebleu computes are stored (row i keeps its beam, `row_range`; row 0
+/// and the last row are whole), so memory is linear in the lengths; the others read as
+/// sacrebleu's untouched cells (infinite cost, no operation).
 #[derive(Debug, Default)]
 struct Beam {
     n_ref: usize,
-    /// The full matrix of the current hypothesis: (n_h + 1) rows of n_ref + 1 cells.
+    /// Row i's cells `row_lo[i]..row_hi[i]` are `cost[row_start[i]..]` (and `op`).
     cost: Vec<i64>,
     op: Vec<Op>,
-    /// Two rolling rows for candidates.
+    row_lo: Vec<usize>,
+    row_hi: Vec<usize>,
+    row_start: Vec<usize>,
+    /// Two rolling rows for candidates (whole width, infinite outside their beams).
     prev: Vec<i64>,
     cur: Vec<i64>,
 }
@@ -68,26 +74,47 @@ fn row_range(i: usize, n_h: usize, n_ref: usize, ratio: f64, beam: i64) -> (usiz
 }
 
 impl Beam {
-    /// Fills the full matrix (costs and operations) of `h` against `r`; returns the distance.
+    /// Where cell (i, j) is stored, if it is.
+    #[inline]
+    fn at(&self, i: usize, j: usize) -> Option<usize> {
+        let lo = self.row_lo[i];
+        (j >= lo && j < self.row_hi[i]).then(|| self.row_start[i] + j - lo)
+    }
+
+    #[inline]
+    fn cost_at(&self, i: usize, j: usize) -> i64 {
+        self.at(i, j).map_or(INF, |k| self.cost[k])
+    }
+
+    /// Fills the matrix's beam (costs and operations) of `h` against `r`; returns the distance.
     fn full(&mut self, h: &[u32], r: &[u32]) -> i64 {
         let (n_h, n_ref) = (h.len(), r.len());
         self.n_ref = n_ref;
         let w = n_ref + 1;
         self.cost.clear();
-        self.cost.resize((n_h + 1) * w, INF);
         self.op.clear();
-        self.op.resize((n_h + 1) * w, Op::Undef);
-        for j in 0..w {
-            self.cost[j] = j as i64;
-            self.op[j] = Op::Ins;
-        }
+        self.row_lo.clear();
+        self.row_hi.clear();
+        self.row_start.clear();
+        self.cost.extend(0..w as i64);
+        self.op.resize(w, Op::Ins);
+        self.row_lo.push(0);
+        self.row_hi.push(w);
+        self.row_start.push(0);
         let (ratio, beam) = beam_params(n_h, n_ref);
         for i in 1..=n_h {
             let (min_j, max_j) = row_range(i, n_h, n_ref, ratio, beam);
+            let max_j = max_j.max(min_j);
+            let start = self.cost.len();
+            self.row_lo.push(min_j);
+            self.row_hi.push(max_j);
+            self.row_start.push(start);
+            self.cost.resize(start + max_j - min_j, INF);
+            self.op.resize(start + max_j - min_j, Op::Undef);
             for j in min_j..max_j {
-                let (up, here) = ((i - 1) * w + j, i * w + j);
+                let here = start + j - min_j;
                 if j == 0 {
-                    self.cost[here] = self.cost[up] + 1;
+                    self.cost[here] = self.cost_at(i - 1, 0) + 1;
                     self.op[here] = Op::Del;
                     continue;
                 }
@@ -96,10 +123,11 @@ impl Beam {
                 } else {
                     (1, Op::Sub)
                 };
+                let left = if j > min_j { self.cost[here - 1] } else { INF };
                 for (c, o) in [
-                    (self.cost[up - 1] + c_sub, o_sub),
-                    (self.cost[up] + 1, Op::Del),
-                    (self.cost[here - 1] + 1, Op::Ins),
+                    (self.cost_at(i - 1, j - 1) + c_sub, o_sub),
+                    (self.cost_at(i - 1, j) + 1, Op::Del),
+                    (left + 1, Op::Ins),
                 ] {
                     if self.cost[here] > c {
                         self.cost[here] = c;
@@ -108,16 +136,15 @@ impl Beam {
                 }
             }
         }
-        self.cost[n_h * w + n_ref]
+        self.cost_at(n_h, n_ref)
     }
 
     /// The trace of the full matrix, flipped (insertions ↔ deletions), into `out`.
     fn flipped_trace(&self, n_h: usize, out: &mut Vec<Op>) {
         out.clear();
-        let w = self.n_ref + 1;
         let (mut i, mut j) = (n_h, self.n_ref);
         while i > 0 || j > 0 {
-            let op = self.op[i * w + j];
+            let op = self.at(i, j).map_or(Op::Undef, |k| self.op[k]);
             match op {
                 Op::Nop | Op::Sub => {
                     i -= 1;
@@ -142,13 +169,18 @@ impl Beam {
         let (n_h, n_ref) = (h.len(), r.len());
         let w = n_ref + 1;
         self.prev.clear();
-        self.prev
-            .extend_from_slice(&self.cost[same * w..(same + 1) * w]);
+        self.prev.resize(w, INF);
+        let (lo, hi, at) = (self.row_lo[same], self.row_hi[same], self.row_start[same]);
+        self.prev[lo..hi].copy_from_slice(&self.cost[at..at + hi - lo]);
+        self.cur.clear();
+        self.cur.resize(w, INF);
+        // The cells of `prev` and `cur` that hold values (the rest is infinite).
+        let (mut prev_cells, mut cur_cells) = (lo..hi, 0..0);
         let (ratio, beam) = beam_params(n_h, n_ref);
         for i in same + 1..=n_h {
-            self.cur.clear();
-            self.cur.resize(w, INF);
+            self.cur[cur_cells].fill(INF);
             let (min_j, max_j) = row_range(i, n_h, n_ref, ratio, beam);
+            let max_j = max_j.max(min_j);
             for j in min_j..max_j {
                 if j == 0 {
                     self.cur[0] = self.prev[0] + 1;
@@ -161,6 +193,8 @@ impl Beam {
                 self.cur[j] = self.cur[j].min(best);
             }
             std::mem::swap(&mut self.prev, &mut self.cur);
+            cur_cells = prev_cells;
+            prev_cells = min_j..max_j;
         }
         self.prev[n_ref]
     }
@@ -240,6 +274,8 @@ impl TerScratch {
         // (gain, length, -start_h, -idx): the best so far, compared as sacrebleu's tuples.
         let mut best: Option<(i64, usize, i64, i64)> = None;
         let n_r = r.len();
+        // A candidate recomputes up to n_h rows of the beam: a Ctrl-C is seen between them.
+        let mut poll = crate::interrupt::Poll::new(n_h * (2 * BEAM_WIDTH + 1));
         for start_h in 0..n_h {
             let lo = start_h.saturating_sub(MAX_SHIFT_DIST);
             let hi = (start_h + MAX_SHIFT_DIST).min(n_r.saturating_sub(1));
@@ -278,6 +314,11 @@ impl TerScratch {
                                 continue;
                             }
                             prev_idx = idx;
+                            if poll.stop() {
+                                // The result is discarded: the batch runner sees the flag.
+                                self.words = h;
+                                return (0, MAX_SHIFT_CANDIDATES);
+                            }
                             let target = idx as usize;
                             perform_shift(&h, start_h, length, target, &mut self.shifted);
                             let same = start_h.min(target);

@@ -10,6 +10,7 @@ pub mod rouge155;
 use crate::error::{Error, Result};
 use crate::kernels::counts::Counts;
 use crate::kernels::lcs::LcsMatcher;
+use crate::kernels::lcs_long::LongLcs;
 use crate::kernels::ngram::NgramScratch;
 use crate::kernels::skip_bigram::SkipBigramScratch;
 use crate::kernels::summary_lcs::SummaryLcsScratch;
@@ -316,10 +317,14 @@ impl RougeConfig {
     }
 }
 
+/// Hypotheses longer than this take the linear-memory LCS masks (`kernels/lcs_long.rs`).
+const LONG_LCS: usize = 4096;
+
 /// Per-thread buffers: every kernel's tables, kept between pairs and between calls.
 #[derive(Default)]
 pub struct Scratch {
     lcs: LcsMatcher,
+    long_lcs: LongLcs,
     wlcs: WlcsScratch,
     ngram: NgramScratch,
     skip: SkipBigramScratch,
@@ -345,6 +350,14 @@ pub fn variant_counts<'a>(
         (Variant::Ngram(order), _) => {
             scratch.ngram.prepare(hyp, order);
             out.extend(refs.map(|r| scratch.ngram.overlap(hyp, r)));
+        }
+        (Variant::Lcs, _) if hyp.len() > LONG_LCS => {
+            // Masks in linear memory (one dense mask per distinct symbol would be quadratic).
+            scratch.long_lcs.prepare(hyp);
+            out.extend(refs.map(|r| {
+                let hit = scratch.long_lcs.lcs(r) as f64;
+                Counts::new(hit, n, r.len() as f64)
+            }));
         }
         (Variant::Lcs, _) => {
             scratch.lcs.prepare(hyp);

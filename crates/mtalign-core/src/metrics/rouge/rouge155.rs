@@ -65,7 +65,12 @@ impl Wlcs155Scratch {
     ) {
         let n1 = y.len() + 1;
         let first = rows.start;
+        let mut poll = crate::interrupt::Poll::new(cols);
         for i in rows {
+            if poll.stop() {
+                // The result is discarded: the batch runner sees the same flag.
+                break;
+            }
             let xi = x[i];
             self.cur_c[0] = 0.0;
             self.cur_k[0] = 0;

@@ -116,7 +116,12 @@ pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
     }
     s.best.clear();
     s.back.clear();
+    // A cell looks at every row above it: a Ctrl-C is seen within a few million steps.
+    let mut poll = crate::interrupt::Poll::new(rows);
     for (k, c) in cells.iter().enumerate() {
+        if poll.stop() {
+            return Chain::default();
+        }
         let mut best_v = term(c.w, c.i, c.j);
         let mut best_p = START;
         // Highest column (< c.j) among candidates in the rows already scanned: a cell of a
