@@ -2,17 +2,21 @@
 //! once: text or token input → ids → the metric's kernel → a NumPy array.
 
 use crate::convert::{
-    one_pair_items, pair_texts, read_matrix_texts, read_text_batch, read_token_batch, to_array,
-    TextBatch,
+    as_str, items, one_pair_items, pair_texts, read_matrix_texts, read_text_batch,
+    read_token_batch, to_array, TextBatch,
 };
 use crate::enter::{enter, is_small};
+use crate::errors::input_err;
 use crate::errors::to_py;
+use mtalign_core::metrics::matrix::{statistics_matrices, statistics_matrix, MatrixBlock};
 use mtalign_core::metrics::metric::{statistics_batch, with_scratch, Metric};
 use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::{EncodedTexts, Encoder};
+use mtalign_core::text::intern::StrTable;
 use mtalign_core::text::refs::RefSets;
 use mtalign_core::Error;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 /// What a batch returns: scores (n, variants, 3), vanished hypothesis indices, vanished
 /// references as (i, j) positions.
@@ -71,19 +75,37 @@ macro_rules! batch_pymethods {
                 crate::batch::score_token_batch(py, encoder, hyps, refs, threads, &shape, self.kernel())
             }
 
-            /// Every text hypothesis against every text pseudo-reference: (scores shaped
-            /// `[n, m, *shape]`, vanished hypotheses, vanished references).
-            #[pyo3(signature = (hyps, refs, threads=None))]
+            /// Every text hypothesis against every text pseudo-reference (`refs=None`: the
+            /// hypotheses against themselves, each unordered pair scored once where the
+            /// metric is symmetric): (scores shaped `[n, m, *shape]`, vanished hypotheses,
+            /// vanished references).
+            #[pyo3(signature = (hyps, refs=None, threads=None))]
             fn score_matrix<'py>(
                 &self,
                 py: pyo3::Python<'py>,
                 hyps: &pyo3::Bound<'py, pyo3::PyAny>,
-                refs: &pyo3::Bound<'py, pyo3::PyAny>,
+                refs: Option<&pyo3::Bound<'py, pyo3::PyAny>>,
                 threads: Option<usize>,
             ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
                 let shape = crate::batch::BatchScorer::shape(self);
                 let encoder = crate::batch::BatchScorer::encoder(self);
-                crate::batch::score_text_matrix(py, encoder, hyps, refs, threads, &shape, self.kernel())
+                crate::batch::score_text_matrix(py, encoder, hyps, refs, threads, &shape, crate::batch::BatchScorer::core(self))
+            }
+
+            /// One matrix per block, `blocks[b] = (hyps, refs)` (`refs` None: symmetric),
+            /// every distinct text of every block encoded once: (list of score arrays shaped
+            /// `[n_b, m_b, *shape]`, vanished hypotheses (b, i), vanished references
+            /// (b, j, k)).
+            #[pyo3(signature = (blocks, threads=None))]
+            fn score_matrices<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+                blocks: &pyo3::Bound<'py, pyo3::PyAny>,
+                threads: Option<usize>,
+            ) -> pyo3::PyResult<crate::batch::BlocksOut<'py>> {
+                let shape = crate::batch::BatchScorer::shape(self);
+                let encoder = crate::batch::BatchScorer::encoder(self);
+                crate::batch::score_text_matrices(py, encoder, blocks, threads, &shape, crate::batch::BatchScorer::core(self))
             }
 
             /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
@@ -132,38 +154,157 @@ pub(crate) fn score_text_batch<'py>(
 }
 
 /// Every hypothesis against every pseudo-reference (`refs[j]`: a str or a list of str used
-/// together): scores shaped `[n, m, *shape]`, vanished hypotheses `i`, vanished references
-/// `(j, k)`. Each distinct text is encoded once; the n·m pairs never exist as Python objects.
-pub(crate) fn score_text_matrix<'py>(
+/// together; `None`: the hypotheses themselves, symmetric): scores shaped `[n, m, *shape]`,
+/// vanished hypotheses `i`, vanished references `(j, k)`. Each distinct text is encoded
+/// once; the n·m pairs never exist, as Python objects or as a pair list.
+pub(crate) fn score_text_matrix<'py, M: Metric>(
     py: Python<'py>,
     encoder: Encoder,
     hyps: &Bound<'py, PyAny>,
-    refs: &Bound<'py, PyAny>,
+    refs: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
     shape: &[usize],
-    kernel: impl BatchKernel,
+    metric: &M,
 ) -> PyResult<BatchOut<'py>> {
-    let batch = read_matrix_texts(hyps, refs)?;
+    let batch = read_matrix_texts(hyps, refs.unwrap_or(hyps))?;
     let (n, m) = (batch.hyp_ids.len(), batch.ref_sets.len());
+    let block = if refs.is_none() {
+        MatrixBlock::symmetric(batch.hyp_ids.clone())
+    } else {
+        MatrixBlock {
+            hyps: batch.hyp_ids.clone(),
+            cols: batch.ref_sets.clone(),
+            symmetric: false,
+        }
+    };
     let small = is_small(n * m, batch.texts.bytes());
     let (scores, vanished) = enter(py, threads, small, || {
-        let pairs = n * m;
-        let mut hyp_ids = Vec::with_capacity(pairs);
-        let mut ref_sets = RefSets::new();
-        for &h in &batch.hyp_ids {
-            for j in 0..m {
-                hyp_ids.push(h);
-                ref_sets.push(batch.ref_sets.get(j).iter().copied());
-            }
-        }
         let texts: Vec<&str> = batch.texts.iter().collect();
         let encoded = encoder.encode_texts(&texts);
-        let scores = kernel(&encoded.docs()?, &hyp_ids, &ref_sets)?;
+        let scores = statistics_matrix(metric, &encoded.docs()?, &block)?;
         Ok((scores, encoded.vanished))
     })?;
     let mut matrix_shape = vec![m];
     matrix_shape.extend_from_slice(shape);
     finish_text_batch(py, &batch, scores, vanished, &matrix_shape)
+}
+
+/// What `score_matrices` returns: one array per block, vanished hypotheses (b, i),
+/// vanished references (b, j, k).
+pub(crate) type BlocksOut<'py> = (
+    Vec<Bound<'py, PyAny>>,
+    Vec<(usize, usize)>,
+    Vec<(usize, usize, usize)>,
+);
+
+/// Many matrices in one call (one per source sentence in MBR decoding): `blocks[b]` is a
+/// pair (hyps, refs) with `refs` a list as in [`score_text_matrix`] or None (symmetric).
+pub(crate) fn score_text_matrices<'py, M: Metric>(
+    py: Python<'py>,
+    encoder: Encoder,
+    blocks: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    shape: &[usize],
+    metric: &M,
+) -> PyResult<BlocksOut<'py>> {
+    let (texts, specs) = read_blocks(blocks)?;
+    let cells: usize = specs.iter().map(|b| b.hyps.len() * b.cols.len()).sum();
+    let small = is_small(cells, texts.bytes());
+    let (scores, vanished) = enter(py, threads, small, || {
+        let all: Vec<&str> = texts.iter().collect();
+        let encoded = encoder.encode_texts(&all);
+        let scores = statistics_matrices(metric, &encoded.docs()?, &specs)?;
+        Ok((scores, encoded.vanished))
+    })?;
+    let mut is_vanished = vec![false; texts.len()];
+    vanished.iter().for_each(|&k| is_vanished[k] = true);
+    let (mut hyp_vanished, mut ref_vanished) = (Vec::new(), Vec::new());
+    let width: usize = shape.iter().product();
+    let mut arrays = Vec::with_capacity(specs.len());
+    let mut rest = scores.as_slice();
+    for (b, spec) in specs.iter().enumerate() {
+        let (n, m) = (spec.hyps.len(), spec.cols.len());
+        hyp_vanished.extend(
+            (0..n)
+                .filter(|&i| is_vanished[spec.hyps[i] as usize])
+                .map(|i| (b, i)),
+        );
+        for j in 0..m {
+            for (k, &t) in spec.cols.get(j).iter().enumerate() {
+                if is_vanished[t as usize] {
+                    ref_vanished.push((b, j, k));
+                }
+            }
+        }
+        let (head, tail) = rest.split_at(n * m * width);
+        rest = tail;
+        let mut matrix_shape = vec![m];
+        matrix_shape.extend_from_slice(shape);
+        arrays.push(to_array(py, head.to_vec(), n, &matrix_shape)?);
+    }
+    Ok((arrays, hyp_vanished, ref_vanished))
+}
+
+/// Reads `blocks` (a list of (hyps, refs or None)): the distinct texts, and per block its
+/// hypotheses and columns as text indices.
+fn read_blocks(blocks: &Bound<'_, PyAny>) -> PyResult<(StrTable, Vec<MatrixBlock>)> {
+    let mut texts = StrTable::with_capacity(64);
+    let mut specs = Vec::new();
+    for (b, item) in items(blocks, "blocks")?.iter().enumerate() {
+        let pair = items(item, &format!("blocks[{b}]"))?;
+        if pair.len() != 2 {
+            return Err(input_err(format!(
+                "blocks[{b}] must be a pair (hyps, refs or None) (got {} items)",
+                pair.len()
+            )));
+        }
+        let mut hyps = Vec::new();
+        for (i, h) in items(&pair[0], &format!("blocks[{b}][0]"))?
+            .iter()
+            .enumerate()
+        {
+            hyps.push(
+                texts
+                    .intern(as_str(h, || format!("blocks[{b}] hyps[{i}]"))?)
+                    .0,
+            );
+        }
+        if pair[1].is_none() {
+            specs.push(MatrixBlock::symmetric(hyps));
+            continue;
+        }
+        let mut cols = RefSets::new();
+        for (j, r) in items(&pair[1], &format!("blocks[{b}][1]"))?
+            .iter()
+            .enumerate()
+        {
+            if r.cast::<PyString>().is_ok() {
+                cols.push([texts
+                    .intern(as_str(r, || format!("blocks[{b}] refs[{j}]"))?)
+                    .0]);
+                continue;
+            }
+            let alternatives = items(r, &format!("blocks[{b}] refs[{j}]"))?;
+            if alternatives.is_empty() {
+                return Err(input_err(format!("blocks[{b}] refs[{j}] is empty")));
+            }
+            let mut members = Vec::with_capacity(alternatives.len());
+            for (k, alt) in alternatives.iter().enumerate() {
+                members.push(
+                    texts
+                        .intern(as_str(alt, || format!("blocks[{b}] refs[{j}][{k}]"))?)
+                        .0,
+                );
+            }
+            cols.push(members);
+        }
+        specs.push(MatrixBlock {
+            hyps,
+            cols,
+            symmetric: false,
+        });
+    }
+    Ok((texts, specs))
 }
 
 /// What `score_one` returns: the row, vanished hypothesis (`[0]` or `[]`), vanished

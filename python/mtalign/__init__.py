@@ -20,6 +20,7 @@ from mtalign.checks import refs_from_streams
 from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
 from mtalign.meta.paired import PairedResult, paired_test
 from mtalign.metrics import *  # noqa: F403 (every metric and result; see metrics.__all__)
+from mtalign.ranking.mbr import MbrResult, mbr
 from mtalign.ranking.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
 from mtalign.ranking.rerank import RerankResult, rerank
 from mtalign.tokenizers import default_threads, stem, tokenize
@@ -30,6 +31,8 @@ __all__ = [
     "InputError",
     "io",
     "kernels",
+    "mbr",
+    "MbrResult",
     "meta",
     "refs_from_streams",
     "MtalignError",

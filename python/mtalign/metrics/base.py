@@ -128,6 +128,9 @@ class Metric(Generic[R]):
     _one: Any
 
     higher_is_better: ClassVar[bool] = True
+    # A subclass whose ``_run`` rewrites only non-text input (chrF joins token lists) sets
+    # this, so text matrices still take the native call.
+    _run_keeps_text: ClassVar[bool] = False
     _options: ClassVar[tuple[Option, ...]] = ()
     signature_fields: ClassVar[tuple[str, ...] | None] = None
 
@@ -258,34 +261,125 @@ class Metric(Generic[R]):
         arr, _, _, _ = self._run(hyps, refs, threads)
         return self._sentence_values(arr, k)
 
-    def pairwise(self, hyps: Sequence[Any], pseudo_refs: Sequence[Any],
+    def pairwise(self, hyps: Sequence[Any], pseudo_refs: Sequence[Any] | None = None,
                  variant: str | None = None, threads: int | None = None) -> np.ndarray:
         """The (n, m) matrix of ``hyps[i]`` scored against ``pseudo_refs[j]``.
 
-        For minimum-Bayes-risk decoding: ``pseudo_refs`` is usually the n-best list itself
-        (``pairwise(hyps, hyps)``). ``pseudo_refs[j]`` is one text (or one token list when
-        ``hyps`` are token lists) or a list of texts used together as a reference set. The
-        n·m pairs go to :meth:`scalar_scores` as one batch, so each distinct text is
-        tokenized once and the work runs in parallel with the GIL released.
+        For minimum-Bayes-risk decoding: ``pseudo_refs`` is usually the n-best list itself;
+        ``pseudo_refs=None`` means exactly that (the hypotheses against themselves), and then
+        each unordered pair is scored once where the metric is symmetric (ROUGE-N/L/S/SU,
+        BLEU, chrF, WER, PER): the other triangle is derived from the same counts, with the
+        same bits as scoring it. ``pseudo_refs[j]`` is one text (or one token list when
+        ``hyps`` are token lists) or a list of texts used together as a reference set. Text
+        input goes to one native call: each distinct text is encoded once, the work runs in
+        parallel with the GIL released, and no n·m pair list is built.
 
         >>> from mtalign import Rouge
         >>> Rouge("rouge1").pairwise(["a b", "a"], ["a b", "b", "c"]).tolist()
         [[1.0, 0.6666666666666666, 0.0], [0.6666666666666666, 0.0, 0.0]]
+        >>> Rouge("rouge1").pairwise(["a b", "a"]).tolist()
+        [[1.0, 0.6666666666666666], [0.6666666666666666, 1.0]]
         """
-        hyps, refs = as_list(hyps, "hyps"), as_list(pseudo_refs, "pseudo_refs")
-        matrix = getattr(self._core, "score_matrix", None)
-        # Only where nothing Python-side rewrites the input or the scores (e.g. TER's tercom
-        # normalisation, token lists joined for chrF): the matrix call sees the raw texts.
-        own_scalars = (type(self).scalar_scores is not Metric.scalar_scores
-                       or type(self)._run is not Metric._run)
-        if matrix is None or own_scalars or not hyps or not refs or not isinstance(hyps[0], str):
-            return pairwise_scores(self.scalar_scores, hyps, refs, variant, threads)
+        hyps = as_list(hyps, "hyps")
+        refs = None if pseudo_refs is None else as_list(pseudo_refs, "pseudo_refs")
+        if not self._native_matrix(hyps, refs):
+            return pairwise_scores(self.scalar_scores, hyps, hyps if refs is None else refs,
+                                   variant, threads)
         # Text: one native call, each distinct text encoded once, no n·m Python objects.
         k = self.scalar_names().index(self._pick_scalar(variant))
-        arr, hv, rv = matrix(hyps, refs, check_threads(threads))
+        arr, hv, rv = self._core.score_matrix(hyps, refs, check_threads(threads))
         if hv or rv:
             warn_vanished(hv, rv, self._tokenizer_name(), 3)
-        n, m = len(hyps), len(refs)
+        return self._matrix_values(arr, k)
+
+    def pairwise_blocks(self, blocks: Sequence[tuple[Sequence[Any], Sequence[Any] | None]],
+                        variant: str | None = None,
+                        threads: int | None = None) -> list[np.ndarray]:
+        """:meth:`pairwise` of many sources in one call: ``blocks[b] = (hyps, pseudo_refs)``.
+
+        ``pseudo_refs`` None means the hypotheses themselves (symmetric, as in
+        :meth:`pairwise`). Every distinct text of every block is encoded once and all the
+        rows of all the blocks run as one parallel batch, so many short MBR problems (one
+        per source sentence) cost one call. Returns one (n_b, m_b) matrix per block, each
+        equal to ``pairwise`` of that block alone.
+
+        >>> from mtalign import Wer
+        >>> [m.tolist() for m in Wer().pairwise_blocks([(["a b"], None), (["c"], ["c", "d"])])]
+        [[[0.0]], [[0.0, 1.0]]]
+        """
+        pairs = as_list(blocks, "blocks")
+        lists: list[tuple[Sequence[Any], Sequence[Any] | None]] = []
+        for b, block in enumerate(pairs):
+            if not isinstance(block, (tuple, list)) or len(block) != 2:
+                raise InputError(f"blocks[{b}] must be a pair (hyps, pseudo_refs or None)")
+            h = as_list(block[0], f"blocks[{b}][0]")
+            r = None if block[1] is None else as_list(block[1], f"blocks[{b}][1]")
+            lists.append((h, r))
+        if not lists:
+            return []
+        native = all(self._native_matrix(h, r) for h, r in lists)
+        if not native:
+            return [self.pairwise(h, r, variant, threads) for h, r in lists]
+        k = self.scalar_names().index(self._pick_scalar(variant))
+        arrays, hv, rv = self._core.score_matrices(lists, check_threads(threads))
+        if hv or rv:
+            warn_vanished([i for _, i in hv], [(j, k2) for _, j, k2 in rv],
+                          self._tokenizer_name(), 3)
+        return [self._matrix_values(a, k) for a in arrays]
+
+    def expected_scores(self, hyps: Sequence[Any], samples: Sequence[Any] | None = None,
+                        weights: Sequence[float] | np.ndarray | None = None,
+                        variant: str | None = None, threads: int | None = None,
+                        aggregate: bool = False) -> np.ndarray:
+        """Expected utility of each hypothesis over the samples (MBR's objective), shape (n,).
+
+        ``E[i] = Σ_j w_j · score(hyps[i], samples[j])`` with ``w`` the softmax of the
+        log-probability ``weights`` (uniform when None); ``samples=None`` uses the
+        hypotheses themselves (the symmetric matrix of :meth:`pairwise`). For ROUGE the score
+        is the F-measure of the chosen variant; for error rates it is the expected error
+        (lower is better, see ``higher_is_better``).
+
+        ``aggregate=True`` (chrF and BLEU; Vamvas & Sennrich 2024, "reference aggregation")
+        scores each hypothesis once against the weighted average of the samples' n-gram
+        count vectors (and lengths) instead of against each sample: linear instead of
+        quadratic in the number of samples. This is *not* the exact expectation: a
+        matched count is min(hyp count, mean sample count), which is ≥ the mean of the
+        per-sample minima, and the F-score of averaged statistics is not the average
+        F-score; the ranking of hypotheses is usually, not always, the same.
+
+        >>> from mtalign import Rouge
+        >>> Rouge("rouge1").expected_scores(["a b", "a"]).tolist()
+        [0.8333333333333333, 0.8333333333333333]
+        >>> Rouge("rouge1").expected_scores(["a b", "a"], ["a b", "a"], weights=[0.0, -50.0]
+        ...                                 ).round(6).tolist()
+        [1.0, 0.666667]
+        """
+        hyps = as_list(hyps, "hyps")
+        pool = hyps if samples is None else as_list(samples, "samples")
+        w = softmax_weights(weights, len(pool))
+        if aggregate:
+            return self._aggregate_scores(hyps, pool, w, variant, threads)
+        matrix = self.pairwise(hyps, None if samples is None else pool, variant, threads)
+        return expectation(matrix, w)
+
+    def _aggregate_scores(self, hyps: Sequence[Any], samples: Sequence[Any],
+                          w: np.ndarray | None,
+                          variant: str | None, threads: int | None) -> np.ndarray:
+        """Reference aggregation (:meth:`expected_scores` with ``aggregate=True``)."""
+        raise ConfigError(f"{type(self).__name__} has no reference aggregation (aggregate=True "
+                          "works with metrics whose statistics are n-gram counts: Chrf, Bleu)")
+
+    def _native_matrix(self, hyps: Sequence[Any], refs: Sequence[Any] | None) -> bool:
+        """Whether the native matrix call applies: text input, and nothing Python-side
+        rewrites the input or the scores (e.g. TER's tercom normalisation)."""
+        matrix = getattr(self._core, "score_matrix", None)
+        own_scalars = (type(self).scalar_scores is not Metric.scalar_scores
+                       or (type(self)._run is not Metric._run and not self._run_keeps_text))
+        return not (matrix is None or own_scalars or not hyps
+                    or (refs is not None and len(refs) == 0) or not isinstance(hyps[0], str))
+
+    def _matrix_values(self, arr: np.ndarray, k: int) -> np.ndarray:
+        n, m = arr.shape[0], arr.shape[1]
         rows = np.ascontiguousarray(arr.reshape((n * m,) + arr.shape[2:]))
         return np.asarray(self._sentence_values(rows, k), dtype=np.float64).reshape(n, m)
 
@@ -445,4 +539,33 @@ def pairwise_scores(scalar_scores: Any, hyps: Sequence[Any], pseudo_refs: Sequen
     return scores.reshape(n, m)
 
 
-__all__ = ["Metric", "pairwise_scores", "pick_scalar"]
+def softmax_weights(weights: Any, m: int) -> np.ndarray | None:
+    """Log-probability weights → normalized probabilities (None stays None: uniform).
+
+    >>> softmax_weights([0.0, 0.0], 2).tolist()
+    [0.5, 0.5]
+    """
+    if weights is None:
+        return None
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (m,):
+        raise InputError(f"weights must have one log-probability per sample ({m}), "
+                         f"got shape {w.shape}")
+    if not np.all(np.isfinite(w) | (w == -np.inf)) or not np.any(np.isfinite(w)):
+        raise InputError("weights must be finite log-probabilities (-inf allowed, not all)")
+    e = np.exp(w - np.max(w))
+    return e / e.sum()
+
+
+def expectation(matrix: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """Row-wise mean (``w`` None) or ``w``-weighted sum of a matrix, in a fixed order.
+
+    >>> expectation(np.array([[1.0, 0.0], [0.5, 0.5]]), None).tolist()
+    [0.5, 0.5]
+    """
+    if w is None:
+        return matrix.mean(axis=1)
+    return (matrix * w[None, :]).sum(axis=1)
+
+
+__all__ = ["Metric", "expectation", "pairwise_scores", "pick_scalar", "softmax_weights"]

@@ -113,6 +113,8 @@ class Chrf(Metric[CorpusResult]):
     def _tokenizer_name(self) -> str:
         return "codepoint"
 
+    _run_keeps_text = True  # texts_of joins token lists only; str input goes through as is
+
     def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
              ) -> tuple[np.ndarray, int, int, list | tuple]:
         hyps, refs = texts_of(hyps, refs)

@@ -8,8 +8,9 @@ Both take any metric through one :class:`~mtalign.ranking.scorer.Scorer`.
 [1]
 """
 
+from mtalign.ranking.mbr import MbrResult, mbr
 from mtalign.ranking.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
 from mtalign.ranking.rerank import RerankResult, rerank
 
-__all__ = ["OrangeCurve", "OrangeResult", "RerankResult", "orange", "orange_from_scores",
-           "rerank"]
+__all__ = ["MbrResult", "OrangeCurve", "OrangeResult", "RerankResult", "mbr", "orange",
+           "orange_from_scores", "rerank"]

@@ -262,6 +262,24 @@ impl Metric for BleuConfig {
         BleuConfig::width(self)
     }
 
+    /// Clipped matches are symmetric for one reference; lengths and totals are the other
+    /// side's.
+    fn has_mirror(&self) -> bool {
+        true
+    }
+
+    fn mirror(&self, a: &[u32], b: &[u32], row: &[f64], out: &mut [f64]) {
+        let k = self.orders();
+        out[0] = b.len() as f64;
+        out[1] = self.ref_length.pick(b.len(), std::iter::once(a.len()));
+        for n in 1..=k {
+            let t = (b.len() + 1).saturating_sub(n);
+            out[1 + n] = row[1 + n];
+            out[1 + k + n] = t as f64;
+            out[1 + 2 * k + n] = t.max(1) as f64;
+        }
+    }
+
     fn pair_statistics(&self, _: &(), s: &mut BleuScratch, pair: Pair<'_>, row: &mut [f64]) {
         s.stats(self, pair.hyp(), pair.refs(), row);
     }

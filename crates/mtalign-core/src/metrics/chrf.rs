@@ -229,6 +229,17 @@ pub fn words_into(table: &mut NgramIds, text: &[u32], out: &mut Vec<u32>) {
     }
 }
 
+/// How many words [`words_into`] gives for `text`.
+fn word_count(text: &[u32]) -> usize {
+    text.split(|&c| is_space(c))
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let n = w.len();
+            1 + usize::from(n > 1 && (is_punct(w[n - 1]) || is_punct(w[0])))
+        })
+        .sum()
+}
+
 impl ChrfScratch {
     /// The statistics of `hyp` against one reference `r` (both as code points), into `out`.
     fn against(&mut self, cfg: &ChrfConfig, r: &[u32], out: &mut [f64]) {
@@ -282,6 +293,38 @@ impl Metric for ChrfConfig {
 
     fn width(&self) -> usize {
         ChrfConfig::width(self)
+    }
+
+    /// Matches are symmetric for one reference; the n-gram totals are the other side's
+    /// (and the hypothesis total is 0 where the reference has no n-gram of that order, as
+    /// [`Grams::against`] writes it).
+    fn has_mirror(&self) -> bool {
+        true
+    }
+
+    fn mirror(&self, a: &[u32], b: &[u32], row: &[f64], out: &mut [f64]) {
+        let c = self.char_order;
+        let lens = |t: &[u32]| {
+            let chars = if self.whitespace {
+                t.len()
+            } else {
+                t.iter().filter(|&&x| !is_space(x)).count()
+            };
+            (chars, word_count(t))
+        };
+        let ((a_chars, a_words), (b_chars, b_words)) = (lens(a), lens(b));
+        for (k, (o, r)) in out.chunks_exact_mut(3).zip(row.chunks_exact(3)).enumerate() {
+            let (n, a_len, b_len) = if k < c {
+                (k + 1, a_chars, b_chars)
+            } else {
+                (k - c + 1, a_words, b_words)
+            };
+            let h = (b_len + 1).saturating_sub(n);
+            let rr = (a_len + 1).saturating_sub(n);
+            o[0] = if rr > 0 { h as f64 } else { 0.0 };
+            o[1] = rr as f64;
+            o[2] = r[2];
+        }
     }
 
     fn pair_statistics(&self, _: &(), s: &mut ChrfScratch, pair: Pair<'_>, row: &mut [f64]) {

@@ -67,6 +67,16 @@ impl Metric for ErrorRate {
         2
     }
 
+    /// Levenshtein distance and the PER count are symmetric; the length is the other side's.
+    fn has_mirror(&self) -> bool {
+        true
+    }
+
+    fn mirror(&self, a: &[u32], _b: &[u32], row: &[f64], out: &mut [f64]) {
+        out[0] = row[0];
+        out[1] = a.len() as f64;
+    }
+
     fn pair_statistics(&self, _: &(), s: &mut Scratch, pair: Pair<'_>, row: &mut [f64]) {
         let kind = *self;
         let hyp = pair.hyp();

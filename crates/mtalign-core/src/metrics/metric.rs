@@ -27,6 +27,11 @@ pub struct Pair<'a> {
 }
 
 impl<'a> Pair<'a> {
+    /// Hypothesis `hyp` (a text index into `docs`) against the texts `refs`.
+    pub(crate) fn new(docs: &'a Docs<'a>, hyp: u32, refs: &'a [u32]) -> Self {
+        Pair { docs, hyp, refs }
+    }
+
     /// The hypothesis's tokens.
     pub fn hyp(&self) -> &'a [u32] {
         self.docs.tokens(self.hyp as usize)
@@ -79,8 +84,25 @@ pub trait Metric: Sync {
         Ok(())
     }
 
+    /// Whether [`Metric::context`] computes anything (matrices then build the flat batch's
+    /// hypothesis and reference lists to give it the same input).
+    const NEEDS_CONTEXT: bool = false;
+
     /// Columns of one statistics row.
     fn width(&self) -> usize;
+
+    /// Whether [`Metric::mirror`] can give the row of (b, a) from the row of (a, b) for one
+    /// reference each way (symmetric matrices then score each unordered pair once).
+    fn has_mirror(&self) -> bool {
+        false
+    }
+
+    /// The row of `b` scored against the single reference `a`, from `row`, the row of `a`
+    /// against `b` (`pair`), bit-identical to computing it; only called when
+    /// [`Metric::has_mirror`].
+    fn mirror(&self, _a: &[u32], _b: &[u32], _row: &[f64], _out: &mut [f64]) {
+        unreachable!("mirror called on a metric without one")
+    }
 
     /// Computed once per batch, before any pair.
     fn context(&self, _docs: &Docs<'_>, _hyps: &[u32], _ref_sets: &RefSets) -> Self::Context {

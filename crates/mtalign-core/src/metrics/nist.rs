@@ -214,6 +214,8 @@ impl Metric for Nist {
         width(self.max_order)
     }
 
+    const NEEDS_CONTEXT: bool = true;
+
     fn context(&self, docs: &Docs<'_>, hyps: &[u32], ref_sets: &RefSets) -> Self::Context {
         if !self.corpus_weights {
             return None;

@@ -437,6 +437,28 @@ impl Metric for RougeConfig {
         3 * self.variants.len()
     }
 
+    /// One reference each way: the counts of (b, a) are those of (a, b) with the two totals
+    /// swapped, so P and R swap and F is recomputed. Only for the variants whose counts are
+    /// symmetric (n-grams, LCS, skip-bigrams), the paper's and rouge-score's conventions,
+    /// and no jackknife.
+    fn has_mirror(&self) -> bool {
+        !self.jackknife
+            && self.compat != Compat::Rouge155
+            && self
+                .variants
+                .iter()
+                .all(|v| matches!(v, Variant::Ngram(_) | Variant::Lcs | Variant::Skip { .. }))
+    }
+
+    fn mirror(&self, _a: &[u32], _b: &[u32], row: &[f64], out: &mut [f64]) {
+        for (o, r) in out.chunks_exact_mut(3).zip(row.chunks_exact(3)) {
+            let (precision, recall) = (r[1], r[0]);
+            o[0] = precision;
+            o[1] = recall;
+            o[2] = f_measure(precision, recall, self.beta);
+        }
+    }
+
     fn pair_statistics(&self, _: &(), scratch: &mut Scratch, pair: Pair<'_>, row: &mut [f64]) {
         // Line lists borrow the pair, so they live here (empty, unallocated, without lines).
         let (mut hyp_lines, mut ref_lines) = (Vec::new(), Vec::new());
