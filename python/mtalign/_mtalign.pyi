@@ -11,6 +11,7 @@ __all__ = [
     "ConfigError",
     "DcsCore",
     "ErrorRateCore",
+    "GtmCore",
     "InputError",
     "MtalignError",
     "NistCore",
@@ -265,6 +266,18 @@ class ErrorRateCore:
 @final
 class RibesCore:
     def __new__(cls, alpha: float, beta: float, tokenize: str, lowercase: bool) -> RibesCore: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_matrix(
+        self, hyps: Any, refs: Any, threads: int | None = None
+    ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
+    def score_one(
+        self, hyp: Any, refs: Any
+    ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+
+@final
+class GtmCore:
+    def __new__(cls, exponent: float, tokenize: str, lowercase: bool) -> GtmCore: ...
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
