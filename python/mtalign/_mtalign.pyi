@@ -11,6 +11,7 @@ __all__ = [
     "ConfigError",
     "DcsCore",
     "ErrorRateCore",
+    "GtmCore",
     "InputError",
     "MtalignError",
     "NistCore",
@@ -294,6 +295,18 @@ class RibesCore:
     def score_matrices(
         self, blocks: Any, threads: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
+    def score_one(
+        self, hyp: Any, refs: Any
+    ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+
+@final
+class GtmCore:
+    def __new__(cls, exponent: float, tokenize: str, lowercase: bool) -> GtmCore: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_matrix(
+        self, hyps: Any, refs: Any, threads: int | None = None
+    ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
     ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...

@@ -27,6 +27,7 @@ from mtalign.metrics.bleu import Bleu
 from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.nist import Nist
 from mtalign.metrics.options import TOKENIZERS
 from mtalign.metrics.results import DCS_FIELDS, Score
@@ -192,6 +193,17 @@ def _error_rate(names: Sequence[str], o: MetricOptions) -> Wer | Per:
     return _ERROR_RATES[names[0]](tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
 
 
+_GTM = re.compile(r"^gtm(\d+(?:\.\d+)?)?$")
+
+
+def _gtm(names: Sequence[str], o: MetricOptions) -> Gtm:
+    m = _GTM.match(names[0])
+    assert m is not None
+    # gtm<e>: GTM with exponent e (gtm = gtm1); Lin & Och's GTM10/20/30 are gtm1/gtm2/gtm3.
+    return Gtm(float(m.group(1) or 1), tokenize=o.tokenize or "13a",
+               lowercase=o.lowercase_baselines)
+
+
 def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:
     return Ribes(tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
 
@@ -261,6 +273,9 @@ FAMILIES: tuple[Family, ...] = (
            _report_scalar, _default_variant, examples=("ter",)),
     Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant,
            examples=("ribes",)),
+    Family("gtm", lambda n: _GTM.match(n) is not None, _gtm,
+           "gtm, gtm<e> (GTM with run exponent e, e.g. gtm1, gtm2, gtm3)", _report_scalar,
+           _default_variant, per_name=True, examples=("gtm1", "gtm2", "gtm3")),
 )
 
 

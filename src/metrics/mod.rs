@@ -4,6 +4,7 @@ mod bleu;
 mod chrf;
 mod dcs;
 mod error_rate;
+mod gtm;
 mod nist;
 mod ribes;
 mod rouge;
@@ -21,6 +22,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<nist::NistCore>()?;
     m.add_class::<error_rate::ErrorRateCore>()?;
     m.add_class::<ribes::RibesCore>()?;
+    m.add_class::<gtm::GtmCore>()?;
     m.add_class::<sia::SiaCore>()?;
     m.add_class::<ter::TerCore>()?;
     m.add_class::<sia::WordSimilarityCore>()?;

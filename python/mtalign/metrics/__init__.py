@@ -18,6 +18,7 @@ from mtalign.metrics.bleu import Bleu, BleuResult
 from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
 from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.nist import Nist
 from mtalign.metrics.results import CorpusResult, Result
 from mtalign.metrics.ribes import Ribes
@@ -33,6 +34,6 @@ from mtalign.metrics.sia import (
 from mtalign.metrics.ter import Ter
 
 __all__ = ["Bleu", "BleuResult", "Chrf", "CorpusResult", "Dcs", "DcsResult", "DcsScore",
-           "Metric", "Nist", "Per", "Result", "Ribes", "Rouge", "RougeResult", "Score", "Sia",
-           "SiaExplanation", "SiaResult", "SiaRound", "Ter", "TranslationTable", "Wer",
+           "Gtm", "Metric", "Nist", "Per", "Result", "Ribes", "Rouge", "RougeResult", "Score",
+           "Sia", "SiaExplanation", "SiaResult", "SiaRound", "Ter", "TranslationTable", "Wer",
            "WordSimilarity"]

@@ -6,6 +6,7 @@ pub mod bleu;
 pub mod chrf;
 pub mod dcs;
 pub mod error_rate;
+pub mod gtm;
 pub mod matrix;
 pub mod metric;
 pub mod nist;

@@ -1,0 +1,100 @@
+"""GTM, the General Text Matcher (Turian, Shen & Melamed 2003): precision, recall and F of the
+maximum matching size, longer aligned runs rewarded through an exponent.
+
+>>> Gtm(tokenize="whitespace").batch_score(["a b c d", "x"], ["a b x c d", "y"]).tolist()
+[0.888888888888889, 0.0]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mtalign._mtalign import GtmCore
+from mtalign.metrics.base import Metric
+from mtalign.metrics.options import TOKENIZERS, case, option
+from mtalign.metrics.results import CorpusResult
+
+
+def gtm_prf(rows: np.ndarray, exponent: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(precision, recall, F) of statistics rows ``[Σ|run|^e, |hyp|, |ref|]`` (each (n,)).
+
+    >>> [x.tolist() for x in gtm_prf(np.array([[8.0, 4.0, 5.0]]), 2.0)]
+    [[0.7071067811865476], [0.565685424949238], [0.6285393610547089]]
+    """
+    rows = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
+    w, h, r = rows[:, 0], rows[:, 1], rows[:, 2]
+    mms = w if exponent == 1.0 else np.power(w, 1.0 / exponent)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(h > 0, mms / np.where(h > 0, h, 1.0), 0.0)
+        rec = np.where(r > 0, mms / np.where(r > 0, r, 1.0), 0.0)
+        s = p + rec
+        f = np.where(s > 0, 2.0 * p * rec / np.where(s > 0, s, 1.0), 0.0)
+    return p, rec, f
+
+
+class Gtm(Metric[CorpusResult]):
+    """GTM: F-measure of precision MMS/|hyp| and recall MMS/|ref|.
+
+    The maximum matching size (MMS) of a hypothesis and a reference is the largest
+    (Σ_runs |run|^e)^(1/e) over one-to-one matchings of equal words, a run being a block of
+    matched words contiguous in both texts. For ``exponent=1`` it is the number of words the
+    two share (exact); for larger exponents the matching is found greedily, the longest run
+    of still-unmatched words first (``docs/gtm.md``: the algorithm, its ties, and where it
+    differs from the exact maximum). With several references the row of the reference with
+    the best F is kept (the first on ties). The corpus score is GTM's document-level score:
+    one block-diagonal grid over all sentences (no run crosses a sentence boundary), so
+    MMS = (Σ weights)^(1/e) with precision and recall over the summed lengths.
+
+    Args:
+        exponent: e, from 1 to 64 (GTM-1, GTM-2, GTM-3 in Lin & Och's tables).
+        tokenize, lowercase: as for :class:`mtalign.Bleu` (default ``"13a"``, case kept).
+
+    ``batch_score`` returns the sentence F, float64 (n,); ``sentence_score`` and
+    ``corpus_score`` a :class:`~mtalign.CorpusResult` named ``GTM-<e>`` whose ``details``
+    hold ``precision``, ``recall`` and ``mms``; :meth:`statistics` has three columns,
+    Σ|run|^e, |hyp| and |ref|.
+
+    Example:
+        >>> g = Gtm(exponent=2.0, tokenize="whitespace")
+        >>> r = g.sentence_score("a b c d", "a b x c d")
+        >>> round(float(r), 6), round(r.details["mms"], 6)
+        (0.628539, 2.828427)
+        >>> Gtm(2).signature()
+        'case:mixed|tok:13a|e:2|version:0.1.0'
+    """
+
+    __slots__ = ()
+
+    exponent: float = option(default=1.0, doc="the run-length exponent e (1 to 64)",
+                             native=True, sig="e", show=lambda v, m: format(v, "g"))
+    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                           kw_only=True, sig="tok")
+    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
+                             sig="case", show=case)
+
+    signature_fields = ("lowercase", "tokenize", "exponent")
+
+    def _build(self, c: dict[str, Any]) -> GtmCore:
+        return GtmCore(float(c["exponent"]), c["tokenize"], c["lowercase"])
+
+    def _name(self) -> str:
+        return f"GTM-{self.exponent:g}"
+
+    def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
+        return np.ascontiguousarray(gtm_prf(rows, self.exponent)[2])
+
+    def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
+                signature: Any) -> CorpusResult:
+        """F of the summed rows (GTM's document-level score)."""
+        rows = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
+        total = rows.sum(axis=0)
+        p, r, f = (float(x[0]) for x in gtm_prf(total, self.exponent))
+        mms = float(total[0] if self.exponent == 1.0 else total[0] ** (1.0 / self.exponent))
+        details = {"precision": p, "recall": r, "mms": mms}
+        return CorpusResult(self._name(), f, lambda: self._sentence_values(rows, 0), details,
+                            n_empty_hyps, n_empty_refs, signature, rows.shape[0])
+
+
+__all__ = ["Gtm", "gtm_prf"]

@@ -1,0 +1,41 @@
+//! `GtmCore`, the native half of `mtalign.Gtm`.
+
+use crate::batch::batch_pymethods;
+use crate::batch::BatchScorer;
+use crate::errors::to_py;
+use mtalign_core::metrics::gtm;
+use mtalign_core::text::encoder::Encoder;
+use mtalign_core::text::tokenize::Tokenizer;
+use pyo3::prelude::*;
+
+/// The native half of `mtalign.Gtm`.
+#[pyclass(frozen, module = "mtalign._mtalign")]
+pub(crate) struct GtmCore {
+    pub(crate) tokenizer: Tokenizer,
+    pub(crate) config: gtm::GtmConfig,
+}
+
+impl BatchScorer for GtmCore {
+    type Core = gtm::GtmConfig;
+    fn encoder(&self) -> Encoder {
+        Encoder::plain(self.tokenizer)
+    }
+    fn shape(&self) -> Vec<usize> {
+        vec![3]
+    }
+    fn core(&self) -> &gtm::GtmConfig {
+        &self.config
+    }
+}
+
+batch_pymethods! {
+    impl GtmCore {
+        #[new]
+        #[pyo3(signature = (exponent, tokenize, lowercase))]
+        fn new(exponent: f64, tokenize: &str, lowercase: bool) -> PyResult<Self> {
+            let config = gtm::GtmConfig::new(exponent).map_err(to_py)?;
+            let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
+            Ok(Self { tokenizer, config })
+        }
+    }
+}
