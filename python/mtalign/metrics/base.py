@@ -276,8 +276,7 @@ class Metric(Generic[R]):
         matrix = getattr(self._core, "score_matrix", None)
         # Only where nothing Python-side rewrites the input or the scores (e.g. TER's tercom
         # normalisation, token lists joined for chrF): the matrix call sees the raw texts.
-        own_scalars = (type(self).scalar_scores is not Metric.scalar_scores
-                       or type(self)._run is not Metric._run)
+        own_scalars = type(self).scalar_scores is not Metric.scalar_scores or self._rewrites_input()
         if matrix is None or own_scalars or not hyps or not refs or not isinstance(hyps[0], str):
             return pairwise_scores(self.scalar_scores, hyps, refs, variant, threads)
         # Text: one native call, each distinct text encoded once, no n·m Python objects.
@@ -291,6 +290,11 @@ class Metric(Generic[R]):
 
     def _pick_scalar(self, variant: str | None) -> str:
         return pick_scalar(self, variant)
+
+    def _rewrites_input(self) -> bool:
+        """Whether a Python step rewrites the input before the native call (then
+        :meth:`pairwise` goes through :meth:`scalar_scores`)."""
+        return type(self)._run is not Metric._run
 
     # -- scoring, written once over statistics rows ------------------------------------------
 
