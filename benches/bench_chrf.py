@@ -12,11 +12,19 @@ spaced subset of ``--peer-pairs`` of the same pairs; ratios compare pairs per se
 * sentence TER: ``Ter().batch_score`` vs a reused ``sacrebleu.metrics.TER``'s loop.
 * chrF ``pairwise`` of the first ``--pairwise-n`` outputs of one system against themselves
   (MBR's utility matrix) vs ``fastchrf.pairwise_chrf`` on the same n x n.
+* corpus TER of all 20 systems (every line, reference A; one ``corpus_score`` per system)
+  vs sacrebleu's ``corpus_score`` on ``--ter-peer-systems`` of them, extrapolated to 20 by
+  the line count (sacrebleu needs about two minutes for all 20).
+
+Then issue 15's targets, each MET / NOT MET: sentence chrF >= 100k pairs/s and >= 35x
+sacrebleu, sentence TER >= 10k pairs/s and >= 50x, corpus TER of the 20 systems <= 2 s,
+chrF pairwise N = 1024 <= 1 s (checked only when ``--pairwise-n`` is 1024).
 
 Figures are medians of ``--repeat`` runs. It is a script, not a test: it prints a table and
-exits 0 whatever the figures are. Smoke run::
+exits 0 whatever the figures are. ``--small`` is a smoke run (a few seconds)::
 
-    python benches/bench_chrf.py --pairs 2000 --peer-pairs 200 --pairwise-n 64 --repeat 1
+    python benches/bench_chrf.py --small
+    python benches/bench_chrf.py            # the real figures, on a quiet machine
 """
 
 from __future__ import annotations
@@ -62,8 +70,17 @@ def main() -> None:
     ap.add_argument("--peer-pairs", type=int, default=2_000)
     ap.add_argument("--pairwise-n", type=int, default=1024)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ter-peer-systems", type=int, default=2,
+                    help="systems sacrebleu's corpus TER is timed on (extrapolated to all)")
+    ap.add_argument("--small", action="store_true",
+                    help="smoke run: 2,000 pairs, 200 peer pairs, pairwise 64, corpus TER on "
+                         "200 lines a system, 1 repeat")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args()
+    corpus_lines = None
+    if args.small:
+        args.pairs, args.peer_pairs, args.pairwise_n, args.repeat = 2_000, 200, 64, 1
+        args.ter_peer_systems, corpus_lines = 1, 200
 
     import mtalign
     from sacrebleu.metrics import CHRF, TER
@@ -115,12 +132,48 @@ def main() -> None:
         add(f"chrF pairwise {n}x{n}", "fastchrf", n * n,
             timed(lambda: fastchrf.pairwise_chrf([texts], [texts]), args.repeat))
 
+    all_systems = {k: v[:corpus_lines] for k, v in systems.items()}
+    ref_a = refs0[: len(next(iter(all_systems.values())))]
+    ter = mtalign.Ter()
+    corpus_task = f"corpus TER {len(all_systems)} systems"
+    t_ours = timed(lambda: [ter.corpus_score(h, ref_a) for h in all_systems.values()],
+                   args.repeat)
+    lines = sum(len(h) for h in all_systems.values())
+    add(corpus_task, "mtalign", lines, t_ours)
+    peer_systems = list(all_systems.values())[: max(1, args.ter_peer_systems)]
+    t_peer = timed(lambda: [ter_peer.corpus_score(h, [ref_a]) for h in peer_systems], 1)
+    add(corpus_task, "sacrebleu", sum(len(h) for h in peer_systems), t_peer)
+    corpus_seconds = {"mtalign": t_ours,
+                      "sacrebleu (extrapolated)": t_peer * lines / sum(map(len, peer_systems))}
+
     print(f"machine: {json.dumps(machine_info(['mtalign', 'sacrebleu', 'fastchrf']))}")
     print(f"{'task':<24} {'tool':<20} {'pairs':>9} {'pairs/s':>12} {'vs sacrebleu':>13}")
     base = {task: pps for task, tool, _, pps in rows if tool == "sacrebleu"}
     for task, tool, count, pps in rows:
         ratio = f"{pps / base[task]:.1f}x" if task in base else ""
         print(f"{task:<24} {tool:<20} {count:>9} {pps:>12,.0f} {ratio:>13}")
+    for tool, secs in corpus_seconds.items():
+        print(f"{corpus_task}: {tool} {secs:.2f} s for {lines} lines")
+
+    def rate(task: str, tool: str = "mtalign") -> float:
+        return next(p for t, o, _, p in rows if t == task and o == tool)
+
+    print("\ntargets (issue 15; real figures only from a full run on a quiet machine):")
+    checks = [
+        ("sentence chrF >= 100k pairs/s", rate("sentence chrF"), 100_000),
+        ("sentence chrF >= 35x sacrebleu", rate("sentence chrF") / base["sentence chrF"], 35),
+        ("sentence TER >= 10k pairs/s", rate("sentence TER"), 10_000),
+        ("sentence TER >= 50x sacrebleu", rate("sentence TER") / base["sentence TER"], 50),
+    ]
+    for label, value, target in checks:
+        print(f"  {label:<34} {value:>12,.1f}  {'MET' if value >= target else 'NOT MET'}")
+    if corpus_lines is None:
+        met = "MET" if t_ours <= 2.0 else "NOT MET"
+        print(f"  {'corpus TER 20 systems <= 2 s':<34} {t_ours:>12.2f}  {met}")
+    if n == 1024:
+        secs = n * n / rate(f"chrF pairwise {n}x{n}")
+        met = "MET" if secs <= 1.0 else "NOT MET"
+        print(f"  {'chrF pairwise N=1024 <= 1 s':<34} {secs:>12.2f}  {met}")
     if args.json:
         print(json.dumps([dict(task=t, tool=o, pairs=c, pairs_per_s=p) for t, o, c, p in rows]))
 

@@ -9,7 +9,7 @@ A metric family is one :class:`Family` row in :data:`FAMILIES`; ``mtalign score`
 >>> family_of("cs0").name
 'dcs'
 >>> make_metric("bleus2")[0]
-Bleu(max_order=2, smooth='add1', tokenize='13a', lowercase=False, effective_order=False, smooth_value=None, ref_length='closest')
+Bleu(max_order=2, smooth='add1', tokenize='13a', lowercase=False, effective_order=False, smooth_value=None, ref_length='closest', trg_lang='', spm_model=None)
 """  # noqa: E501
 
 from __future__ import annotations

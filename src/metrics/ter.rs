@@ -9,7 +9,8 @@ use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
-/// The native half of `mtalign.Ter`: `[edits, average reference length]` rows.
+/// The native half of `mtalign.Ter`: `[edits, average reference length]` rows (with `ops`,
+/// followed by the insertions, deletions, substitutions and shifts of the chosen reference).
 #[pyclass(frozen, module = "mtalign._mtalign")]
 pub(crate) struct TerCore {
     pub(crate) case_sensitive: bool,
@@ -21,13 +22,10 @@ impl BatchScorer for TerCore {
     fn encoder(&self) -> Encoder {
         // sacrebleu's default tercom tokenization: lowercase unless case-sensitive, then
         // words between whitespace.
-        Encoder::plain(Tokenizer::new(
-            TokenizerKind::Whitespace,
-            !self.case_sensitive,
-        ))
+        Encoder::plain(Tokenizer::new(TokenizerKind::Split, !self.case_sensitive))
     }
     fn shape(&self) -> Vec<usize> {
-        vec![2]
+        vec![if self.config.ops { 6 } else { 2 }]
     }
     fn core(&self) -> &TerConfig {
         &self.config
@@ -37,9 +35,38 @@ impl BatchScorer for TerCore {
 batch_pymethods! {
     impl TerCore {
         #[new]
-        #[pyo3(signature = (case_sensitive))]
-        fn new(case_sensitive: bool) -> Self {
-            Self { case_sensitive, config: TerConfig }
+        #[pyo3(signature = (case_sensitive, ops=false))]
+        fn new(case_sensitive: bool, ops: bool) -> Self {
+            Self { case_sensitive, config: TerConfig { ops } }
+        }
+
+        /// TER's edit script of word ids `hyp` against `ref_`: (shifts as (start, length,
+        /// target, words after), final words, operations as a str of ' ' (match), 's', 'i'
+        /// (reference word inserted), 'd' (hypothesis word deleted)).
+        #[staticmethod]
+        #[allow(clippy::type_complexity)]
+        fn explain_ids(
+            hyp: Vec<u32>,
+            ref_: Vec<u32>,
+        ) -> (Vec<(usize, usize, usize, Vec<u32>)>, Vec<u32>, String) {
+            let e = ter::explain(&hyp, &ref_);
+            let shifts = e
+                .shifts
+                .into_iter()
+                .map(|s| (s.start, s.length, s.target, s.words))
+                .collect();
+            let ops = e
+                .trace
+                .iter()
+                .map(|o| match o {
+                    ter::Op::Nop => ' ',
+                    ter::Op::Sub => 's',
+                    ter::Op::Ins => 'i',
+                    ter::Op::Del => 'd',
+                    ter::Op::Undef => 'x',
+                })
+                .collect();
+            (shifts, e.words, ops)
         }
 
         /// The sentence TER (0-100) of each row, shape (n,).

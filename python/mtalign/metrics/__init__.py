@@ -31,9 +31,10 @@ from mtalign.metrics.sia import (
     TranslationTable,
     WordSimilarity,
 )
-from mtalign.metrics.ter import Ter
+from mtalign.metrics.ter import Ter, TerExplanation, TerShift
 
 __all__ = ["Bleu", "BleuResult", "Chrf", "CorpusResult", "Dcs", "DcsResult", "DcsScore",
            "Gtm", "Metric", "Nist", "Per", "Result", "Ribes", "Rouge", "RougeResult", "Score",
-           "Sia", "SiaExplanation", "SiaResult", "SiaRound", "Ter", "TranslationTable", "Wer",
+           "Sia", "SiaExplanation", "SiaResult", "SiaRound", "Ter", "TerExplanation", "TerShift",
+           "TranslationTable", "Wer",
            "WordSimilarity"]

@@ -374,7 +374,7 @@ class Metric(Generic[R]):
         rewrites the input or the scores (e.g. TER's tercom normalisation)."""
         matrix = getattr(self._core, "score_matrix", None)
         own_scalars = (type(self).scalar_scores is not Metric.scalar_scores
-                       or (type(self)._run is not Metric._run and not self._run_keeps_text))
+                       or self._rewrites_input())
         return not (matrix is None or own_scalars or not hyps
                     or (refs is not None and len(refs) == 0) or not isinstance(hyps[0], str))
 
@@ -385,6 +385,11 @@ class Metric(Generic[R]):
 
     def _pick_scalar(self, variant: str | None) -> str:
         return pick_scalar(self, variant)
+
+    def _rewrites_input(self) -> bool:
+        """Whether a Python step rewrites text input before the native call (then
+        :meth:`pairwise` goes through :meth:`scalar_scores`)."""
+        return type(self)._run is not Metric._run and not self._run_keeps_text
 
     # -- scoring, written once over statistics rows ------------------------------------------
 

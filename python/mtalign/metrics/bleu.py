@@ -10,12 +10,19 @@ sentences (true corpus BLEU, as sacrebleu), so :meth:`Bleu.statistics` +
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import BleuCore
+from mtalign._mtalign import BleuCore, ConfigError
 from mtalign.metrics.base import Metric
+from mtalign.metrics.external_tokenizers import (
+    EXTERNAL_TOKENIZERS,
+    TOKENIZER_FOR_LANG,
+    external_tokenizer,
+    tokenized_input,
+)
 from mtalign.metrics.options import REF_LENGTHS, SMOOTHINGS, TOKENIZERS, case, option
 from mtalign.metrics.results import BleuResult
 
@@ -31,6 +38,20 @@ def _smoothing(smooth: str, bleu: Any) -> str:
     return smooth
 
 
+def _tok(value: str, bleu: Any) -> str:
+    """The tokenizer in the signature: sacrebleu's signature of an external one."""
+    if value in EXTERNAL_TOKENIZERS:
+        return external_tokenizer(value, bleu.spm_model).signature
+    return value
+
+
+def _path(value: Any) -> str:
+    try:
+        return os.fspath(value)
+    except TypeError:
+        raise ConfigError(f"spm_model must be a path (got {type(value).__name__})") from None
+
+
 class Bleu(Metric[BleuResult]):
     """BLEU-N with sacrebleu's and nltk's smoothings; BLEUS (Lin & Och 2004) by default.
 
@@ -41,7 +62,10 @@ class Bleu(Metric[BleuResult]):
             ``"add-k"``, ``"exp"``, or Chen & Cherry (2014) ``"method1"`` .. ``"method7"``
             as nltk numbers and implements them.
         tokenize: ``"13a"`` (sacrebleu's default) or any of
-            :data:`~mtalign.metrics.options.TOKENIZERS`. Pre-tokenized input bypasses it.
+            :data:`~mtalign.metrics.options.TOKENIZERS`, or sacrebleu's ``"ja-mecab"``,
+            ``"ko-mecab"``, ``"spm"``, ``"flores101"``, ``"flores200"`` (optional packages,
+            see :mod:`mtalign.metrics.external_tokenizers`). ``None`` (default): chosen by
+            ``trg_lang`` as sacrebleu does. Pre-tokenized input bypasses it.
         lowercase: lowercase (Python ``str.lower``) before tokenizing.
         effective_order: sacrebleu smoothings: stop at the last order the hypothesis has
             n-grams of (sacrebleu's ``sentence_bleu`` turns this on); nltk smoothings: use
@@ -51,6 +75,11 @@ class Bleu(Metric[BleuResult]):
             ``floor`` and ``add-k`` (as sacrebleu).
         ref_length: the reference length for the brevity penalty: ``"closest"`` (ties go to
             the shorter), ``"shortest"`` or ``"average"``.
+        trg_lang: the target language; with ``tokenize=None`` it picks sacrebleu's
+            tokenizer: ``zh`` for ``"zh"``, ``ja-mecab`` for ``"ja"``, ``ko-mecab`` for
+            ``"ko"``, ``13a`` otherwise.
+        spm_model: the local SentencePiece model file for ``spm`` / ``flores101`` /
+            ``flores200`` (never downloaded).
 
     Hypotheses shorter than n: ``"add-k"`` scores the missing order k/k (sacrebleu) while
     ``"add1"`` scores it 1/2 (nltk's method2 takes max(1, 0) = 1 as the total); ``"none"``
@@ -90,6 +119,13 @@ class Bleu(Metric[BleuResult]):
         'nrefs:1|case:mixed|eff:no|tok:13a|smooth:add1|order:4|ref_len:closest|version:0.1.0'
         >>> Bleu(smooth="add-k").signature()
         'case:mixed|eff:no|tok:13a|smooth:add-k[1.00]|order:4|ref_len:closest|version:0.1.0'
+        >>> Bleu(trg_lang="zh").tokenize, Bleu(trg_lang="de").tokenize
+        ('zh', '13a')
+        >>> b = Bleu(trg_lang="ja", smooth="exp")  # sacrebleu's BLEU(trg_lang="ja")
+        >>> b.signature(1).split("|")[3]
+        'tok:ja-mecab-0.996-IPA'
+        >>> print(b.sentence_score("今日は良い天気です。", "今日は天気が良いです。"))
+        BLEU = 21.51 100.0/40.0/12.5/8.3 (BP = 0.846 ratio = 0.857 hyp_len = 6 ref_len = 7)
     """
 
     __slots__ = ()
@@ -97,8 +133,8 @@ class Bleu(Metric[BleuResult]):
     max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")
     smooth: str = option(default="add1", doc="the smoothing", choices=SMOOTHINGS, native=True,
                          sig="smooth", show=_smoothing)
-    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
-                           sig="tok")
+    tokenize: str | None = option(default=None, doc="the tokenizer (None: by trg_lang)", kind=str,
+                           choices=TOKENIZERS + EXTERNAL_TOKENIZERS, sig="tok", show=_tok)
     lowercase: bool = option(default=False, doc="lowercase before tokenizing", sig="case",
                              show=case)
     effective_order: bool = option(default=False, doc="stop at the hypothesis's longest order",
@@ -109,12 +145,55 @@ class Bleu(Metric[BleuResult]):
     ref_length: str = option(default="closest", doc="the brevity penalty's reference length",
                              choices=REF_LENGTHS, native=True, kw_only=True, sig="ref_len")
 
+    trg_lang: str = option(default="", doc="target language (picks the default tokenizer)",
+                           kw_only=True)
+    spm_model: str | None = option(default=None, doc="local SentencePiece model file",
+                                   kw_only=True, convert=_path)
+
     signature_fields = ("lowercase", "effective_order", "tokenize", "smooth", "max_order",
                         "ref_length")
 
+    def _complete(self, c: dict[str, Any]) -> None:
+        if c["tokenize"] is None:
+            c["tokenize"] = TOKENIZER_FOR_LANG.get(c["trg_lang"], "13a")
+        if c["spm_model"] is not None and c["tokenize"] not in ("spm", "flores101", "flores200"):
+            raise ConfigError("spm_model is only used with tokenize='spm', 'flores101' or "
+                              f"'flores200' (tokenize={c['tokenize']!r})")
+        if c["tokenize"] in EXTERNAL_TOKENIZERS:  # a missing package is named now
+            external_tokenizer(c["tokenize"], c["spm_model"])
+
     def _build(self, c: dict[str, Any]) -> BleuCore:
+        if c["tokenize"] in EXTERNAL_TOKENIZERS:
+            # Tokenized (and lowercased) in Python; split as sacrebleu splits its output.
+            return BleuCore(c["max_order"], c["smooth"], c["smooth_value"], c["ref_length"],
+                            c["effective_order"], "split", False)
         return BleuCore(c["max_order"], c["smooth"], c["smooth_value"], c["ref_length"],
                         c["effective_order"], c["tokenize"], c["lowercase"])
+
+    def _external(self) -> Any:
+        c = self._config
+        if c["tokenize"] in EXTERNAL_TOKENIZERS:
+            return external_tokenizer(c["tokenize"], c["spm_model"])
+        return None
+
+    def _rewrites_input(self) -> bool:
+        return self._external() is not None
+
+    def _tokenizer_name(self) -> str:
+        return str(self._config["tokenize"])
+
+    def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
+             ) -> tuple[np.ndarray, int, int, list | tuple]:
+        tok = self._external()
+        if tok is not None:
+            hyps, refs = tokenized_input(tok, self._config["lowercase"], hyps, refs)
+        return super()._run(hyps, refs, threads, core)
+
+    def sentence_score(self, hyp: Any, refs: Any) -> BleuResult:
+        tok = self._external()
+        if tok is not None and isinstance(hyp, str):
+            (hyp,), (refs,) = tokenized_input(tok, self._config["lowercase"], [hyp], [refs])
+        return super().sentence_score(hyp, refs)
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return self._core.sentence_scores(rows)  # type: ignore[no-any-return]

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign._mtalign import TerCore
+from mtalign._mtalign import InputError, TerCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.chrf import texts_of
 from mtalign.metrics.options import option
@@ -68,6 +68,60 @@ def tercom_normalize(sent: str, normalized: bool, no_punct: bool, asian_support:
     return " ".join(sent.split())
 
 
+#: The columns of :meth:`Ter.edit_counts`.
+EDIT_FIELDS = ("edits", "ref_length", "insertions", "deletions", "substitutions", "shifts")
+_EDIT_DTYPE = np.dtype([(name, np.float64 if name == "ref_length" else np.int64)
+                        for name in EDIT_FIELDS])
+_OPS = {" ": "match", "s": "sub", "i": "ins", "d": "del"}
+
+
+class TerShift(NamedTuple):
+    """One shift: ``length`` words taken at ``start`` and moved (sacrebleu's
+    ``_perform_shift(words, start, length, target)``), and the hypothesis after it."""
+
+    start: int
+    length: int
+    target: int
+    moved: list[str]
+    words: list[str]
+
+
+class TerExplanation(NamedTuple):
+    """TER's edit script of one hypothesis against one reference (see :meth:`Ter.explain`).
+
+    ``alignment`` turns ``shifted`` (the hypothesis after ``shifts``) into ``ref``: steps
+    ``(op, hyp_word, ref_word)`` with op ``"match"``, ``"sub"``, ``"del"`` (a hypothesis
+    word with no reference word; ``ref_word`` is None) or ``"ins"`` (a reference word the
+    hypothesis lacks; ``hyp_word`` is None). ``edits`` = insertions + deletions +
+    substitutions + len(shifts); ``score`` = 100 · edits / ``ref_length``, the average
+    length of all the references (as TER divides).
+    """
+
+    hyp: list[str]
+    ref: list[str]
+    ref_index: int
+    shifts: list[TerShift]
+    shifted: list[str]
+    alignment: list[tuple[str, str | None, str | None]]
+    insertions: int
+    deletions: int
+    substitutions: int
+    edits: int
+    ref_length: float
+    score: float
+
+    def __str__(self) -> str:
+        lines = [f"TER = {self.score:.4f} ({self.edits} edits / {self.ref_length:g} words: "
+                 f"{len(self.shifts)} shifts, {self.substitutions} sub, "
+                 f"{self.insertions} ins, {self.deletions} del)"]
+        for s in self.shifts:
+            lines.append(f"shift {' '.join(s.moved)!r} at {s.start} to {s.target}: "
+                         f"{' '.join(s.words)}")
+        for op, h, r in self.alignment:
+            lines.append(f"{op:5} {h or '-':>15} {r or '-'}")
+        return "\n".join(lines)
+
+
 def _case(value: Any, metric: Any) -> str:
     return "mixed" if value else "lc"
 
@@ -94,7 +148,9 @@ class Ter(Metric[CorpusResult]):
 
     ``batch_score`` returns float64 (n,); ``sentence_score`` / ``corpus_score`` a
     :class:`~mtalign.CorpusResult` named ``TER`` with ``num_edits`` and ``ref_length``.
-    :meth:`statistics` rows are (edits, average reference length).
+    :meth:`statistics` rows are (edits, average reference length), sacrebleu's.
+    :meth:`edit_counts` splits each sentence's edits into insertions, deletions,
+    substitutions and shifts, and :meth:`explain` shows the whole edit script.
 
     Example:
         >>> print(Ter().corpus_score(["d a b c", "a b"], ["a b c d", "a b x"]))
@@ -121,9 +177,87 @@ class Ter(Metric[CorpusResult]):
     def _python_tokenization(self) -> bool:
         return bool(self._config["normalized"] or self._config["no_punct"])
 
+    def edit_counts(self, hyps: Any, refs: Any, threads: int | None = None) -> np.ndarray:
+        """Each sentence's edits by kind, for the reference TER keeps (the first with the
+        fewest edits): a structured array with fields ``edits``, ``ref_length`` (average
+        over the references, as :meth:`statistics`), ``insertions`` (reference words the
+        shifted hypothesis lacks), ``deletions`` (hypothesis words with no reference word),
+        ``substitutions`` and ``shifts``. ``edits`` is their sum and equals sacrebleu's.
+
+        >>> c = Ter().edit_counts(["d a b c", "a b x y"], ["a b c d", "a b z"])
+        >>> [(int(r["shifts"]), int(r["substitutions"]), int(r["deletions"])) for r in c]
+        [(1, 0, 0), (0, 1, 1)]
+        >>> c["edits"].tolist()
+        [1, 2]
+        """
+        arr, _, _, _ = self._run(hyps, refs, threads, TerCore(self._core_case_sensitive(), True))
+        rows = np.ascontiguousarray(arr.reshape(-1, 6))
+        out = np.empty(rows.shape[0], dtype=_EDIT_DTYPE)
+        for k, name in enumerate(EDIT_FIELDS):
+            out[name] = rows[:, k]
+        return out
+
+    def explain(self, hyp: str | list[str], refs: str | list[str]) -> TerExplanation:
+        """TER's edit script for one hypothesis: the shifts in the order they were applied,
+        then the alignment of the shifted hypothesis with the reference TER keeps (the first
+        with the fewest edits; ``refs`` is one text or a list). Words are as TER compares
+        them (lowercased unless ``case_sensitive``, after any normalization).
+
+        >>> e = Ter().explain("d a b c x", "a b c d")
+        >>> e.shifts[0].moved, e.shifted
+        (['d'], ['a', 'b', 'c', 'd', 'x'])
+        >>> e.alignment[-1], e.edits, e.score
+        (('del', 'x', None), 2, 50.0)
+        """
+        ref_list = [refs] if isinstance(refs, str) else list(refs)
+        if isinstance(hyp, (list, tuple)):
+            hyp, ref_list = " ".join(hyp), [" ".join(r) if isinstance(r, (list, tuple)) else r
+                                             for r in ref_list]
+        if not isinstance(hyp, str) or not ref_list or not all(isinstance(r, str)
+                                                                for r in ref_list):
+            raise InputError("explain takes a hypothesis (str) and one or more references (str)")
+        c = self._config
+        words = [tercom_normalize(t, c["normalized"], c["no_punct"], c["asian_support"],
+                                  c["case_sensitive"]).split() for t in [hyp, *ref_list]]
+        vocab: dict[str, int] = {}
+        ids = [[vocab.setdefault(w, len(vocab)) for w in ws] for ws in words]
+        names = list(vocab)
+        best = None
+        for k, r in enumerate(ids[1:]):
+            shifts, final, ops = TerCore.explain_ids(ids[0], r)
+            edits = len(shifts) + sum(op != " " for op in ops)
+            if best is None or edits < best[0]:
+                best = (edits, k, shifts, final, ops)
+        assert best is not None
+        edits, k, shifts, final, ops = best
+        hyp_words, ref_words = words[0], words[1 + k]
+        shifted = [names[i] for i in final]
+        alignment: list[tuple[str, str | None, str | None]] = []
+        i = j = 0
+        for op in ops:
+            hw = shifted[i] if op in " sd" else None
+            rw = ref_words[j] if op in " si" else None
+            i += op in " sd"
+            j += op in " si"
+            alignment.append((_OPS[op], hw, rw))
+        before = hyp_words
+        steps = []
+        for start, length, target, after in shifts:
+            steps.append(TerShift(start, length, target, before[start:start + length],
+                                  [names[w] for w in after]))
+            before = steps[-1].words
+        ref_length = sum(len(w) for w in words[1:]) / len(ref_list)
+        return TerExplanation(hyp_words, ref_words, k, steps, shifted, alignment,
+                              ops.count("i"), ops.count("d"), ops.count("s"), edits,
+                              ref_length, _score(edits, ref_length))
+
+    def _core_case_sensitive(self) -> bool:
+        c = self._config
+        return bool(c["case_sensitive"] or c["normalized"] or c["no_punct"])
+
     def _build(self, c: dict[str, Any]) -> TerCore:
         # With a Python normalization the text arrives lowercased (or not) already.
-        return TerCore(c["case_sensitive"] or c["normalized"] or c["no_punct"])
+        return TerCore(self._core_case_sensitive())
 
     def _texts(self, texts: list[str]) -> list[str]:
         c = self._config
@@ -163,4 +297,11 @@ class Ter(Metric[CorpusResult]):
                             n_empty_refs, signature, rows.shape[0])
 
 
-__all__ = ["Ter"]
+def _score(edits: float, ref_length: float) -> float:
+    """sacrebleu's sentence TER of (edits, average reference length)."""
+    if ref_length > 0:
+        return 100.0 * (edits / ref_length)
+    return 100.0 if edits > 0 else 0.0
+
+
+__all__ = ["EDIT_FIELDS", "Ter", "TerExplanation", "TerShift"]

@@ -8,6 +8,12 @@
 //! Σ edits / Σ ref_len; rows add up. sacrebleu's edit-distance row cache only saves work (a
 //! row depends on the hypothesis prefix alone), so it is replaced here by reusing the rows
 //! of the hypothesis being shifted up to the first changed word.
+//!
+//! With [`TerConfig::ops`] the row also carries the edit operations of the chosen reference
+//! (`[edits, ref_len, insertions, deletions, substitutions, shifts]`), read from the trace of
+//! the final edit distance as sacrebleu computes it (before its insertion/deletion flip):
+//! an insertion is a reference word missing from the shifted hypothesis, a deletion a
+//! hypothesis word with no reference word. [`explain`] gives the whole edit script.
 
 use crate::metrics::metric::{Metric, Pair};
 
@@ -17,8 +23,9 @@ const BEAM_WIDTH: usize = 25;
 const MAX_SHIFT_CANDIDATES: usize = 1000;
 const INF: i64 = 10_000_000_000_000_000;
 
+/// One step of the edit script (hypothesis → reference).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub enum Op {
     Nop,
     Sub,
     Ins,
@@ -26,9 +33,62 @@ enum Op {
     Undef,
 }
 
-/// TER's configuration: the tokenization is the encoder's; the metric itself has none.
+/// TER's configuration: the tokenization is the encoder's; `ops` widens the row with the
+/// operation counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct TerConfig;
+pub struct TerConfig {
+    pub ops: bool,
+}
+
+/// The edit operations behind one TER value: `insertions + deletions + substitutions` is
+/// the edit distance after the shifts, and adding `shifts` gives TER's edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EditCounts {
+    pub insertions: usize,
+    pub deletions: usize,
+    pub substitutions: usize,
+    pub shifts: usize,
+}
+
+impl EditCounts {
+    /// TER's number of edits.
+    pub fn edits(&self) -> usize {
+        self.insertions + self.deletions + self.substitutions + self.shifts
+    }
+
+    fn of_trace(trace: &[Op], shifts: usize) -> Self {
+        let count = |o: Op| trace.iter().filter(|&&t| t == o).count();
+        Self {
+            insertions: count(Op::Ins),
+            deletions: count(Op::Del),
+            substitutions: count(Op::Sub),
+            shifts,
+        }
+    }
+}
+
+/// One shift as sacrebleu applies it: `length` words from `start` moved to `target`
+/// (sacrebleu's `_perform_shift` arguments), and the hypothesis after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shift {
+    pub start: usize,
+    pub length: usize,
+    pub target: usize,
+    pub words: Vec<u32>,
+}
+
+/// TER's edit script of a hypothesis against one reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explanation {
+    /// The shifts, in the order they were applied.
+    pub shifts: Vec<Shift>,
+    /// The hypothesis after every shift.
+    pub words: Vec<u32>,
+    /// The edit script of `words` into the reference: `Nop`/`Sub` take a word of each,
+    /// `Del` a hypothesis word, `Ins` a reference word.
+    pub trace: Vec<Op>,
+    pub counts: EditCounts,
+}
 
 /// Beam edit distance of hypotheses against one reference (sacrebleu's `BeamEditDistance`).
 /// Only the cells sacrebleu computes are stored (row i keeps its beam, `row_range`; row 0
@@ -139,8 +199,9 @@ impl Beam {
         self.cost_at(n_h, n_ref)
     }
 
-    /// The trace of the full matrix, flipped (insertions ↔ deletions), into `out`.
-    fn flipped_trace(&self, n_h: usize, out: &mut Vec<Op>) {
+    /// The trace of the full matrix (flipped, insertions ↔ deletions, when `flip`), into
+    /// `out`.
+    fn trace(&self, n_h: usize, flip: bool, out: &mut Vec<Op>) {
         out.clear();
         let (mut i, mut j) = (n_h, self.n_ref);
         while i > 0 || j > 0 {
@@ -155,8 +216,8 @@ impl Beam {
                 Op::Undef => unreachable!("the last row of the beam is complete"),
             }
             out.push(match op {
-                Op::Ins => Op::Del,
-                Op::Del => Op::Ins,
+                Op::Ins if flip => Op::Del,
+                Op::Del if flip => Op::Ins,
                 o => o,
             });
         }
@@ -238,11 +299,17 @@ fn perform_shift(words: &[u32], start: usize, len: usize, target: usize, out: &m
 
 impl TerScratch {
     /// sacrebleu's `_shift`: the best shift of `self.words` (whose full matrix is in the
-    /// beam), as (gain, candidates checked so far); the shifted words go to `best_words`.
-    fn best_shift(&mut self, r: &[u32], pre_score: i64, mut checked: usize) -> (i64, usize) {
+    /// beam), as (gain, candidates checked so far, (start, length, target) of the best
+    /// shift); the shifted words go to `best_words`.
+    fn best_shift(
+        &mut self,
+        r: &[u32],
+        pre_score: i64,
+        mut checked: usize,
+    ) -> (i64, usize, (usize, usize, usize)) {
         let h = std::mem::take(&mut self.words);
         let n_h = h.len();
-        self.beam.flipped_trace(n_h, &mut self.trace);
+        self.beam.trace(n_h, true, &mut self.trace);
         // trace_to_alignment
         self.align.clear();
         self.align.resize(r.len(), i64::MIN);
@@ -345,32 +412,72 @@ impl TerScratch {
         }
         self.words = h;
         match best {
-            None => (0, checked),
-            Some((gain, ..)) => (gain, checked),
+            None => (0, checked, (0, 0, 0)),
+            Some((gain, length, start, idx)) => {
+                (gain, checked, ((-start) as usize, length, (-idx) as usize))
+            }
         }
     }
 
     /// sacrebleu's `translation_edit_rate`: (edits, reference length).
     pub fn edits(&mut self, hyp: &[u32], r: &[u32]) -> (usize, usize) {
-        if r.is_empty() {
-            return (hyp.len(), 0);
-        }
+        (self.run(hyp, r, None).edits(), r.len())
+    }
+
+    /// sacrebleu's `translation_edit_rate` with its operations counted; each applied shift
+    /// is pushed to `shifts` when given. The final hypothesis is left in `self.words` and
+    /// its full matrix in the beam.
+    fn run(&mut self, hyp: &[u32], r: &[u32], mut record: Option<&mut Vec<Shift>>) -> EditCounts {
         self.words.clear();
         self.words.extend_from_slice(hyp);
+        if r.is_empty() {
+            self.trace.clear();
+            self.trace.resize(hyp.len(), Op::Del);
+            return EditCounts::of_trace(&self.trace, 0);
+        }
         let mut shifts = 0;
         let mut checked = 0;
         loop {
             let words = std::mem::take(&mut self.words);
-            let pre = self.beam.full(&words, r);
+            self.beam.full(&words, r);
+            let pre = self.beam.cost[words.len() * (r.len() + 1) + r.len()];
             self.words = words;
-            let (gain, c) = self.best_shift(r, pre, checked);
+            let (gain, c, (start, length, target)) = self.best_shift(r, pre, checked);
             checked = c;
             if checked >= MAX_SHIFT_CANDIDATES || gain <= 0 {
-                return (shifts + pre as usize, r.len());
+                self.beam.trace(self.words.len(), false, &mut self.trace);
+                return EditCounts::of_trace(&self.trace, shifts);
             }
             shifts += 1;
             std::mem::swap(&mut self.words, &mut self.best_words);
+            if let Some(out) = record.as_deref_mut() {
+                out.push(Shift {
+                    start,
+                    length,
+                    target,
+                    words: self.words.clone(),
+                });
+            }
         }
+    }
+
+    /// The edit operations of `hyp` against `r`.
+    pub fn counts(&mut self, hyp: &[u32], r: &[u32]) -> EditCounts {
+        self.run(hyp, r, None)
+    }
+}
+
+/// TER's edit script of `hyp` against one reference `r`: the shifts applied, the shifted
+/// hypothesis and the edit operations that turn it into `r`.
+pub fn explain(hyp: &[u32], r: &[u32]) -> Explanation {
+    let mut s = TerScratch::default();
+    let mut shifts = Vec::new();
+    let counts = s.run(hyp, r, Some(&mut shifts));
+    Explanation {
+        shifts,
+        words: std::mem::take(&mut s.words),
+        trace: std::mem::take(&mut s.trace),
+        counts,
     }
 }
 
@@ -381,20 +488,34 @@ impl Metric for TerConfig {
     const TASK_PAIRS: usize = 4;
 
     fn width(&self) -> usize {
-        2
+        if self.ops {
+            6
+        } else {
+            2
+        }
     }
 
     fn pair_statistics(&self, _: &(), s: &mut TerScratch, pair: Pair<'_>, row: &mut [f64]) {
         let hyp = pair.hyp();
-        let mut best = usize::MAX;
+        // The first reference with the fewest edits, as sacrebleu keeps it.
+        let mut best: Option<EditCounts> = None;
         let mut ref_lengths = 0usize;
         for r in pair.refs() {
-            let (e, n) = s.edits(hyp, r);
-            ref_lengths += n;
-            best = best.min(e);
+            let c = s.counts(hyp, r);
+            ref_lengths += r.len();
+            if best.is_none_or(|b| c.edits() < b.edits()) {
+                best = Some(c);
+            }
         }
-        row[0] = best as f64;
+        let best = best.unwrap_or_default();
+        row[0] = best.edits() as f64;
         row[1] = ref_lengths as f64 / pair.n_refs() as f64;
+        if self.ops {
+            row[2] = best.insertions as f64;
+            row[3] = best.deletions as f64;
+            row[4] = best.substitutions as f64;
+            row[5] = best.shifts as f64;
+        }
     }
 }
 
@@ -444,6 +565,68 @@ mod tests {
             ter("does this sentence match", "does this sentence match ?"),
             (1, 5)
         );
+    }
+
+    #[test]
+    fn counts_add_up_and_explain_replays_the_shifts() {
+        let mut v = Vec::new();
+        for (h, r) in [
+            ("d a b c", "a b c d"),
+            ("a b x y c d e", "c d e a b z"),
+            ("", "a b c"),
+            ("a b", ""),
+            ("the cat sat on the mat", "on the mat the cat sat down"),
+        ] {
+            let (h, r) = (ids(h, &mut v), ids(r, &mut v));
+            let (edits, _) = TerScratch::default().edits(&h, &r);
+            let e = explain(&h, &r);
+            assert_eq!(e.counts.edits(), edits);
+            assert_eq!(e.counts.shifts, e.shifts.len());
+            // Replaying the shifts gives the final words; the trace rewrites them into r.
+            let mut words = h.clone();
+            for s in &e.shifts {
+                let mut out = Vec::new();
+                perform_shift(&words, s.start, s.length, s.target, &mut out);
+                assert_eq!(out, s.words);
+                words = out;
+            }
+            assert_eq!(words, e.words);
+            let (mut i, mut j, mut built) = (0, 0, Vec::new());
+            for op in &e.trace {
+                match op {
+                    Op::Nop => {
+                        assert_eq!(words[i], r[j]);
+                        built.push(words[i]);
+                        i += 1;
+                        j += 1;
+                    }
+                    Op::Sub => {
+                        assert_ne!(words[i], r[j]);
+                        built.push(r[j]);
+                        i += 1;
+                        j += 1;
+                    }
+                    Op::Del => i += 1,
+                    Op::Ins => {
+                        built.push(r[j]);
+                        j += 1;
+                    }
+                    Op::Undef => unreachable!(),
+                }
+            }
+            assert_eq!((i, built), (words.len(), r.clone()));
+        }
+        let e = explain(&ids("d a b c", &mut v), &ids("a b c d", &mut v));
+        assert_eq!(
+            e.counts,
+            EditCounts {
+                insertions: 0,
+                deletions: 0,
+                substitutions: 0,
+                shifts: 1
+            }
+        );
+        assert_eq!((e.shifts[0].start, e.shifts[0].length), (0, 1));
     }
 
     #[test]

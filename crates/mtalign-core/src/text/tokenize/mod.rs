@@ -4,6 +4,8 @@
 //!   mark in any script; each CJK ideograph, kana and hangul character is a token of its own
 //!   (with any combining marks that follow it), so non-Latin text never vanishes.
 //! * `whitespace`: splits on Unicode whitespace only.
+//! * `split`: splits on Python's `str.split()` whitespace (Unicode's plus U+001C..U+001F),
+//!   as sacrebleu splits tokenized text (and TER its words).
 //! * `char`: every code point that is not whitespace is a token.
 //! * `codepoint`: every code point is a token, whitespace included.
 //!
@@ -23,6 +25,8 @@ choice_enum! {
     pub enum TokenizerKind, "tokenizer" {
         Unicode => "unicode",
         Whitespace => "whitespace",
+        /// Words between Python whitespace (`str.split()`), as sacrebleu splits tokenized text.
+        Split => "split",
         Char => "char",
         /// Every code point, whitespace included (character-level DCS keeps spaces).
         Codepoint => "codepoint",
@@ -99,7 +103,10 @@ impl Tokenizer {
         }
         match self.kind {
             TokenizerKind::Unicode => unicode_spans(buf, spans),
-            TokenizerKind::Whitespace => whitespace_spans(buf, spans),
+            TokenizerKind::Whitespace => whitespace_spans(buf, spans, char::is_whitespace),
+            TokenizerKind::Split => {
+                whitespace_spans(buf, spans, crate::text::tokenize::sacrebleu::py_isspace)
+            }
             TokenizerKind::Char => char_spans(buf, spans, false),
             TokenizerKind::Codepoint => char_spans(buf, spans, true),
             // Returned above: they lowercase and rewrite the text their own way.
@@ -265,10 +272,10 @@ fn ascii_word_spans(bytes: &[u8], spans: &mut Vec<(u32, u32)>) {
     }
 }
 
-fn whitespace_spans(text: &str, spans: &mut Vec<(u32, u32)>) {
+fn whitespace_spans(text: &str, spans: &mut Vec<(u32, u32)>, is_space: fn(char) -> bool) {
     let mut start: Option<usize> = None;
     for (pos, c) in text.char_indices() {
-        if c.is_whitespace() {
+        if is_space(c) {
             close(&mut start, pos, spans);
         } else {
             start.get_or_insert(pos);
@@ -342,6 +349,22 @@ mod tests {
         assert_eq!(
             toks(TokenizerKind::Unicode, true, "か\u{3099}き"),
             ["か\u{3099}", "き"]
+        );
+    }
+
+    #[test]
+    fn split_is_python_str_split() {
+        assert_eq!(
+            toks(
+                TokenizerKind::Split,
+                true,
+                "A\u{1c}b\u{1f}C d\u{3000}e\u{85}f"
+            ),
+            ["a", "b", "c", "d", "e", "f"]
+        );
+        assert_eq!(
+            toks(TokenizerKind::Whitespace, false, "a\u{1c}b"),
+            ["a\u{1c}b"]
         );
     }
 
