@@ -92,6 +92,8 @@ class Bleu(Metric[BleuResult]):
         'case:mixed|eff:no|tok:13a|smooth:add-k[1.00]|order:4|ref_len:closest|version:0.1.0'
     """
 
+    statistics_reduce = "sum"
+
     __slots__ = ()
 
     max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")

@@ -105,6 +105,8 @@ class Ter(Metric[CorpusResult]):
         False
     """
 
+    statistics_reduce = "sum"
+
     __slots__ = ()
     higher_is_better = False
 
