@@ -19,7 +19,9 @@ Every error is an :class:`~mtalign.InputError` that names the file and the line.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Union
 
@@ -99,6 +101,70 @@ def read_lines(source: Source) -> list[str]:
     ['one', 'two']
     """
     return _split_lines(_read_text(source)[1])
+
+
+class LineStream:
+    """The segments of one UTF-8 file read in chunks, so memory does not grow with the file.
+
+    ``source`` is a path, ``"-"`` (standard input) or an open binary stream. Lines are what
+    :func:`read_lines` gives (BOM, ``\\r\\n`` and the final newline are not content); a byte
+    sequence that is not UTF-8 is an :class:`~mtalign.InputError` naming the file and line.
+
+    >>> import io
+    >>> s = LineStream(io.BytesIO(b"\\xef\\xbb\\xbfa\\r\\nb\\nc"))
+    >>> s.chunk(2), s.chunk(2), s.chunk(2), s.lines
+    (['a', 'b'], ['c'], [], 3)
+    """
+
+    def __init__(self, source: Any) -> None:
+        import sys
+
+        self.name = "<stdin>" if source == "-" else _name(source)
+        self._own = isinstance(source, (str, os.PathLike)) and source != "-"
+        if source == "-":
+            self._file: Any = sys.stdin.buffer
+        elif self._own:
+            try:
+                self._file = open(source, "rb")  # noqa: SIM115 (closed by close())
+            except OSError as e:
+                raise InputError(f"cannot read {self.name}: {e.strerror}") from None
+        else:
+            self._file = source
+        self.lines = 0  # lines read so far
+        self.bytes = 0  # bytes read so far
+        try:
+            st = os.fstat(self._file.fileno())
+            self.size = st.st_size if stat.S_ISREG(st.st_mode) else None
+        except (AttributeError, OSError, ValueError):
+            self.size = None
+
+    def chunk(self, n: int) -> list[str]:
+        """Up to ``n`` more lines (fewer only at the end of the file)."""
+        raws = list(islice(self._file, n))
+        if not raws:
+            return []
+        data = b"".join(raws)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = self.lines + data[: e.start].count(b"\n") + 1
+            raise InputError(f"{self.name}: line {line} is not valid UTF-8 "
+                             f"(byte offset {self.bytes + e.start})") from None
+        if self.lines == 0 and text.startswith("\ufeff"):
+            text = text[1:]
+        self.lines += len(raws)
+        self.bytes += len(data)
+        return _split_lines(text)
+
+    def count_rest(self) -> int:
+        """Reads to the end, counting lines (for an error message about misaligned files)."""
+        for _ in self._file:
+            self.lines += 1
+        return self.lines
+
+    def close(self) -> None:
+        if self._own:
+            self._file.close()
 
 
 def _read_aligned(sources: Sequence[Source], what: str) -> tuple[list[str], list[list[str]]]:
@@ -247,5 +313,5 @@ def write_nbest(dest: PathLike | IO[str], nbest: Sequence[Sequence[NBestEntry | 
         dest.write(text)
 
 
-__all__ = ["NBestEntry", "nbest_hypotheses", "read_lines", "read_nbest", "read_references",
-           "read_systems", "write_nbest"]
+__all__ = ["LineStream", "NBestEntry", "nbest_hypotheses", "read_lines", "read_nbest",
+           "read_references", "read_systems", "write_nbest"]

@@ -131,6 +131,11 @@ class Metric(Generic[R]):
     # A subclass whose ``_run`` rewrites only non-text input (chrF joins token lists) sets
     # this, so text matrices still take the native call.
     _run_keeps_text: ClassVar[bool] = False
+    #: How statistics rows of parts of a corpus combine into the corpus's (see
+    #: :mod:`mtalign.metrics.partial`): ``"sum"`` (the corpus score is a function of the
+    #: summed rows: BLEU, chrF, TER, WER, PER), ``"mean"`` (of the mean row: ROUGE, DCS, RIBES,
+    #: SIA) or ``"batch"`` (rows depend on the whole batch: NIST's weights).
+    statistics_reduce: ClassVar[str] = "mean"
     _options: ClassVar[tuple[Option, ...]] = ()
     signature_fields: ClassVar[tuple[str, ...] | None] = None
 

@@ -128,6 +128,8 @@ class Bleu(Metric[BleuResult]):
         BLEU = 21.51 100.0/40.0/12.5/8.3 (BP = 0.846 ratio = 0.857 hyp_len = 6 ref_len = 7)
     """
 
+    statistics_reduce = "sum"
+
     __slots__ = ()
 
     max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")

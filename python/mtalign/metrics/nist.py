@@ -50,6 +50,8 @@ class Nist(Metric[CorpusResult]):
         'case:mixed|tok:13a|order:5|version:0.1.0'
     """
 
+    statistics_reduce = "batch"
+
 
     max_order: int = option(default=5, doc="the longest n-gram, 1 to 12", native=True, sig="order")
     tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,

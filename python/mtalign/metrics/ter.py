@@ -161,6 +161,8 @@ class Ter(Metric[CorpusResult]):
         False
     """
 
+    statistics_reduce = "sum"
+
     __slots__ = ()
     higher_is_better = False
 

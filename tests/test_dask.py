@@ -1,0 +1,149 @@
+"""mtalign.dask on a real distributed.LocalCluster with two worker processes: per-segment
+scores and corpus scores against the single-process ones (bit for bit for count statistics,
+1e-12 for averaged metrics), a Bag, and bad input reaching the client with message and index.
+
+Data: the WMT21 de-en sample shipped with mtalign (package data, see mtalign/data/README.md).
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import dask.bag as db
+import dask.dataframe as dd
+import mtalign
+import mtalign.dask as mdask
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from distributed import Client, LocalCluster
+from mtalign import Bleu, Chrf, Dcs, Nist, Per, Ribes, Rouge, Sia, Ter, Wer
+from mtalign.demo import load_sample
+
+LISTS = pd.ArrowDtype(pa.list_(pa.string()))
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def sample() -> tuple[list[str], list[list[str]], list[str]]:
+    systems, refs = load_sample()
+    hyps = systems["Facebook-AI"]
+    # Two references on every third row, one elsewhere (a string): a mixed refs column.
+    mixed = [list(r) if i % 3 == 0 else r[0] for i, r in enumerate(refs)]
+    return hyps, mixed, systems["happypoet"]
+
+
+def _frame(hyps: list[str], refs: list, npartitions: int = 7) -> dd.DataFrame:
+    as_lists = [[r] if isinstance(r, str) else r for r in refs]
+    index = np.arange(1000, 1000 + len(hyps))
+    df = pd.DataFrame({"hyp": hyps, "ref": pd.Series(as_lists, dtype=LISTS, index=index)},
+                      index=index)
+    return dd.from_pandas(df, npartitions=npartitions)
+
+
+EXACT = [Bleu(), Bleu(smooth="floor", max_order=2, tokenize="intl"), Chrf(),
+         Chrf(word_order=2), Ter(), Wer(), Per(), Nist()]
+AVERAGED = [Rouge(["rougeL", "rouge2", "rougeSU4"]), Dcs(), Ribes(), Sia()]
+
+
+@pytest.mark.parametrize("metric", EXACT, ids=repr)
+def test_count_statistics_equal_single_process_bit_for_bit(client, sample, metric) -> None:
+    hyps, refs, _ = sample
+    got = mdask.corpus_score(metric, _frame(hyps, refs))
+    want = metric.corpus_score(hyps, [[r] if isinstance(r, str) else r for r in refs])
+    assert type(got) is type(want)
+    assert float(got) == float(want)
+    assert got.n_sentences == want.n_sentences == len(hyps)
+    assert got.signature == want.signature
+    assert {k: v for k, v in got.to_dict().items() if k != "per_sentence"} == \
+        {k: v for k, v in want.to_dict().items() if k != "per_sentence"}
+
+
+@pytest.mark.parametrize("metric", AVERAGED, ids=repr)
+def test_averaged_metrics_equal_single_process(client, sample, metric) -> None:
+    hyps, refs, _ = sample
+    got = mdask.corpus_score(metric, _frame(hyps, refs))
+    want = metric.corpus_score(hyps, refs)
+    assert type(got) is type(want)
+    assert got.n_sentences == want.n_sentences
+    assert got.signature == want.signature
+    assert abs(float(got) - float(want)) <= 1e-12
+    if isinstance(metric, Rouge):
+        for v in metric.scalar_names():
+            assert np.allclose(got[v], want[v], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("metric", [Bleu(), Chrf(), Rouge(["rougeL", "rouge1"]), Ter()],
+                         ids=repr)
+def test_per_segment_scores_equal_batch_score(client, sample, metric) -> None:
+    hyps, refs, _ = sample
+    ddf = _frame(hyps, refs)
+    got = mdask.score(metric, ddf).compute()
+    assert got.index.tolist() == list(range(1000, 1000 + len(hyps)))
+    np.testing.assert_array_equal(got.to_numpy(), metric.scalar_scores(hyps, refs))
+    if isinstance(metric, Rouge):
+        s = mdask.score(metric, ddf, variant="rouge1", name="r1").compute()
+        assert s.name == "r1"
+        np.testing.assert_array_equal(s.to_numpy(),
+                                      metric.scalar_scores(hyps, refs, variant="rouge1"))
+
+
+def test_several_reference_columns_and_a_bag(client, sample) -> None:
+    hyps, _, other = sample
+    _, refs = load_sample()
+    df = pd.DataFrame({"h": hyps, "a": [r[0] for r in refs], "b": [r[1] for r in refs]})
+    ddf = dd.from_pandas(df, npartitions=3)
+    want = Bleu().corpus_score(hyps, refs)
+    assert float(mdask.corpus_score(Bleu(), ddf, "h", ["a", "b"])) == float(want)
+    bag = db.from_sequence([{"hyp": h, "ref": list(r)} for h, r in zip(hyps, refs,
+                                                                      strict=True)],
+                           npartitions=4)
+    assert float(mdask.corpus_score(Bleu(), bag)) == float(want)
+    assert mdask.score(Chrf(), bag).compute() == Chrf().batch_score(hyps, refs).tolist()
+    tuples = db.from_sequence(list(zip(other, [r[0] for r in refs], strict=True)),
+                              npartitions=2)
+    assert float(mdask.corpus_score(Chrf(), tuples, 0, 1)) == \
+        float(Chrf().corpus_score(other, [r[0] for r in refs]))
+
+
+def test_bad_input_on_a_worker_raises_at_the_client(client, sample) -> None:
+    hyps, refs, _ = sample
+    bad_refs = [[r] if isinstance(r, str) else r for r in refs]
+    bad_refs[137] = []  # an empty reference set
+    ddf = _frame(hyps, bad_refs, npartitions=5)
+    with pytest.raises(mtalign.InputError, match=r"refs\[\d+\] \(partition 2, index 1137\)"):
+        mdask.corpus_score(Bleu(), ddf)
+    with pytest.raises(mtalign.InputError, match=r"index 1137\).*empty"):
+        mdask.score(Chrf(), ddf).compute()
+    bad_hyps: list[str | None] = list(hyps)
+    bad_hyps[160] = None  # a missing value (Dask makes it <NA>)
+    df = pd.DataFrame({"hyp": bad_hyps, "ref": [r[0] for r in load_sample()[1]]})
+    with pytest.raises(mtalign.InputError,
+                       match=r"hyps\[10\] \(partition 1, index 160\) is not a str"):
+        mdask.corpus_score(Wer(), dd.from_pandas(df, npartitions=2))
+
+
+def test_one_metric_object_per_graph_and_threads(client, sample) -> None:
+    hyps, refs, _ = sample
+    ddf = _frame(hyps, refs, npartitions=6)
+    series = mdask.score(Bleu(), ddf, threads=2)
+    graph = dict(series.__dask_graph__())
+    holding = [k for k, v in graph.items() if isinstance(getattr(v, "value", None), Bleu)]
+    assert len(holding) == 1  # one key holds the metric; the 6 tasks depend on it
+    embedding = [k for k, v in graph.items() if k not in holding
+                 and b"mtalign.metrics.bleu" in pickle.dumps(v)]
+    assert embedding == []
+    assert len(pickle.dumps(Bleu())) < 400  # pickled as its configuration
+    np.testing.assert_array_equal(series.compute().to_numpy(), Bleu().batch_score(hyps, refs))
+
+
+def test_wrong_data_type_is_refused() -> None:
+    with pytest.raises(TypeError, match="Dask DataFrame or Bag"):
+        mdask.corpus_score(Bleu(), [("a", "b")])
