@@ -384,7 +384,7 @@ impl TerScratch {
                             if poll.stop() {
                                 // The result is discarded: the batch runner sees the flag.
                                 self.words = h;
-                                return (0, MAX_SHIFT_CANDIDATES);
+                                return (0, MAX_SHIFT_CANDIDATES, (0, 0, 0));
                             }
                             let target = idx as usize;
                             perform_shift(&h, start_h, length, target, &mut self.shifted);
