@@ -439,8 +439,7 @@ impl TerScratch {
         let mut checked = 0;
         loop {
             let words = std::mem::take(&mut self.words);
-            self.beam.full(&words, r);
-            let pre = self.beam.cost[words.len() * (r.len() + 1) + r.len()];
+            let pre = self.beam.full(&words, r);
             self.words = words;
             let (gain, c, (start, length, target)) = self.best_shift(r, pre, checked);
             checked = c;
