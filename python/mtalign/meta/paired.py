@@ -89,10 +89,12 @@ class _Scorer:
     and a vectorized score of summed rows."""
 
     def __init__(self, stats: Callable[[Sequence[Any]], np.ndarray],
-                 score: Callable[[np.ndarray, bool], np.ndarray], texts: bool) -> None:
+                 score: Callable[[np.ndarray, bool], np.ndarray], texts: bool,
+                 mean_rows: bool = False) -> None:
         self.stats = stats
         self.score = score  # (rows, float32_semantics) -> scores
         self.texts = texts
+        self.mean_rows = mean_rows  # summed rows are divided by n before scoring
 
     def all_stats(self, systems: list[Any], refs: Any) -> list[np.ndarray]:
         if not self.texts:
@@ -204,11 +206,12 @@ def _scorer(metric: Any, refs: Any, rng: str, threads: int | None) -> _Scorer:
         from mtalign import Bleu
         if rng == "sacrebleu" and isinstance(metric, Bleu):
             return _Scorer(stats, _sacrebleu_bleu(metric.config()), True)
-        core = getattr(metric, "_core", None)
-        if isinstance(metric, Bleu) and core is not None and hasattr(core, "sentence_scores"):
-            # Bleu scores each statistics row on its own: a summed row is a corpus.
+        aggregation = getattr(metric, "aggregation", None)
+        if aggregation in ("sum", "mean") and hasattr(metric, "scores_from_statistics"):
+            # A resample's summed rows (divided by n for a mean) scored in one call.
             return _Scorer(stats, lambda rows, f32: np.asarray(
-                core.sentence_scores(np.ascontiguousarray(rows, dtype=np.float64))), True)
+                metric.scores_from_statistics(rows), dtype=np.float64), True,
+                mean_rows=aggregation == "mean")
 
         def by_row(rows: np.ndarray, f32: bool) -> np.ndarray:
             return np.array([float(metric.corpus_from_statistics(row[None, :]))
@@ -290,6 +293,8 @@ def paired_test(metric: Any, baseline_hyps: Sequence[Any] | np.ndarray,
         """Scores of summed rows (R, width * systems) -> (R, systems)."""
         r = rows.shape[0]
         flat = rows.reshape(r * (rows.shape[1] // width), width)
+        if scorer.mean_rows:
+            flat = flat / n
         out = scorer.score(flat, f32).reshape(r, -1)
         return out / n if is_mean else out
 

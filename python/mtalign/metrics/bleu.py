@@ -129,6 +129,7 @@ class Bleu(Metric[BleuResult]):
     """
 
     __slots__ = ()
+    aggregation = "sum"
 
     max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")
     smooth: str = option(default="add1", doc="the smoothing", choices=SMOOTHINGS, native=True,

@@ -83,6 +83,7 @@ class Chrf(Metric[CorpusResult]):
     """
 
     __slots__ = ()
+    aggregation = "sum"
 
     char_order: int = option(default=6, doc="character n-gram order, 1 to 12", native=True,
                              sig="nc")

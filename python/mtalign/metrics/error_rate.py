@@ -28,6 +28,7 @@ class _ErrorRate(Metric[CorpusResult]):
     __slots__ = ()
     _kind = ""
     higher_is_better = False
+    aggregation = "sum"
 
     tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
                            kw_only=True, sig="tok")

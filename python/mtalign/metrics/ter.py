@@ -163,6 +163,7 @@ class Ter(Metric[CorpusResult]):
 
     __slots__ = ()
     higher_is_better = False
+    aggregation = "sum"
 
     normalized: bool = option(default=False, doc="tercom's normalization", sig="norm")
     no_punct: bool = option(default=False, doc="remove punctuation",
