@@ -189,34 +189,48 @@ def _scorer(metric: Any, refs: Any, rng: str, threads: int | None) -> _Scorer:
                                  "per-segment scores")
             return arr[:, None]
         return _Scorer(values, lambda rows, f32: rows[:, 0], False)
-    if refs is None:
+    has_stats = hasattr(metric, "statistics") and hasattr(metric, "corpus_from_statistics")
+    if refs is None and not has_stats:
         raise InputError("refs are needed to score hypotheses with a metric")
-    refs = list(refs)
+    refs = None if refs is None else list(refs)
 
     def repeat(hyps: Sequence[Any]) -> list[Any]:
+        assert refs is not None
         if len(hyps) % max(len(refs), 1):
             raise InputError(f"{len(hyps) % len(refs)} hypotheses left over: systems must "
                              f"have one hypothesis per reference ({len(refs)})")
         return refs * (len(hyps) // max(len(refs), 1))
 
-    if hasattr(metric, "statistics") and hasattr(metric, "corpus_from_statistics"):
+    if has_stats:
+        texts = refs is not None
+
         def stats(hyps: Sequence[Any]) -> np.ndarray:
+            if not texts:  # statistics rows given (metric.statistics() of each system)
+                try:
+                    arr = np.asarray(hyps, dtype=np.float64)
+                except (TypeError, ValueError):
+                    arr = np.zeros(0)
+                if arr.ndim != 2 or not np.isfinite(arr).all():
+                    raise InputError("with refs=None, the baseline and each system must be "
+                                     "statistics arrays (n, width) from metric.statistics() "
+                                     "(give refs to score hypotheses)")
+                return arr
             return np.asarray(metric.statistics(hyps, repeat(hyps), threads=threads),
                               dtype=np.float64)
         from mtalign import Bleu
         if rng == "sacrebleu" and isinstance(metric, Bleu):
-            return _Scorer(stats, _sacrebleu_bleu(metric.config()), True)
+            return _Scorer(stats, _sacrebleu_bleu(metric.config()), texts)
         aggregation = getattr(metric, "aggregation", None)
         if aggregation in ("sum", "mean") and hasattr(metric, "scores_from_statistics"):
             # A resample's summed rows (divided by n for a mean) scored in one call.
             return _Scorer(stats, lambda rows, f32: np.asarray(
-                metric.scores_from_statistics(rows), dtype=np.float64), True,
+                metric.scores_from_statistics(rows), dtype=np.float64), texts,
                 mean_rows=aggregation == "mean")
 
         def by_row(rows: np.ndarray, f32: bool) -> np.ndarray:
             return np.array([float(metric.corpus_from_statistics(row[None, :]))
                              for row in rows])
-        return _Scorer(stats, by_row, True)
+        return _Scorer(stats, by_row, texts)
     if hasattr(metric, "batch_score"):
         def seg(hyps: Sequence[Any]) -> np.ndarray:
             return np.asarray(metric.batch_score(hyps, repeat(hyps)),
@@ -241,7 +255,9 @@ def paired_test(metric: Any, baseline_hyps: Sequence[Any] | np.ndarray,
             corpus score of resampled statistics; else ``batch_score()``: the mean segment
             score) or ``None``: then ``baseline_hyps`` and each system are per-segment
             scores from any outside metric (their mean is the system score).
-        baseline_hyps, systems: the baseline's hypotheses and ``{name: hypotheses}``.
+        baseline_hyps, systems: the baseline's hypotheses and ``{name: hypotheses}``; with a
+            metric and ``refs=None``, their statistics instead (``metric.statistics(...)``
+            arrays), so that several tests share one statistics pass.
         refs: the references, as the metric takes them (per segment: a str or a list).
         n_samples: resamples (bs, default 1000) or trials (ar, default 10000).
         seed: seeds the draws (None: fresh entropy; sacrebleu's default is 12345).
