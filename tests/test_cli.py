@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from mtalign import Rouge
 from mtalign.cli import main
-from mtalign.demo import sample_files
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -85,12 +84,27 @@ def test_bad_metric_and_missing_file(files: dict[str, str],
 
 
 def test_demo_runs_on_shipped_sample(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["demo"], capsys)
+    """The demo's three parts on the shipped MQM sample, its numbers recomputed here."""
+    import mtalign
+    import numpy as np
+    from mtalign import meta
+    from mtalign.demo import load_mqm_sample
+
+    code, out, _ = run(["demo", "--n-bootstrap", "200"], capsys)
     assert code == 0
-    files = sample_files()
-    for name in files["systems"]:
+    systems, refs, mqm = load_mqm_sample()
+    assert len(systems) == 8 and not any(np.isnan(v).any() for v in mqm.values())
+    for name in systems:
         assert name in out
-    assert "rougeSU*" in out and "signature: nrefs:2|" in out
+    bleu = float(mtalign.Bleu(smooth="exp").corpus_score(systems["Online-W"], refs))
+    assert f"{bleu:8.2f}" in out.split("Online-W", 1)[1].splitlines()[0]
+    names = list(systems)
+    seg = np.stack([mtalign.Chrf().batch_score(systems[s], refs) for s in names])
+    c = meta.correlate(seg, np.stack([mqm[s] for s in names]), level="system",
+                       n_bootstrap=200)
+    line = next(x for x in out.splitlines() if x.split()[1:2] == ["chrf"])
+    assert f"{c.value:8.3f} [{c.ci[0]:6.3f}, {c.ci[1]:6.3f}]" in line
+    assert "ORANGE" in out and "MQM" in out
 
 
 def test_console_script_help() -> None:

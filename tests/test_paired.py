@@ -132,3 +132,25 @@ def test_paired_bad_input(data):
         mtalign.paired_test(mtalign.Bleu(), ["a b"], {"b": ["a b"]}, ["a b"], rng="sacrebleu")
     with pytest.raises(InputError, match="segments"):
         mtalign.paired_test(mtalign.Bleu(), ["a", "b"], {"c": ["c"]}, ["a", "b"])
+
+
+def test_paired_from_statistics_and_mean_metrics(data):
+    """Statistics given instead of texts (one statistics pass shared by BS and AR) give the
+    same results; a mean-aggregated metric's system score is its corpus score."""
+    refs, hyps = data
+    bleu = mtalign.Bleu(smooth="exp")
+    base, other = hyps[NAMES[0]][:200], hyps[NAMES[1]][:200]
+    for kind in ("bs", "ar"):
+        for rng in ("mtalign", "sacrebleu"):
+            want = mtalign.paired_test(bleu, base, {"x": other}, refs[:200], kind=kind,
+                                       rng=rng, n_samples=300)
+            got = mtalign.paired_test(bleu, bleu.statistics(base, refs[:200]),
+                                      {"x": bleu.statistics(other, refs[:200])}, kind=kind,
+                                      rng=rng, n_samples=300)
+            assert got == want
+    ribes = mtalign.Ribes()
+    res = mtalign.paired_test(ribes, base, {"x": other}, refs[:200], n_samples=100)
+    assert res["x"].score == pytest.approx(ribes.corpus_score(other, refs[:200]).score,
+                                           rel=1e-12)
+    with pytest.raises(InputError, match="statistics arrays"):
+        mtalign.paired_test(bleu, [[1.0, float("nan")]], {"x": [[1.0, 2.0]]})

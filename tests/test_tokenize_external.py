@@ -140,3 +140,20 @@ def test_missing_packages_and_models_are_named(mtalign, monkeypatch, tmp_path):
     finally:
         monkeypatch.undo()
         external_tokenizers.external_tokenizer.cache_clear()
+
+
+def test_command_line_trg_lang(mtalign, tmp_path, capsys):
+    import json
+
+    from mtalign.cli import main
+
+    data = wmt_data.load("wmt21_enja_news_extract")
+    hyps, refs = data["hyps"]["Illini"][:100], data["refs"]["A"][:100]
+    (tmp_path / "h.ja").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "r.ja").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    assert main(["score", "-r", str(tmp_path / "r.ja"), "-i", str(tmp_path / "h.ja"),
+                 "-m", "bleu", "--trg-lang", "ja"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    want = BLEU(trg_lang="ja").corpus_score(hyps, [refs])
+    assert out["scores"]["bleu"]["score"] == want.score
+    assert f"tok:{BLEU(trg_lang='ja').tokenizer_signature}|" in out["signature"]

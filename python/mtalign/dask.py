@@ -155,7 +155,7 @@ def corpus_score(metric: Any, data: Any, hyp: Any = "hyp", refs: Any = "ref", *,
     e.g. ``scheduler=``, go to ``dask.compute``). See the module doc for exactness."""
     if not hasattr(data, "to_delayed"):
         raise TypeError(f"data must be a Dask DataFrame or Bag (got {type(data).__name__})")
-    if getattr(metric, "statistics_reduce", None) not in ("sum", "mean"):
+    if getattr(metric, "aggregation", None) not in ("sum", "mean"):
         # NIST: the statistics of every row depend on every reference of the corpus.
         whole = data.compute(**compute)
         hyps, ref_rows, labels = _columns(whole, hyp, refs)

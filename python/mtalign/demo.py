@@ -1,8 +1,13 @@
-"""A small real-data sample shipped with mtalign, for examples and quick checks.
+"""Small real-data samples shipped with mtalign, for examples and quick checks.
 
-The sample is the first 300 segments of the WMT21 newstest2021 German→English test set: the
-German source, two independent English references (A and B) and the outputs of four submitted
-systems. See ``data/README.md`` beside this module for its origin, license note and citation.
+* :func:`load_sample`: the first 300 segments of the WMT21 newstest2021 German→English test
+  set: the German source, two independent English references (A and B) and the outputs of
+  four submitted systems.
+* :func:`load_mqm_sample`: 150 segments of WMT21 English→German with two references (A, C),
+  the eight MQM-rated systems and their MQM scores (Freitag et al. 2021): what
+  ``mtalign demo`` judges the metrics with.
+
+See ``data/README.md`` beside this module for origin, license notes and citations.
 
 Example::
 
@@ -21,11 +26,14 @@ Example::
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
+
+import numpy as np
 
 from mtalign.io import read_lines
 
-__all__ = ["sample_files", "load_sample"]
+__all__ = ["load_mqm_sample", "load_sample", "sample_files"]
 
 _DATA_DIR = Path(__file__).resolve().parent / "data"
 _PREFIX = "deen_sample"
@@ -79,3 +87,34 @@ def load_sample() -> tuple[dict[str, list[str]], list[list[str]]]:
             raise ValueError(f"demo sample: {name} has {len(lines)} lines, expected {n}")
     refs = [[column[i] for column in ref_columns] for i in range(n)]
     return systems, refs
+
+
+_MQM_PREFIX = "ende_mqm_sample"
+
+
+def load_mqm_sample() -> tuple[dict[str, list[str]], list[list[str]], dict[str, np.ndarray]]:
+    """Load the WMT21 en→de MQM sample: ``(systems, refs, mqm)``.
+
+    ``systems`` maps each of the 8 MQM-rated systems to its 150 German outputs, ``refs[i]``
+    is ``[ref A, ref C]`` of segment i, and ``mqm[name][i]`` the average MQM score of
+    ``systems[name][i]`` (0 = no error; Major = -5, Minor = -1: higher is better).
+
+    >>> systems, refs, mqm = load_mqm_sample()
+    >>> len(systems), len(refs), len(refs[0]), mqm["Online-W"].shape
+    (8, 150, 2, (150,))
+    """
+    data = _data_dir()
+    marker = f"{_MQM_PREFIX}.hyp."
+    systems = {p.name[len(marker):-len(".de")]: read_lines(p)
+               for p in sorted(data.glob(f"{marker}*.de"))}
+    columns = [read_lines(data / f"{_MQM_PREFIX}.ref.{k}.de") for k in ("A", "C")]
+    n = len(columns[0])
+    refs = [[c[i] for c in columns] for i in range(n)]
+    mqm = {name: np.full(n, np.nan) for name in systems}
+    with open(data / f"{_MQM_PREFIX}.mqm.tsv", encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            mqm[row["system"]][int(row["line"]) - 1] = float(row["mqm"])
+    for name, lines in [*systems.items(), ("ref.C", columns[1])]:
+        if len(lines) != n:
+            raise ValueError(f"MQM sample: {name} has {len(lines)} lines, expected {n}")
+    return systems, refs, mqm

@@ -27,6 +27,7 @@ from mtalign.metrics.bleu import Bleu
 from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.external_tokenizers import EXTERNAL_TOKENIZERS
 from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.nist import Nist
 from mtalign.metrics.options import TOKENIZERS
@@ -65,6 +66,8 @@ class MetricOptions:
     sia_alpha: float = _SIA_ALPHA.default
     sia_decay: str = _SIA_DECAY.default
     similarity: str | None = None
+    trg_lang: str = ""
+    spm_model: str | None = None
 
     @classmethod
     def from_args(cls, args: Any) -> MetricOptions:
@@ -79,7 +82,7 @@ class MetricOptions:
 
 def add_metric_options(p: argparse.ArgumentParser) -> None:
     """The options of :class:`MetricOptions` on a command's parser (same for every command)."""
-    p.add_argument("--tokenize", default=None, choices=TOKENIZERS,
+    p.add_argument("--tokenize", default=None, choices=TOKENIZERS + EXTERNAL_TOKENIZERS,
                    help="word tokenizer (default: unicode for ROUGE (or the --compat "
                         "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
                         "WER, PER, RIBES)")
@@ -111,6 +114,12 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
                         "a^3, ... (default: %(default)s)")
+    p.add_argument("--trg-lang", default="", metavar="LANG",
+                   help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
+                        "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
+    p.add_argument("--spm-model", default=None, metavar="FILE",
+                   help="BLEU with --tokenize spm/flores101/flores200: the local SentencePiece "
+                        "model file (never downloaded)")
     p.add_argument("--similarity", default=None, metavar="TABLE",
                    help="SIA stochastic matching with a similarity table saved by "
                         "`mtalign train-similarity` (default: exact matching)")
@@ -182,7 +191,8 @@ def _bleu(names: Sequence[str], o: MetricOptions) -> Bleu:
     assert m is not None
     # bleu<N>: sacrebleu's BLEU (exp smoothing); bleus<N>: Lin & Och's BLEUS (add1).
     return Bleu(int(m.group(2) or 4), smooth="add1" if m.group(1) else "exp",
-                tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
+                tokenize=o.tokenize, lowercase=o.lowercase_baselines, trg_lang=o.trg_lang,
+                spm_model=o.spm_model)
 
 
 def _nist(names: Sequence[str], o: MetricOptions) -> Nist:

@@ -30,9 +30,6 @@ from mtalign.metrics.results import DCS_FIELDS, DcsResult, RougeResult, Score
 from mtalign.metrics.rouge import Rouge
 
 DEFAULT_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
-DEMO_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS0", "rougeS4", "rougeS9",
-                "rougeS*", "rougeSU4", "rougeSU*"]
-
 FIELDS = ("precision", "recall", "fmeasure", "score")
 CHUNK_LINES = 20_000
 _SHORT = {"precision": "P", "recall": "R", "fmeasure": "F", "score": ""}
@@ -45,8 +42,9 @@ class _Family:
         self.fam, self.metric, self.names = fam, metric, names
         self.key = names[0] if fam.per_name else fam.name
         self.totals = [combine([]) for _ in range(n_sys)]
-        # NIST (statistics_reduce "batch"): the files are one chunk; its results are kept.
-        self.batch = getattr(metric, "statistics_reduce", "mean") == "batch"
+        # NIST (aggregation None: rows weighted over the whole batch): the files are one
+        # chunk; its results are kept.
+        self.batch = getattr(metric, "aggregation", None) not in ("sum", "mean")
         self.results: list[Any] = [None] * n_sys
 
     def score_chunk(self, hyps: list[list[str]], refs: list[list[str]],
@@ -191,7 +189,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     options = registry.MetricOptions.from_args(args)
     families = [_Family(fam, metric, names, len(systems))
                 for fam, metric, names in registry.group_metrics(args.metrics, options)]
-    whole = any(getattr(f.metric, "statistics_reduce", "mean") == "batch" for f in families)
+    whole = any(f.batch for f in families)
     # NIST's weights count every reference of the corpus: then the files are one chunk.
     chunk_lines = sys.maxsize if whole else args.chunk_lines
     if chunk_lines < 1:
@@ -339,27 +337,67 @@ def _format_table(systems: list[str], outs: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    from mtalign.demo import load_sample
+#: The metrics ``mtalign demo`` compares (registry names).
+DEMO_METRICS = ["bleu", "chrf", "chrf++", "ter", "rougeL", "rougeSU4", "wer", "ribes"]
 
-    systems, refs = load_sample()
-    scorer = Rouge(DEMO_METRICS, multi_ref="max")
-    print(f"mtalign {__version__} demo: WMT21 newstest2021 de-en, {len(refs)} segments, "
-          f"{len(refs[0])} references each, {len(systems)} systems (ROUGE F, multi_ref=max)\n")
-    width = max(len(s) for s in systems)
-    header = f"{'system':<{width}}  " + "  ".join(f"{m:>10}" for m in DEMO_METRICS)
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from mtalign import meta
+    from mtalign.demo import load_mqm_sample
+    from mtalign.ranking import orange
+
+    systems, refs, mqm = load_mqm_sample()
+    names = list(systems)
+    n_boot = args.n_bootstrap
+    print(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
+          f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM\n")
+    metrics = {m: registry.make_metric(m) for m in DEMO_METRICS}
+    human = np.stack([mqm[s] for s in names])
+    # 1. The metric table: corpus scores, and the MQM average for comparison.
+    width = max(len(s) for s in names)
+    header = f"{'system':<{width}}  {'MQM':>7}  " + "  ".join(f"{m:>8}" for m in metrics)
     print(header)
     print("-" * len(header))
-    signature = ""
-    for name, hyps in systems.items():
-        res = scorer.corpus_score(hyps, refs, threads=args.threads)
-        signature = res.signature
-        cells = "  ".join(f"{res[m].fmeasure:10.4f}" for m in DEMO_METRICS)
-        print(f"{name:<{width}}  {cells}")
-    print(f"\nsignature: {signature}")
-    print("data: an extract of WMT21 (research use); see mtalign/data/README.md")
-    return 0
+    seg: dict[str, np.ndarray] = {}
+    for m, (metric, variant) in metrics.items():
+        seg[m] = np.stack([metric.scalar_scores(systems[s], refs, variant, args.threads)
+                           for s in names])
+    def corpus(metric: Any, variant: str | None, hyps: list[str]) -> float:
+        res = metric.corpus_score(hyps, refs, args.threads)
+        if isinstance(res, RougeResult):  # F, in percent like the others
+            return 100.0 * res[variant or res.variants[0]].fmeasure
+        return float(res)
 
+    table = {m: [corpus(metric, variant, systems[s]) for s in names]
+             for m, (metric, variant) in metrics.items()}
+    for i, s in enumerate(names):
+        cells = "  ".join(f"{table[m][i]:8.2f}" for m in metrics)
+        print(f"{s:<{width}}  {np.nanmean(human[i]):7.3f}  {cells}")
+    # 2. The metrics ranked by correlation with MQM (sentence scores; error rates negated).
+    print(f"\nCorrelation with MQM (Pearson, 95% bootstrap CI over segments, {n_boot} "
+          f"resamples; error rates negated; system level = mean sentence scores)")
+    rows = []
+    for m, (metric, variant) in metrics.items():
+        sign = 1.0 if metric.higher_is_better else -1.0
+        sys_c = meta.correlate(sign * seg[m], human, level="system", n_bootstrap=n_boot)
+        seg_c = meta.correlate(sign * seg[m], human, level="segment", n_bootstrap=n_boot)
+        res = orange(metric, [[systems[s][i] for s in names] for i in range(len(refs))],
+                     refs, variant=variant, n_bootstrap=n_boot, threads=args.threads)
+        rows.append((m, sys_c, seg_c, res))
+    rows.sort(key=lambda r: -r[1].value)
+    print(f"{'rank':>4}  {'metric':<9} {'system r':>8} {'[95% CI]':>17}  {'segment r':>9} "
+          f"{'[95% CI]':>17}  {'ORANGE':>7} {'[95% CI]':>17}")
+    for k, (m, sys_c, seg_c, res) in enumerate(rows, 1):
+        print(f"{k:>4}  {m:<9} {sys_c.value:8.3f} [{sys_c.ci[0]:6.3f}, {sys_c.ci[1]:6.3f}]  "
+              f"{seg_c.value:9.3f} [{seg_c.ci[0]:6.3f}, {seg_c.ci[1]:6.3f}]  "
+              f"{res.orange:7.3f} [{res.ci[0]:6.3f}, {res.ci[1]:6.3f}]")
+    print("\nORANGE: the mean rank of the references among the 8 system outputs, as a share "
+          "of 9 places (lower is better;\nreferences always above every output give 1/9 = "
+          "0.111). Ranked by system-level r.")
+    print("With 8 systems the system-level intervals are wide: read them before the ranks.")
+    print("data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
+          "mtalign/data/README.md")
+    return 0
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -397,6 +435,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "terminal and the run takes more than 2 s)")
     s.set_defaults(func=cmd_score)
 
-    d = sub.add_parser("demo", help="score the WMT21 de-en sample shipped with mtalign")
+    d = sub.add_parser("demo", help="judge metrics against MQM on the WMT21 en-de sample "
+                                    "shipped with mtalign: scores, correlations, ORANGE")
     d.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    d.add_argument("--n-bootstrap", type=int, default=1000,
+                   help="bootstrap resamples of the intervals (default: %(default)s)")
     d.set_defaults(func=cmd_demo)

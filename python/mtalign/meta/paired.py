@@ -89,10 +89,12 @@ class _Scorer:
     and a vectorized score of summed rows."""
 
     def __init__(self, stats: Callable[[Sequence[Any]], np.ndarray],
-                 score: Callable[[np.ndarray, bool], np.ndarray], texts: bool) -> None:
+                 score: Callable[[np.ndarray, bool], np.ndarray], texts: bool,
+                 mean_rows: bool = False) -> None:
         self.stats = stats
         self.score = score  # (rows, float32_semantics) -> scores
         self.texts = texts
+        self.mean_rows = mean_rows  # summed rows are divided by n before scoring
 
     def all_stats(self, systems: list[Any], refs: Any) -> list[np.ndarray]:
         if not self.texts:
@@ -187,33 +189,48 @@ def _scorer(metric: Any, refs: Any, rng: str, threads: int | None) -> _Scorer:
                                  "per-segment scores")
             return arr[:, None]
         return _Scorer(values, lambda rows, f32: rows[:, 0], False)
-    if refs is None:
+    has_stats = hasattr(metric, "statistics") and hasattr(metric, "corpus_from_statistics")
+    if refs is None and not has_stats:
         raise InputError("refs are needed to score hypotheses with a metric")
-    refs = list(refs)
+    refs = None if refs is None else list(refs)
 
     def repeat(hyps: Sequence[Any]) -> list[Any]:
+        assert refs is not None
         if len(hyps) % max(len(refs), 1):
             raise InputError(f"{len(hyps) % len(refs)} hypotheses left over: systems must "
                              f"have one hypothesis per reference ({len(refs)})")
         return refs * (len(hyps) // max(len(refs), 1))
 
-    if hasattr(metric, "statistics") and hasattr(metric, "corpus_from_statistics"):
+    if has_stats:
+        texts = refs is not None
+
         def stats(hyps: Sequence[Any]) -> np.ndarray:
+            if not texts:  # statistics rows given (metric.statistics() of each system)
+                try:
+                    arr = np.asarray(hyps, dtype=np.float64)
+                except (TypeError, ValueError):
+                    arr = np.zeros(0)
+                if arr.ndim != 2 or not np.isfinite(arr).all():
+                    raise InputError("with refs=None, the baseline and each system must be "
+                                     "statistics arrays (n, width) from metric.statistics() "
+                                     "(give refs to score hypotheses)")
+                return arr
             return np.asarray(metric.statistics(hyps, repeat(hyps), threads=threads),
                               dtype=np.float64)
         from mtalign import Bleu
         if rng == "sacrebleu" and isinstance(metric, Bleu):
-            return _Scorer(stats, _sacrebleu_bleu(metric.config()), True)
-        core = getattr(metric, "_core", None)
-        if isinstance(metric, Bleu) and core is not None and hasattr(core, "sentence_scores"):
-            # Bleu scores each statistics row on its own: a summed row is a corpus.
+            return _Scorer(stats, _sacrebleu_bleu(metric.config()), texts)
+        aggregation = getattr(metric, "aggregation", None)
+        if aggregation in ("sum", "mean") and hasattr(metric, "scores_from_statistics"):
+            # A resample's summed rows (divided by n for a mean) scored in one call.
             return _Scorer(stats, lambda rows, f32: np.asarray(
-                core.sentence_scores(np.ascontiguousarray(rows, dtype=np.float64))), True)
+                metric.scores_from_statistics(rows), dtype=np.float64), texts,
+                mean_rows=aggregation == "mean")
 
         def by_row(rows: np.ndarray, f32: bool) -> np.ndarray:
             return np.array([float(metric.corpus_from_statistics(row[None, :]))
                              for row in rows])
-        return _Scorer(stats, by_row, True)
+        return _Scorer(stats, by_row, texts)
     if hasattr(metric, "batch_score"):
         def seg(hyps: Sequence[Any]) -> np.ndarray:
             return np.asarray(metric.batch_score(hyps, repeat(hyps)),
@@ -238,7 +255,9 @@ def paired_test(metric: Any, baseline_hyps: Sequence[Any] | np.ndarray,
             corpus score of resampled statistics; else ``batch_score()``: the mean segment
             score) or ``None``: then ``baseline_hyps`` and each system are per-segment
             scores from any outside metric (their mean is the system score).
-        baseline_hyps, systems: the baseline's hypotheses and ``{name: hypotheses}``.
+        baseline_hyps, systems: the baseline's hypotheses and ``{name: hypotheses}``; with a
+            metric and ``refs=None``, their statistics instead (``metric.statistics(...)``
+            arrays), so that several tests share one statistics pass.
         refs: the references, as the metric takes them (per segment: a str or a list).
         n_samples: resamples (bs, default 1000) or trials (ar, default 10000).
         seed: seeds the draws (None: fresh entropy; sacrebleu's default is 12345).
@@ -290,6 +309,8 @@ def paired_test(metric: Any, baseline_hyps: Sequence[Any] | np.ndarray,
         """Scores of summed rows (R, width * systems) -> (R, systems)."""
         r = rows.shape[0]
         flat = rows.reshape(r * (rows.shape[1] // width), width)
+        if scorer.mean_rows:
+            flat = flat / n
         out = scorer.score(flat, f32).reshape(r, -1)
         return out / n if is_mean else out
 

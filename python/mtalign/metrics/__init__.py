@@ -20,7 +20,7 @@ from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.nist import Nist
-from mtalign.metrics.results import CorpusResult, Result
+from mtalign.metrics.results import Confidence, CorpusResult, Result
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge, RougeResult, Score
 from mtalign.metrics.sia import (
@@ -33,8 +33,7 @@ from mtalign.metrics.sia import (
 )
 from mtalign.metrics.ter import Ter, TerExplanation, TerShift
 
-__all__ = ["Bleu", "BleuResult", "Chrf", "CorpusResult", "Dcs", "DcsResult", "DcsScore",
-           "Gtm", "Metric", "Nist", "Per", "Result", "Ribes", "Rouge", "RougeResult", "Score",
-           "Sia", "SiaExplanation", "SiaResult", "SiaRound", "Ter", "TerExplanation", "TerShift",
-           "TranslationTable", "Wer",
-           "WordSimilarity"]
+__all__ = ["Bleu", "BleuResult", "Chrf", "Confidence", "CorpusResult", "Dcs", "DcsResult",
+           "DcsScore", "Gtm", "Metric", "Nist", "Per", "Result", "Ribes", "Rouge", "RougeResult",
+           "Score", "Sia", "SiaExplanation", "SiaResult", "SiaRound", "Ter", "TerExplanation",
+           "TerShift", "TranslationTable", "Wer", "WordSimilarity"]

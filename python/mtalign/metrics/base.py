@@ -18,7 +18,11 @@ inherits ``statistics``, ``corpus_from_statistics``, ``batch_score``, ``sentence
   one-number metrics; a structured array with named columns for ROUGE and DCS);
 * ``scalar_scores(hyps, refs, variant)``: one float per hypothesis, what ORANGE, reranking
   and ``pairwise`` rank by;
-* ``bootstrap(hyps, refs)``: corpus scores of seeded resamples of the statistics rows.
+* ``bootstrap(hyps, refs)``: corpus scores of seeded resamples of the statistics rows;
+* ``corpus_score(hyps, refs, n_bootstrap=1000)``: the corpus result with a 95% bootstrap
+  interval (``result.confidence``), drawn as sacrebleu's ``--confidence`` draws;
+* ``scores_from_statistics(rows)``: row by row, the headline number of each row taken as a
+  corpus of its own (a summed or averaged resample is one row), shape (n,).
 
 >>> from mtalign import Wer
 >>> w = Wer(tokenize="whitespace")
@@ -35,6 +39,7 @@ Wer(tokenize='whitespace', lowercase=False)
 
 from __future__ import annotations
 
+import statistics
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -51,7 +56,7 @@ from mtalign.metrics.inputs import (
     warn_vanished,
 )
 from mtalign.metrics.options import REQUIRED, Option, check_threads, option
-from mtalign.metrics.results import Result
+from mtalign.metrics.results import Confidence, Result
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
     from typing import dataclass_transform
@@ -131,11 +136,13 @@ class Metric(Generic[R]):
     # A subclass whose ``_run`` rewrites only non-text input (chrF joins token lists) sets
     # this, so text matrices still take the native call.
     _run_keeps_text: ClassVar[bool] = False
-    #: How statistics rows of parts of a corpus combine into the corpus's (see
-    #: :mod:`mtalign.metrics.partial`): ``"sum"`` (the corpus score is a function of the
+    #: How the corpus result aggregates statistics rows: ``"sum"`` (it is a function of the
     #: summed rows: BLEU, chrF, TER, WER, PER), ``"mean"`` (of the mean row: ROUGE, DCS, RIBES,
-    #: SIA) or ``"batch"`` (rows depend on the whole batch: NIST's weights).
-    statistics_reduce: ClassVar[str] = "mean"
+    #: SIA) or ``None`` (anything else, e.g. NIST's corpus-wide weights). Resampling is a
+    #: matrix product for ``"sum"`` / ``"mean"``, one :meth:`corpus_from_statistics` per
+    #: resample otherwise; parts of a corpus (:mod:`mtalign.metrics.partial`, Dask) combine
+    #: exactly only for ``"sum"`` / ``"mean"``.
+    aggregation: ClassVar[str | None] = None
     _options: ClassVar[tuple[Option, ...]] = ()
     signature_fields: ClassVar[tuple[str, ...] | None] = None
 
@@ -452,6 +459,37 @@ class Metric(Generic[R]):
             raise ConfigError("stats must be a 2-D array of statistics rows")
         return self._result(stats, 0, 0, self.signature)
 
+    def scores_from_statistics(self, stats: np.ndarray) -> np.ndarray:
+        """Row by row: ``float(corpus_from_statistics(stats[i:i+1]))`` for each row i, shape
+        (n,), in one vectorized call where the metric has one. A row of summed statistics
+        (or of mean statistics, for ``aggregation == "mean"``) is a resampled corpus.
+
+        >>> from mtalign import Bleu
+        >>> b = Bleu(smooth="none", tokenize="whitespace")
+        >>> s = b.statistics(["a b c d", "a b c x"], ["a b c d", "a b c d"])
+        >>> b.scores_from_statistics(np.stack([s[0], s.sum(0)])).round(4).tolist()
+        [100.0, 72.3127]
+        """
+        stats = np.ascontiguousarray(stats, dtype=np.float64)
+        if stats.ndim != 2:
+            raise ConfigError("stats must be a 2-D array of statistics rows")
+        if self.aggregation is not None:
+            return np.asarray(self._sentence_values(stats, 0), dtype=np.float64)
+        return np.array([float(self.corpus_from_statistics(stats[i:i + 1]))
+                         for i in range(stats.shape[0])], dtype=np.float64)
+
+    def _resampled(self, stats: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """The headline corpus score of each resample ``stats[idx[k]]`` (idx: (k, n))."""
+        k, n = idx.shape
+        if self.aggregation is None or n == 0:
+            return np.array([float(self.corpus_from_statistics(stats[row])) for row in idx])
+        counts = np.bincount((np.arange(k)[:, None] * n + idx).ravel(),
+                             minlength=k * n).reshape(k, n).astype(np.float64)
+        rows = counts @ stats
+        if self.aggregation == "mean":
+            rows /= n
+        return self.scores_from_statistics(rows)
+
     def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                     threads: int | None = None) -> np.ndarray:
         """Scores ``hyps[i]`` against ``refs[i]``, in parallel with the GIL released.
@@ -487,15 +525,48 @@ class Metric(Generic[R]):
         return self._result(row, n_empty_hyps, n_empty_refs, signature)
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
-                     threads: int | None = None) -> R:
+                     threads: int | None = None, *, n_bootstrap: int = 1,
+                     seed: int | None = 12345) -> R:
         """The corpus result, with the counts of vanished texts and the signature.
+
+        With ``n_bootstrap`` > 1, ``result.confidence`` is sacrebleu's ``--confidence``: the
+        mean and 95% interval of the corpus scores of ``n_bootstrap`` resamples of the
+        sentences, drawn as sacrebleu draws them (``default_rng(seed).choice(n, (n_bootstrap,
+        n))``; ``seed=None``: fresh entropy); the signature then has ``bs`` and ``seed``.
 
         >>> from mtalign import Wer
         >>> print(Wer(tokenize="whitespace").corpus_score(["a b", "c"], ["a x", "c"]))
         WER = 0.3333 (errors = 1 ref_len = 3)
+        >>> r = Wer(tokenize="whitespace").corpus_score(["a b", "c", "d e"], ["a x", "c", "d e"],
+        ...                                            n_bootstrap=100)
+        >>> print(r)
+        WER = 0.2000 (μ = 0.2028 ± 0.2500) (errors = 1 ref_len = 5)
+        >>> r.signature
+        'nrefs:1|bs:100|seed:12345|case:mixed|tok:whitespace|multi_ref:min|version:0.1.0'
         """
+        _check_bootstrap(n_bootstrap, seed)
         arr, nh, nr, refs = self._run(hyps, refs, threads)
-        return self._result(arr, nh, nr, lambda: self.signature(nrefs(refs)))
+        return self._corpus_result(arr, nh, nr, refs, n_bootstrap, seed)
+
+    def _corpus_result(self, arr: np.ndarray, nh: int, nr: int, refs: Any, n_bootstrap: int,
+                       seed: int | None) -> R:
+        """The corpus result of native rows, with the bootstrap confidence when asked."""
+        if n_bootstrap == 1:
+            return self._result(arr, nh, nr, lambda: self.signature(nrefs(refs)))
+        n_refs = nrefs(refs)
+
+        def signature() -> str:
+            head, _, rest = self.signature(n_refs).partition("|")
+            return f"{head}|bs:{n_bootstrap}|seed:{str(seed).lower()}|{rest}"
+
+        result = self._result(arr, nh, nr, signature)
+        stats = self._stats(arr)
+        n = stats.shape[0]
+        if n == 0:
+            raise InputError("a bootstrap needs at least one sentence")
+        idx = np.random.default_rng(seed).choice(n, size=(n_bootstrap, n), replace=True)
+        result.confidence = confidence(self._resampled(stats, idx), n_bootstrap, seed)
+        return result
 
     def bootstrap(self, hyps: Sequence[Any], refs: Sequence[Any], n_samples: int = 1000,
                   seed: int = 12345, threads: int | None = None) -> np.ndarray:
@@ -520,6 +591,29 @@ class Metric(Generic[R]):
         for k in range(n_samples):
             out[k] = float(self.corpus_from_statistics(stats[rng.integers(0, n, n)]))
         return out
+
+
+def _check_bootstrap(n_bootstrap: Any, seed: Any) -> None:
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int) or n_bootstrap < 1:
+        raise ConfigError(f"n_bootstrap must be a positive int (got {n_bootstrap!r})")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ConfigError(f"seed must be an int or None (got {seed!r})")
+
+
+def confidence(scores: np.ndarray, n_bootstrap: int, seed: int | None) -> Confidence:
+    """sacrebleu's ``estimate_ci`` of resampled scores: the mean (``statistics.mean``, as
+    sacrebleu), half the width of the 95% interval and its bounds (the n // 40-th score
+    from each end).
+
+    >>> confidence(np.arange(80.0), 80, 1)
+    Confidence(mean=39.5, ci=37.5, low=2.0, high=77.0, n_bootstrap=80, seed=1)
+    """
+    ordered = sorted(float(x) for x in scores)
+    n = len(ordered)
+    lo = n // 40
+    low, high = ordered[lo], ordered[n - lo - 1]
+    return Confidence(statistics.mean(ordered), 0.5 * (high - low), low, high, n_bootstrap,
+                      seed)
 
 
 def _rebuild(cls: type[Metric[Any]], config: dict[str, Any]) -> Metric[Any]:
@@ -578,4 +672,5 @@ def expectation(matrix: np.ndarray, w: np.ndarray | None) -> np.ndarray:
     return (matrix * w[None, :]).sum(axis=1)
 
 
-__all__ = ["Metric", "expectation", "pairwise_scores", "pick_scalar", "softmax_weights"]
+__all__ = ["Metric", "confidence", "expectation", "pairwise_scores", "pick_scalar",
+           "softmax_weights"]

@@ -128,9 +128,9 @@ class Bleu(Metric[BleuResult]):
         BLEU = 21.51 100.0/40.0/12.5/8.3 (BP = 0.846 ratio = 0.857 hyp_len = 6 ref_len = 7)
     """
 
-    statistics_reduce = "sum"
 
     __slots__ = ()
+    aggregation = "sum"
 
     max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")
     smooth: str = option(default="add1", doc="the smoothing", choices=SMOOTHINGS, native=True,

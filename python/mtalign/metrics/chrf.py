@@ -82,9 +82,9 @@ class Chrf(Metric[CorpusResult]):
         'case:mixed|eff:no|nc:6|nw:0|space:no|beta:1|version:0.1.0'
     """
 
-    statistics_reduce = "sum"
 
     __slots__ = ()
+    aggregation = "sum"
 
     char_order: int = option(default=6, doc="character n-gram order, 1 to 12", native=True,
                              sig="nc")

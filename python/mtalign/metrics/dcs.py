@@ -93,6 +93,7 @@ class Dcs(Metric[DcsResult]):
 
 
     __slots__ = ()
+    aggregation = "mean"
 
     level: str = option(default="char", doc="the symbols compared", choices=LEVELS, sig="level")
     tokenize: str = option(default="unicode", doc="the word tokenizer (level='word')",

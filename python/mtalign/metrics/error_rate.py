@@ -25,11 +25,11 @@ def _rates(errors: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
 class _ErrorRate(Metric[CorpusResult]):
     """What WER and PER share: options, statistics rows (errors, ref_len), the result."""
 
-    statistics_reduce = "sum"
 
     __slots__ = ()
     _kind = ""
     higher_is_better = False
+    aggregation = "sum"
 
     tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
                            kw_only=True, sig="tok")

@@ -66,6 +66,7 @@ class Gtm(Metric[CorpusResult]):
     """
 
     __slots__ = ()
+    aggregation = "sum"
 
     exponent: float = option(default=1.0, doc="the run-length exponent e (1 to 64)",
                              native=True, sig="e", show=lambda v, m: format(v, "g"))

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mtalign._mtalign import NistCore
-from mtalign.metrics.base import Metric
+from mtalign.metrics.base import Metric, _check_bootstrap
 from mtalign.metrics.inputs import nrefs, run_one
 from mtalign.metrics.options import TOKENIZERS, case, option
 from mtalign.metrics.results import CorpusResult
@@ -50,8 +50,7 @@ class Nist(Metric[CorpusResult]):
         'case:mixed|tok:13a|order:5|version:0.1.0'
     """
 
-    statistics_reduce = "batch"
-
+    # aggregation None: rows depend on the whole batch (the information weights).
 
     max_order: int = option(default=5, doc="the longest n-gram, 1 to 12", native=True, sig="order")
     tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
@@ -102,15 +101,17 @@ class Nist(Metric[CorpusResult]):
         return self._result(rows.reshape(1, -1), nh, nr,
                             lambda: self.signature(nrefs([refs])), self._core)
 
-    def corpus_score(self, hyps: Any, refs: Any, threads: int | None = None) -> CorpusResult:
-        """Corpus NIST (weights from all references), with the summed lengths.
+    def corpus_score(self, hyps: Any, refs: Any, threads: int | None = None, *,
+                     n_bootstrap: int = 1, seed: int | None = 12345) -> CorpusResult:
+        """Corpus NIST (weights from all references), with the summed lengths. A bootstrap
+        (``n_bootstrap`` > 1) resamples the rows under those corpus weights.
 
         >>> print(Nist(max_order=1, tokenize="whitespace").corpus_score(["a b"], ["a c"]))
         NIST = 0.5000 (sys_len = 2 ref_len = 2)
         """
+        _check_bootstrap(n_bootstrap, seed)
         arr, nh, nr, refs = self._run(hyps, refs, threads, self._corpus_core)
-        return self._result(np.ascontiguousarray(arr), nh, nr,
-                            lambda: self.signature(nrefs(refs)))
+        return self._corpus_result(np.ascontiguousarray(arr), nh, nr, refs, n_bootstrap, seed)
 
 
 __all__ = ["Nist"]

@@ -7,12 +7,12 @@ partitions) keeps one :class:`Partial` per part: the column sums of its statisti
 reference counts it saw. Partials add up in any order; :func:`corpus_result` turns the total
 into the metric's result, through the same code as :meth:`Metric.corpus_from_statistics`:
 
-* ``statistics_reduce == "sum"`` (BLEU, chrF, TER, WER, PER): the result of the summed row.
+* ``aggregation == "sum"`` (BLEU, chrF, TER, WER, PER): the result of the summed row.
   Their statistics are counts, so the sums are exact and the score equals ``corpus_score``
   bit for bit;
 * ``"mean"`` (ROUGE, DCS, RIBES, SIA): the result of the mean row (the corpus score is the
   mean of sentence scores), equal to ``corpus_score`` to rounding (1e-15 relative);
-* ``"batch"`` (NIST: its rows are weighted by counts over every reference of the batch): no
+* ``None`` (NIST: its rows are weighted by counts over every reference of the batch): no
   partials; score the corpus in one call.
 
 A combined result holds the corpus figures and counts; its ``per_sentence`` is empty (the
@@ -71,10 +71,10 @@ class Partial:
 
 
 def _check_reducible(metric: Any) -> str:
-    kind = getattr(metric, "statistics_reduce", None)
+    kind = getattr(metric, "aggregation", None)
     if kind not in ("sum", "mean"):
         raise ConfigError(f"{type(metric).__name__} statistics do not combine across parts "
-                          f"(statistics_reduce={kind!r}): score the corpus in one call")
+                          f"(aggregation={kind!r}): score the corpus in one call")
     return str(kind)
 
 

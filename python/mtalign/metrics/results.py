@@ -58,6 +58,23 @@ _new_tuple = tuple.__new__  # builds a NamedTuple from a list without checks
 DCS_FIELDS = DcsScore._fields
 
 
+class Confidence(NamedTuple):
+    """A bootstrap confidence interval of a corpus score (``corpus_score(n_bootstrap=)``),
+    as sacrebleu's ``--confidence`` reports it: the mean of the resampled scores, ``ci`` =
+    half the width of the 95% interval, and the interval's bounds.
+
+    >>> Confidence(20.5, 0.75, 19.8, 21.3, 1000, 12345).ci
+    0.75
+    """
+
+    mean: float
+    ci: float
+    low: float
+    high: float
+    n_bootstrap: int
+    seed: int | None
+
+
 class Result:
     """What every metric's result has: counts, a signature, ``float()`` and ``to_dict()``.
 
@@ -65,12 +82,14 @@ class Result:
         n_sentences: number of hypotheses scored.
         n_empty_hyps / n_empty_refs: non-empty texts that produced no tokens.
         signature: the ``key:value|...`` string that makes the numbers reproducible.
+        confidence: a :class:`Confidence` when ``corpus_score`` ran a bootstrap, else None.
     """
 
-    __slots__ = ("n_sentences", "n_empty_hyps", "n_empty_refs", "_signature")
+    __slots__ = ("n_sentences", "n_empty_hyps", "n_empty_refs", "_signature", "confidence")
     n_sentences: int
     n_empty_hyps: int
     n_empty_refs: int
+    confidence: Confidence | None
 
     def __init__(self, n_sentences: int, n_empty_hyps: int, n_empty_refs: int,
                  signature: Any) -> None:
@@ -79,6 +98,12 @@ class Result:
         self.n_empty_refs = n_empty_refs
         # A str, or a callable that makes it when first read.
         self._signature = signature
+        self.confidence = None
+
+    def _ci_text(self, digits: int = 4) -> str:
+        """`` (μ = mean ± ci)`` after the score when a bootstrap ran (sacrebleu's form)."""
+        c = self.confidence
+        return "" if c is None else f" (μ = {c.mean:.{digits}f} ± {c.ci:.{digits}f})"
 
     @property
     def signature(self) -> str:
@@ -102,10 +127,14 @@ class Result:
         return {"score": self.score}
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: the metric's figures, the counts and the signature."""
-        return {**self._fields(), "n_sentences": self.n_sentences,
-                "n_empty_hyps": self.n_empty_hyps, "n_empty_refs": self.n_empty_refs,
-                "signature": self.signature}
+        """A JSON-ready dict: the metric's figures, the counts, the bootstrap confidence
+        (when there is one) and the signature."""
+        out = {**self._fields(), "n_sentences": self.n_sentences,
+               "n_empty_hyps": self.n_empty_hyps, "n_empty_refs": self.n_empty_refs}
+        if self.confidence is not None:
+            out["confidence"] = self.confidence._asdict()
+        out["signature"] = self.signature
+        return out
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(score={self.score:.4f}, n={self.n_sentences})"
@@ -164,8 +193,8 @@ class CorpusResult(Result):
     def __str__(self) -> str:
         extra = " ".join(f"{k} = {v:g}" if isinstance(v, (int, float)) else f"{k} = {v}"
                          for k, v in self.details.items())
-        return f"{self.name} = {self._score:.4f} ({extra})" if extra else \
-            f"{self.name} = {self._score:.4f}"
+        head = f"{self.name} = {self._score:.4f}{self._ci_text()}"
+        return f"{head} ({extra})" if extra else head
 
 
 class BleuResult(CorpusResult):
@@ -251,8 +280,8 @@ class BleuResult(CorpusResult):
 
     def __str__(self) -> str:
         prec = "/".join(f"{p:.1f}" for p in self.precisions)
-        return (f"BLEU = {self._score:.2f} {prec} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
-                f"hyp_len = {self.sys_len} ref_len = {self.ref_len})")
+        return (f"BLEU = {self._score:.2f}{self._ci_text(2)} {prec} (BP = {self.bp:.3f} "
+                f"ratio = {self.ratio:.3f} hyp_len = {self.sys_len} ref_len = {self.ref_len})")
 
 
 class RougeResult(Result):
@@ -278,6 +307,7 @@ class RougeResult(Result):
         self.n_empty_hyps = n_empty_hyps
         self.n_empty_refs = n_empty_refs
         self._signature = signature
+        self.confidence = None
         self.variants = variants
         self._rows = rows
         self._scores: dict[str, Score] | None = None
@@ -447,5 +477,5 @@ class DcsResult(Result):
 #: SIA's result is a :class:`CorpusResult` named "SIA" (the name is kept for old code).
 SiaResult = CorpusResult
 
-__all__ = ["BleuResult", "CorpusResult", "DCS_FIELDS", "DcsResult", "DcsScore", "Result",
-           "RougeResult", "Score", "SiaResult"]
+__all__ = ["BleuResult", "Confidence", "CorpusResult", "DCS_FIELDS", "DcsResult", "DcsScore",
+           "Result", "RougeResult", "Score", "SiaResult"]

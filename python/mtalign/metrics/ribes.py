@@ -42,6 +42,7 @@ class Ribes(Metric[CorpusResult]):
 
 
     __slots__ = ()
+    aggregation = "mean"
 
     alpha: float = option(default=0.25, doc="the exponent of unigram precision (>= 0)", native=True,
                           sig="alpha")

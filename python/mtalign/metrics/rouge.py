@@ -126,6 +126,7 @@ class Rouge(Metric[RougeResult]):
     """
 
     __slots__ = ()
+    aggregation = "mean"
 
     variants: str | Sequence[str] = option(doc="the ROUGE variants scored", convert=names)
     tokenize: str | None = option(default=None, doc="the tokenizer (None: the compat profile's)",

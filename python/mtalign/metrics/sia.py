@@ -282,6 +282,7 @@ class Sia(Metric[CorpusResult]):
 
 
     __slots__ = ()
+    aggregation = "mean"
 
     alpha: float = option(default=DEFAULT_ALPHA, doc="decay factor in (0, 1]", native=True,
                           sig="alpha")

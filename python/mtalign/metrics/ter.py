@@ -161,10 +161,10 @@ class Ter(Metric[CorpusResult]):
         False
     """
 
-    statistics_reduce = "sum"
 
     __slots__ = ()
     higher_is_better = False
+    aggregation = "sum"
 
     normalized: bool = option(default=False, doc="tercom's normalization", sig="norm")
     no_punct: bool = option(default=False, doc="remove punctuation",
