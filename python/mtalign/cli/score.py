@@ -70,7 +70,9 @@ class _Family:
         out = []
         for s in range(n_sys):
             rows = stats[s * k:(s + 1) * k]
-            self.totals[s] += from_statistics(metric, rows, empty_hyps[s], nr // n_sys, refs)
+            # Each distinct reference text is one native text whatever the number of systems
+            # scored with it, so the chunk's count of vanished references is every system's.
+            self.totals[s] += from_statistics(metric, rows, empty_hyps[s], nr, refs)
             out.append(self.sentences(arr[s * k:(s + 1) * k]))
         return out
 
