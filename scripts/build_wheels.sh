@@ -39,6 +39,12 @@ if [[ ${MTALIGN_WHEEL_FAST:-0} == 1 ]]; then
 fi
 
 step "build tools (maturin, ziglang, auditwheel) in a throwaway environment"
+if ! "$PY" -c "import ensurepip, venv" 2>/dev/null; then
+    # Debian's python3 keeps venv's pip bootstrap in a package of its own.
+    echo "$PY has no ensurepip: installing Debian's python3-venv"
+    apt-get update -qq && apt-get install -y -qq "python3-venv" ||
+        fail "$PY cannot create virtual environments (install python3-venv)"
+fi
 "$PY" -m venv "$WORK/tools"
 TOOLS=$WORK/tools/bin
 "$TOOLS/python" -m pip install --quiet --disable-pip-version-check \
