@@ -149,13 +149,17 @@ def test_misaligned_and_bad_bytes_found_in_a_later_chunk(tmp_path, capsys) -> No
 def test_vanished_hypotheses_counted_per_system(tmp_path, capsys) -> None:
     (tmp_path / "a").write_text("a b\n...\nc\n")
     (tmp_path / "b").write_text("a b\nx\nc\n")
-    (tmp_path / "r").write_text("a b\nx\nc\n")
+    (tmp_path / "r").write_text("a b\nx\n!!\n")
     a, b, r = (str(tmp_path / x) for x in "abr")
     with pytest.warns(UserWarning):
         out = run(["score", "-i", a, b, "-r", r, "-m", "rougeL", "--tokenize", "unicode"],
                   capsys)
     objs = [json.loads(line) for line in out.strip().split("\n")]
     assert [o["n_empty_hyps"] for o in objs] == [1, 0]
+    with pytest.warns(UserWarning):
+        one = Rouge("rougeL", tokenize="unicode").corpus_score(["a b", "x", "c"],
+                                                               ["a b", "x", "!!"])
+    assert [o["n_empty_refs"] for o in objs] == [one.n_empty_refs] * 2 == [1, 1]
 
 
 def test_progress_bar_on_a_terminal_only(sample) -> None:

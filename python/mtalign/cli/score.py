@@ -68,7 +68,9 @@ class _Family:
         out = []
         for s in range(n_sys):
             rows = stats[s * k:(s + 1) * k]
-            self.totals[s] += from_statistics(metric, rows, empty_hyps[s], nr // n_sys, refs)
+            # Each distinct reference text is one native text whatever the number of systems
+            # scored with it, so the chunk's count of vanished references is every system's.
+            self.totals[s] += from_statistics(metric, rows, empty_hyps[s], nr, refs)
             out.append(self.sentences(arr[s * k:(s + 1) * k]))
         return out
 
@@ -217,8 +219,9 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
 
     # MTALIGN_PROGRESS_DELAY: seconds before the bar appears (default 2; tests set 0).
     delay = float(os.environ.get("MTALIGN_PROGRESS_DELAY", "2"))
-    progress = None if args.quiet else Progress("mtalign score", delay=delay)
     lead = streams[0]
+    unit = "MiB of " + lead.name if lead.size else "lines"
+    progress = None if args.quiet else Progress(f"mtalign score ({unit})", delay=delay)
     n = 0
     while True:
         chunks = [st.chunk(chunk_lines) for st in streams]
@@ -240,7 +243,7 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
             if lead.size:
                 progress(lead.bytes >> 20, lead.size >> 20)
             else:
-                progress(n, 0)
+                progress(n, n)  # the length of a stream is not known
     if progress is not None:
         progress.close()
 
