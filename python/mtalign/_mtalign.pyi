@@ -59,10 +59,11 @@ class RougeCore:
         self, hyps: Any, refs: Any, threads: int | None = None
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -78,10 +79,11 @@ class DcsCore:
         self, hyps: Any, refs: Any, threads: int | None = None
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -192,14 +194,19 @@ class BleuCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
     ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+    def score_aggregate(
+        self, hyps: Any, samples: Any, weights: list[float] | None = None,
+        threads: int | None = None,
+    ) -> np.ndarray: ...
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
     def corpus(
         self, stats: np.ndarray
@@ -222,14 +229,19 @@ class ChrfCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
     ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+    def score_aggregate(
+        self, hyps: Any, samples: Any, weights: list[float] | None = None,
+        threads: int | None = None,
+    ) -> np.ndarray: ...
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
     def corpus(self, stats: np.ndarray) -> float: ...
 
@@ -239,10 +251,11 @@ class TerCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -258,10 +271,11 @@ class NistCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -274,10 +288,11 @@ class ErrorRateCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -289,10 +304,11 @@ class RibesCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any

@@ -4,8 +4,11 @@
 pub mod counts;
 pub mod edit_distance;
 pub mod lcs;
+pub mod lcs_bits;
 pub mod ngram;
 pub mod ngram_ids;
+pub mod ngram_mean;
+pub mod ngram_profile;
 pub mod skip_bigram;
 pub mod summary_lcs;
 pub mod wlcs;
