@@ -79,3 +79,31 @@ def test_chunk_errors_name_the_sentence() -> None:
         mtalign.orange(mtalign.Wer(), iter(cands), iter(refs[:-1]), chunk_size=5)
     with pytest.raises(mtalign.ConfigError, match="chunk_size"):
         mtalign.orange(mtalign.Wer(), cands, refs, chunk_size=0)
+
+
+@pytest.mark.parametrize("name", ["rougeL", "rougeW-1.2", "rougeSU4", "rouge2", "wer", "per"])
+def test_single_reference_combination_equals_scoring_the_sets(name: str) -> None:
+    """Each candidate scored against each reference once, the leave-one-out sets combined
+    from those rows: bit-identical to scoring every set (the path for other metrics)."""
+    from mtalign.ranking.orange import _jackknife_scores, _single_ref_scores
+    from mtalign.ranking.scorer import Scorer
+
+    metric, variant = registry.make_metric(name)
+    cands, refs = _data()
+    cands[5] = cands[5] + ["", cands[5][0]]  # an empty candidate, a repeated one
+    scorer = Scorer(metric, variant, None, 2)
+    got = _single_ref_scores(scorer, cands, refs, None)
+    assert got is not None
+    want = _jackknife_scores(scorer, cands, refs, None)
+    for g, w in zip(got[0] + got[1], want[0] + want[1], strict=True):
+        assert np.array_equal(g, w)
+
+
+def test_metrics_without_the_combination_fall_back() -> None:
+    from mtalign.ranking.orange import _single_ref_scores
+    from mtalign.ranking.scorer import Scorer
+
+    cands, refs = _data()
+    for metric in (mtalign.Bleu(), mtalign.Rouge("rougeL", multi_ref="average"),
+                   mtalign.Rouge("rougeL", jackknife=True)):
+        assert _single_ref_scores(Scorer(metric, None, None, 1), cands, refs, None) is None

@@ -378,6 +378,14 @@ class Metric(Generic[R]):
         rows = native(hyps, samples, None if w is None else w.tolist(), check_threads(threads))
         return np.asarray(self._sentence_values(rows, k), dtype=np.float64)
 
+    def _combine_single(self, rows: np.ndarray, k: int) -> np.ndarray | None:
+        """Scalar k of each hypothesis against a reference *set*, from its statistics rows
+        against each reference of the set alone (``rows`` shaped (n, S, *row)), bit-identical
+        to scoring the set; None where the statistics do not allow it (the default). ORANGE
+        uses it to score each candidate against each reference once and build the
+        leave-one-out sets from those scores."""
+        return None
+
     def _native_matrix(self, hyps: Sequence[Any], refs: Sequence[Any] | None) -> bool:
         """Whether the native matrix call applies: text input, and nothing Python-side
         rewrites the input or the scores (e.g. TER's tercom normalisation)."""

@@ -282,6 +282,14 @@ def _jackknife_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[An
     return cand_scores, ref_scores
 
 
+def _scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
+            progress: ProgressFn | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Candidate and reference scores: from single-reference rows where the metric allows
+    it (:func:`_single_ref_scores`), else by scoring every leave-one-out set."""
+    out = _single_ref_scores(scorer, cands, refs, progress)
+    return out if out is not None else _jackknife_scores(scorer, cands, refs, progress)
+
+
 def _streamed_scores(scorer: Scorer, candidates: Any, refs: Any, chunk_size: int,
                      progress: ProgressFn | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """:func:`_jackknife_scores` chunk by chunk over (possibly lazy) sentence streams."""
@@ -309,13 +317,106 @@ def _streamed_scores(scorer: Scorer, candidates: Any, refs: Any, chunk_size: int
             break
         cands = _check_candidates(c_chunk, start)
         rlists = _check_references(r_chunk, len(cands), start)
-        c, r = _jackknife_scores(scorer, cands, rlists, None)
+        c, r = _scores(scorer, cands, rlists, None)
         cand_scores.extend(c)
         ref_scores.extend(r)
         start += len(cands)
         if progress is not None:
             progress(start, max(total, start))
     return cand_scores, ref_scores
+
+
+def _single_ref_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
+                       progress: ProgressFn | None
+                       ) -> tuple[list[np.ndarray], list[np.ndarray]] | None:
+    """:func:`_jackknife_scores` with each candidate scored against each reference once.
+
+    For metrics whose score against a set is a function of the scores against its members
+    (``Metric._combine_single``: WER/PER take the best reference, ROUGE with
+    ``multi_ref="max"`` the maximum P and R), the R leave-one-out sets of a candidate are
+    combined from its R single-reference rows: R comparisons instead of R·(R−1). The numbers
+    are bit-identical to scoring the sets. None when the metric does not allow it.
+    """
+    metric = scorer.metric
+    combine = getattr(metric, "_combine_single", None)
+    run = getattr(metric, "_run", None)
+    if not scorer.native or combine is None or run is None \
+            or getattr(metric, "_core", None) is None:
+        return None
+    from mtalign.metrics.base import Metric
+
+    if type(metric).scalar_scores is not Metric.scalar_scores:
+        return None  # scores not made from the native rows
+    names = metric.scalar_names()
+    k = names.index(scorer.variant)
+    probe = combine(np.zeros((1, 1) + _row_shape(metric)), k)
+    if probe is None:
+        return None
+    cand_items: list[np.ndarray] = []
+    blocks: list[tuple[list[Any], list[Any]]] = []
+    for c_list, r_list in zip(cands, refs, strict=True):
+        seen: dict[Any, int] = {}
+        unique: list[Any] = []
+        idx = np.empty(len(c_list), dtype=np.int64)
+        for j, c in enumerate(c_list):
+            key = c if isinstance(c, str) else tuple(c)
+            t = seen.get(key)
+            if t is None:
+                t = seen[key] = len(unique)
+                unique.append(c)
+            idx[j] = t
+        cand_items.append(idx)
+        blocks.append((unique, r_list))
+    blocks += [(r_list, r_list) for r_list in refs]
+    # One matrix per sentence (its distinct candidates × its references) and one per
+    # reference set (references × references): each pair once, as statistics rows.
+    matrices = _block_rows(scorer, blocks, progress)
+    cand_scores = []
+    for idx, block in zip(cand_items, matrices[:len(cands)], strict=True):
+        n_r = block.shape[1]
+        acc = np.zeros(block.shape[0])
+        for left_out in range(n_r):  # summed left to right, as _sequential_mean
+            keep = [j for j in range(n_r) if j != left_out]
+            acc += combine(block[:, keep], k)
+        cand_scores.append((acc / n_r)[idx])
+    ref_scores = []
+    for block in matrices[len(cands):]:
+        n_r = block.shape[0]
+        others = np.array([[b for b in range(n_r) if b != a] for a in range(n_r)])
+        rows = block[np.arange(n_r)[:, None], others]  # (R, R-1, *row)
+        ref_scores.append(np.asarray(combine(rows, k), dtype=np.float64))
+    for i, c in enumerate(cand_scores):
+        if not np.all(np.isfinite(c)):
+            raise InputError(f"{scorer.name} returned a non-finite score in sentence {i}")
+    return cand_scores, ref_scores
+
+
+def _block_rows(scorer: Scorer, blocks: list[tuple[list[Any], list[Any]]],
+                progress: ProgressFn | None) -> list[np.ndarray]:
+    """Statistics rows of each block's hypotheses × single references, (n_b, m_b, *row):
+    the native many-matrix call for text, else the flat batch of the pairs."""
+    metric = scorer.metric
+    texts = all(isinstance(x, str) for h, r in blocks for x in (*h, *r))
+    if texts and hasattr(metric._core, "score_matrices") and metric._native_matrix(["a"], ["a"]):
+        arrays, _, _ = metric._core.score_matrices(blocks, scorer.threads, None)
+        if progress is not None:
+            progress(1, 1)
+        return [np.asarray(a, dtype=np.float64) for a in arrays]
+    hyps = [h for hs, rs in blocks for h in hs for _ in rs]
+    sets = [[r] for hs, rs in blocks for _ in hs for r in rs]
+    flat = scorer.rows(hyps, sets, progress)
+    out, pos = [], 0
+    for hs, rs in blocks:
+        n = len(hs) * len(rs)
+        out.append(flat[pos:pos + n].reshape((len(hs), len(rs)) + flat.shape[1:]))
+        pos += n
+    return out
+
+
+def _row_shape(metric: Any) -> tuple[int, ...]:
+    """The shape of one statistics row of a native metric (its native output per pair)."""
+    arr = metric._run(["a"], ["a"], 1)[0]
+    return tuple(arr.shape[1:])
 
 
 # -- ranking --------------------------------------------------------------------------------
@@ -479,7 +580,7 @@ def orange(metric: Any, candidates: Sequence[Sequence[Any]], refs: Sequence[Sequ
     if chunk_size is None:
         cands = _check_candidates(candidates)
         rlists = _check_references(refs, len(cands))
-        cand_scores, ref_scores = _jackknife_scores(scorer, cands, rlists, progress)
+        cand_scores, ref_scores = _scores(scorer, cands, rlists, progress)
     else:
         cand_scores, ref_scores = _streamed_scores(scorer, candidates, refs, chunk_size,
                                                    progress)
