@@ -77,3 +77,26 @@ def test_bad_weights_are_named() -> None:
         rerank(None, [["plain text"]], weights={"lm": 1.0})
     with pytest.raises(mtalign.InputError, match="refs are needed"):
         rerank(mtalign.Bleu(), nbest, weights={"lm": 1.0})
+
+
+def test_cli_rerank_with_weights(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from mtalign.cli import main
+
+    nbest_path, ref_path = DATA / "moses_nbest_fren.3.txt", DATA / "moses_nbest_fren.3.ref.en"
+    nbest = _nbest()
+    spec = {"lm": [-0.5, 0.25], "w": [0.75], "d": [0.1] * 7}
+    args = [f"{k}={','.join(map(str, v))}" for k, v in spec.items()]
+    assert main(["rerank", "--nbest", str(nbest_path), "--weights", *args]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == rerank(None, nbest, weights=spec).hypotheses
+    assert "feature score" in err
+    refs = ref_path.read_text(encoding="utf-8").splitlines()
+    assert main(["rerank", "--nbest", str(nbest_path), "-r", str(ref_path), "-m", "bleus4",
+                 "--weights", *args, "--metric-weight", "0.5"]) == 0
+    out, _ = capsys.readouterr()
+    metric, variant = mtalign.registry.make_metric("bleus4")
+    want = rerank(metric, nbest, refs, variant=variant, weights=spec, metric_weight=0.5)
+    assert out.splitlines() == want.hypotheses
+    assert main(["rerank", "--nbest", str(nbest_path), "--weights", "lm"]) != 0
+    assert "NAME=V" in capsys.readouterr().err
+    assert main(["rerank", "--nbest", str(nbest_path)]) != 0

@@ -398,10 +398,23 @@ def _block_rows(scorer: Scorer, blocks: list[tuple[list[Any], list[Any]]],
     metric = scorer.metric
     texts = all(isinstance(x, str) for h, r in blocks for x in (*h, *r))
     if texts and hasattr(metric._core, "score_matrices") and metric._native_matrix(["a"], ["a"]):
-        arrays, _, _ = metric._core.score_matrices(blocks, scorer.threads, None)
-        if progress is not None:
-            progress(1, 1)
-        return [np.asarray(a, dtype=np.float64) for a in arrays]
+        # Groups of blocks of at most `chunk` pairs when progress is reported.
+        sizes = [len(h) * len(r) for h, r in blocks]
+        total, chunk = sum(sizes), 20000 if progress is not None else max(sum(sizes), 1)
+        out: list[np.ndarray] = []
+        start = done = 0
+        while start < len(blocks):
+            end, pairs = start, 0
+            while end < len(blocks) and (end == start or pairs + sizes[end] <= chunk):
+                pairs += sizes[end]
+                end += 1
+            arrays, _, _ = metric._core.score_matrices(blocks[start:end], scorer.threads, None)
+            out.extend(np.asarray(a, dtype=np.float64) for a in arrays)
+            done += pairs
+            start = end
+            if progress is not None:
+                progress(done, total)
+        return out
     hyps = [h for hs, rs in blocks for h in hs for _ in rs]
     sets = [[r] for hs, rs in blocks for _ in hs for r in rs]
     flat = scorer.rows(hyps, sets, progress)
