@@ -5,10 +5,12 @@ use crate::convert::{
     as_str, items, one_pair_items, pair_texts, read_matrix_texts, read_text_batch,
     read_token_batch, to_array, TextBatch,
 };
-use crate::enter::{enter, is_small};
+use crate::enter::{enter, is_small, INLINE_BYTES};
 use crate::errors::input_err;
 use crate::errors::to_py;
-use mtalign_core::metrics::matrix::{statistics_matrices, statistics_matrix, MatrixBlock};
+use mtalign_core::metrics::matrix::{
+    scores_matrices, statistics_matrices, statistics_matrix, MatrixBlock, MATRIX_INLINE_CELLS,
+};
 use mtalign_core::metrics::metric::{statistics_batch, with_scratch, Metric};
 use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::{EncodedTexts, Encoder};
@@ -31,12 +33,21 @@ pub(crate) trait BatchScorer: Sync {
     /// The shape of one hypothesis's row (`[]` for one number).
     fn shape(&self) -> Vec<usize>;
     fn core(&self) -> &Self::Core;
+    /// The one number of scalar `k` (as Python's `scalar_names`) from a statistics row, when
+    /// it is computed natively the same way Python computes it (matrices then return
+    /// numbers, not rows). `None`: matrices return rows.
+    fn cell_score(&self, _k: usize) -> Option<CellScore<'_>> {
+        None
+    }
     fn kernel(&self) -> impl BatchKernel + '_ {
         |docs: &Docs<'_>, hyps: &[u32], refs: &RefSets| {
             statistics_batch(self.core(), docs, hyps, refs)
         }
     }
 }
+
+/// A statistics row → one number.
+pub(crate) type CellScore<'a> = Box<dyn Fn(&[f64]) -> f64 + Sync + 'a>;
 
 /// `#[pymethods]` for a [`BatchScorer`]: the class's own methods plus `score_texts(hyps,
 /// refs, threads=None)` and `score_tokens(hyps, refs, threads=None)`, each returning
@@ -79,33 +90,39 @@ macro_rules! batch_pymethods {
             /// hypotheses against themselves, each unordered pair scored once where the
             /// metric is symmetric): (scores shaped `[n, m, *shape]`, vanished hypotheses,
             /// vanished references).
-            #[pyo3(signature = (hyps, refs=None, threads=None))]
+            /// `scalar=k`: one number per cell (scalar k), shape `[n, m]`, where the metric
+            /// computes it natively (else rows, as without it).
+            #[pyo3(signature = (hyps, refs=None, threads=None, scalar=None))]
             fn score_matrix<'py>(
                 &self,
                 py: pyo3::Python<'py>,
                 hyps: &pyo3::Bound<'py, pyo3::PyAny>,
                 refs: Option<&pyo3::Bound<'py, pyo3::PyAny>>,
                 threads: Option<usize>,
+                scalar: Option<usize>,
             ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
                 let shape = crate::batch::BatchScorer::shape(self);
                 let encoder = crate::batch::BatchScorer::encoder(self);
-                crate::batch::score_text_matrix(py, encoder, hyps, refs, threads, &shape, crate::batch::BatchScorer::core(self))
+                let cell = scalar.and_then(|k| crate::batch::BatchScorer::cell_score(self, k));
+                crate::batch::score_text_matrix(py, encoder, hyps, refs, threads, &shape, crate::batch::BatchScorer::core(self), cell)
             }
 
             /// One matrix per block, `blocks[b] = (hyps, refs)` (`refs` None: symmetric),
             /// every distinct text of every block encoded once: (list of score arrays shaped
             /// `[n_b, m_b, *shape]`, vanished hypotheses (b, i), vanished references
             /// (b, j, k)).
-            #[pyo3(signature = (blocks, threads=None))]
+            #[pyo3(signature = (blocks, threads=None, scalar=None))]
             fn score_matrices<'py>(
                 &self,
                 py: pyo3::Python<'py>,
                 blocks: &pyo3::Bound<'py, pyo3::PyAny>,
                 threads: Option<usize>,
+                scalar: Option<usize>,
             ) -> pyo3::PyResult<crate::batch::BlocksOut<'py>> {
                 let shape = crate::batch::BatchScorer::shape(self);
                 let encoder = crate::batch::BatchScorer::encoder(self);
-                crate::batch::score_text_matrices(py, encoder, blocks, threads, &shape, crate::batch::BatchScorer::core(self))
+                let cell = scalar.and_then(|k| crate::batch::BatchScorer::cell_score(self, k));
+                crate::batch::score_text_matrices(py, encoder, blocks, threads, &shape, crate::batch::BatchScorer::core(self), cell)
             }
 
             /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
@@ -157,6 +174,7 @@ pub(crate) fn score_text_batch<'py>(
 /// together; `None`: the hypotheses themselves, symmetric): scores shaped `[n, m, *shape]`,
 /// vanished hypotheses `i`, vanished references `(j, k)`. Each distinct text is encoded
 /// once; the n·m pairs never exist, as Python objects or as a pair list.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn score_text_matrix<'py, M: Metric>(
     py: Python<'py>,
     encoder: Encoder,
@@ -165,6 +183,7 @@ pub(crate) fn score_text_matrix<'py, M: Metric>(
     threads: Option<usize>,
     shape: &[usize],
     metric: &M,
+    cell: Option<CellScore<'_>>,
 ) -> PyResult<BatchOut<'py>> {
     let batch = read_matrix_texts(hyps, refs.unwrap_or(hyps))?;
     let (n, m) = (batch.hyp_ids.len(), batch.ref_sets.len());
@@ -177,16 +196,86 @@ pub(crate) fn score_text_matrix<'py, M: Metric>(
             symmetric: false,
         }
     };
-    let small = is_small(n * m, batch.texts.bytes());
+    let small = is_small_matrix(n * m, batch.texts.bytes());
     let (scores, vanished) = enter(py, threads, small, || {
         let texts: Vec<&str> = batch.texts.iter().collect();
         let encoded = encoder.encode_texts(&texts);
-        let scores = statistics_matrix(metric, &encoded.docs()?, &block)?;
+        let docs = encoded.docs()?;
+        let scores = match &cell {
+            Some(f) => scores_matrices(metric, &docs, std::slice::from_ref(&block), f)?,
+            None => statistics_matrix(metric, &docs, &block)?,
+        };
         Ok((scores, encoded.vanished))
     })?;
     let mut matrix_shape = vec![m];
-    matrix_shape.extend_from_slice(shape);
+    if cell.is_none() {
+        matrix_shape.extend_from_slice(shape);
+    }
     finish_text_batch(py, &batch, scores, vanished, &matrix_shape)
+}
+
+/// Reference aggregation: hypotheses (texts) against the weighted mean of the samples'
+/// statistics (`weights`: probabilities, one per sample; None = uniform), by `rows` (the
+/// metric's `aggregate_rows`): statistics shaped `[n, width]`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn score_text_aggregate<'py>(
+    py: Python<'py>,
+    encoder: Encoder,
+    hyps: &Bound<'py, PyAny>,
+    samples: &Bound<'py, PyAny>,
+    weights: Option<Vec<f64>>,
+    threads: Option<usize>,
+    width: usize,
+    rows: impl Fn(&Docs<'_>, &[u32], &[u32], &[f64]) -> Vec<f64> + Send + Sync,
+) -> PyResult<Bound<'py, PyAny>> {
+    let batch = read_matrix_texts(hyps, samples)?;
+    let m = batch.ref_sets.len();
+    if m == 0 {
+        return Err(input_err("samples is empty".into()));
+    }
+    let mut sample_ids = Vec::with_capacity(m);
+    for j in 0..m {
+        match batch.ref_sets.get(j) {
+            [one] => sample_ids.push(*one),
+            _ => return Err(input_err(format!("samples[{j}] must be a str"))),
+        }
+    }
+    let weights = match weights {
+        None => vec![1.0 / m as f64; m],
+        Some(w) if w.len() != m => {
+            return Err(input_err(format!(
+                "weights has {} values for {m} samples",
+                w.len()
+            )))
+        }
+        Some(w) => {
+            if let Some(j) = w.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
+                return Err(input_err(format!(
+                    "weights[{j}] must be a finite probability >= 0 (got {})",
+                    w[j]
+                )));
+            }
+            w
+        }
+    };
+    let n = batch.hyp_ids.len();
+    let small = is_small(n + m, batch.texts.bytes());
+    let scores = enter(py, threads, small, || {
+        let texts: Vec<&str> = batch.texts.iter().collect();
+        let encoded = encoder.encode_texts(&texts);
+        Ok(rows(
+            &encoded.docs()?,
+            &batch.hyp_ids,
+            &sample_ids,
+            &weights,
+        ))
+    })?;
+    to_array(py, scores, n, &[width])
+}
+
+/// Whether a matrix runs inline (see [`MATRIX_INLINE_CELLS`]).
+fn is_small_matrix(cells: usize, bytes: usize) -> bool {
+    cells <= MATRIX_INLINE_CELLS && bytes <= INLINE_BYTES
 }
 
 /// What `score_matrices` returns: one array per block, vanished hypotheses (b, i),
@@ -206,16 +295,22 @@ pub(crate) fn score_text_matrices<'py, M: Metric>(
     threads: Option<usize>,
     shape: &[usize],
     metric: &M,
+    cell: Option<CellScore<'_>>,
 ) -> PyResult<BlocksOut<'py>> {
     let (texts, specs) = read_blocks(blocks)?;
     let cells: usize = specs.iter().map(|b| b.hyps.len() * b.cols.len()).sum();
-    let small = is_small(cells, texts.bytes());
+    let small = is_small_matrix(cells, texts.bytes());
     let (scores, vanished) = enter(py, threads, small, || {
         let all: Vec<&str> = texts.iter().collect();
         let encoded = encoder.encode_texts(&all);
-        let scores = statistics_matrices(metric, &encoded.docs()?, &specs)?;
+        let docs = encoded.docs()?;
+        let scores = match &cell {
+            Some(f) => scores_matrices(metric, &docs, &specs, f)?,
+            None => statistics_matrices(metric, &docs, &specs)?,
+        };
         Ok((scores, encoded.vanished))
     })?;
+    let shape: &[usize] = if cell.is_some() { &[] } else { shape };
     let mut is_vanished = vec![false; texts.len()];
     vanished.iter().for_each(|&k| is_vanished[k] = true);
     let (mut hyp_vanished, mut ref_vanished) = (Vec::new(), Vec::new());

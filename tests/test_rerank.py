@@ -174,7 +174,9 @@ def test_progress_callback_sees_chunks(mtalign: Any) -> None:
     refs = [[f"w{i} x", f"x w{i}"] for i in range(400)]
     res = mtalign.orange(mtalign.Rouge("rouge1"), cands, refs, n_bootstrap=0,
                          progress=lambda d, t: seen.append((d, t)))
-    total = 400 * 30 * 2 + 400 * 2
+    # Each candidate against each reference, and each reference against each reference,
+    # once (the leave-one-out sets are combined from those), reported every ≤ 20,000 pairs.
+    total = 400 * 30 * 2 + 400 * 2 * 2
     assert seen[-1] == (total, total) and len(seen) == -(-total // 20000)
     plain = mtalign.orange(mtalign.Rouge("rouge1"), cands, refs, n_bootstrap=0)
     assert plain.ranks.tolist() == res.ranks.tolist()  # chunking changes nothing

@@ -60,10 +60,11 @@ class RougeCore:
         self, hyps: Any, refs: Any, threads: int | None = None
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -79,10 +80,11 @@ class DcsCore:
         self, hyps: Any, refs: Any, threads: int | None = None
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -193,14 +195,19 @@ class BleuCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
     ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+    def score_aggregate(
+        self, hyps: Any, samples: Any, weights: list[float] | None = None,
+        threads: int | None = None,
+    ) -> np.ndarray: ...
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
     def corpus(
         self, stats: np.ndarray
@@ -223,14 +230,19 @@ class ChrfCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
     ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+    def score_aggregate(
+        self, hyps: Any, samples: Any, weights: list[float] | None = None,
+        threads: int | None = None,
+    ) -> np.ndarray: ...
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
     def corpus(self, stats: np.ndarray) -> float: ...
 
@@ -244,10 +256,11 @@ class TerCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -263,10 +276,11 @@ class NistCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -279,10 +293,11 @@ class ErrorRateCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any
@@ -294,10 +309,11 @@ class RibesCore:
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_matrix(
-        self, hyps: Any, refs: Any = None, threads: int | None = None
+        self, hyps: Any, refs: Any = None, threads: int | None = None,
+        scalar: int | None = None,
     ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
     def score_matrices(
-        self, blocks: Any, threads: int | None = None
+        self, blocks: Any, threads: int | None = None, scalar: int | None = None
     ) -> tuple[list[np.ndarray], list[tuple[int, int]], list[tuple[int, int, int]]]: ...
     def score_one(
         self, hyp: Any, refs: Any

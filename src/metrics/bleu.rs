@@ -31,6 +31,9 @@ impl BatchScorer for BleuCore {
     fn core(&self) -> &bleu::BleuConfig {
         &self.config
     }
+    fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
+        Some(Box::new(|row| bleu::score(&self.config, row).score))
+    }
 }
 
 batch_pymethods! {
@@ -60,6 +63,31 @@ batch_pymethods! {
         #[getter]
         fn width(&self) -> usize {
             self.config.width()
+        }
+
+        /// Reference aggregation: statistics rows of `hyps` against the weighted mean of the
+        /// `samples`' n-gram counts (`weights`: probabilities; None = uniform), shape
+        /// (n, width).
+        #[pyo3(signature = (hyps, samples, weights=None, threads=None))]
+        fn score_aggregate<'py>(
+            &self,
+            py: Python<'py>,
+            hyps: &Bound<'py, PyAny>,
+            samples: &Bound<'py, PyAny>,
+            weights: Option<Vec<f64>>,
+            threads: Option<usize>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let config = &self.config;
+            crate::batch::score_text_aggregate(
+                py,
+                BatchScorer::encoder(self),
+                hyps,
+                samples,
+                weights,
+                threads,
+                config.width(),
+                |docs, h, s, w| bleu::aggregate_rows(config, docs, h, s, w),
+            )
         }
 
         /// The score of each statistics row (sentence BLEU), shape (n,).

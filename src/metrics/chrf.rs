@@ -29,6 +29,9 @@ impl BatchScorer for ChrfCore {
     fn core(&self) -> &ChrfConfig {
         &self.config
     }
+    fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
+        Some(Box::new(|row| self.config.score(row)))
+    }
 }
 
 batch_pymethods! {
@@ -46,6 +49,31 @@ batch_pymethods! {
             let config = ChrfConfig::new(char_order, word_order, beta, whitespace, eps_smoothing)
                 .map_err(to_py)?;
             Ok(Self { lowercase, config })
+        }
+
+        /// Reference aggregation: statistics rows of `hyps` against the weighted mean of the
+        /// `samples`' n-gram counts (`weights`: probabilities; None = uniform), shape
+        /// (n, width).
+        #[pyo3(signature = (hyps, samples, weights=None, threads=None))]
+        fn score_aggregate<'py>(
+            &self,
+            py: Python<'py>,
+            hyps: &Bound<'py, PyAny>,
+            samples: &Bound<'py, PyAny>,
+            weights: Option<Vec<f64>>,
+            threads: Option<usize>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let config = &self.config;
+            crate::batch::score_text_aggregate(
+                py,
+                BatchScorer::encoder(self),
+                hyps,
+                samples,
+                weights,
+                threads,
+                config.width(),
+                |docs, h, s, w| mtalign_core::metrics::chrf::aggregate_rows(config, docs, h, s, w),
+            )
         }
 
         /// The score of each statistics row (sentence chrF), shape (n,).

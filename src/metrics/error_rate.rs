@@ -26,6 +26,9 @@ impl BatchScorer for ErrorRateCore {
     fn core(&self) -> &error_rate::ErrorRate {
         &self.kind
     }
+    fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
+        Some(Box::new(|row| error_rate::rate(row[0], row[1])))
+    }
 }
 
 batch_pymethods! {

@@ -88,4 +88,9 @@ impl BatchScorer for RougeCore {
     fn core(&self) -> &RougeConfig {
         &self.config
     }
+    /// Scalar k is the F-measure of variant k.
+    fn cell_score(&self, k: usize) -> Option<crate::batch::CellScore<'_>> {
+        (k < self.config.variants.len())
+            .then(|| -> crate::batch::CellScore<'_> { Box::new(move |row| row[3 * k + 2]) })
+    }
 }

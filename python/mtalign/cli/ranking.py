@@ -135,18 +135,41 @@ def cmd_orange(args: argparse.Namespace) -> int:
     return 0
 
 
+def _weights(specs: list[str] | None) -> dict[str, list[float]] | None:
+    """``NAME=V[,V...]`` items → feature weights."""
+    if not specs:
+        return None
+    out: dict[str, list[float]] = {}
+    for spec in specs:
+        name, sep, values = spec.partition("=")
+        try:
+            if not sep or not name:
+                raise ValueError
+            out[name.rstrip(":")] = [float(v) for v in values.split(",")]
+        except ValueError:
+            raise CliError(f"--weights: expected NAME=V[,V...], got {spec!r}") from None
+    return out
+
+
 def cmd_rerank(args: argparse.Namespace) -> int:
-    refs_sets = read_references(args.refs)
-    refs: list[Any] = [r[0] if len(r) == 1 else r for r in refs_sets]
-    nbest = read_nbest(args.nbest, n_sentences=len(refs))
+    weights = _weights(args.weights)
+    if args.refs is None and weights is None:
+        raise CliError("rerank needs -r/--refs (oracle), --weights (features), or both")
+    refs: list[Any] | None = None
+    if args.refs is not None:
+        refs = [r[0] if len(r) == 1 else r for r in read_references(args.refs)]
+    nbest = read_nbest(args.nbest, n_sentences=None if refs is None else len(refs))
     options = registry.MetricOptions.from_args(args)
     metric, variant = registry.make_metric(args.metric, options)
+    if refs is None:
+        metric, variant = None, None
     bar = Progress("mtalign rerank", force=args.progress == "always",
                    delay=0.0 if args.progress == "always" else 2.0)
     if args.progress == "never":
         bar.enabled = False
     try:
-        res = rerank(metric, nbest, refs, variant=variant, threads=args.threads, progress=bar)
+        res = rerank(metric, nbest, refs, variant=variant, threads=args.threads, progress=bar,
+                     weights=weights, metric_weight=args.metric_weight)
     finally:
         bar.close()
     text = "".join(h + "\n" for h in res.hypotheses)
@@ -158,8 +181,9 @@ def cmd_rerank(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CliError(f"cannot write {args.output}: {e.strerror}") from None
     sizes = np.array([len(lst) for lst in nbest])
+    what = args.metric if weights is None else "combined score" if refs else "feature score"
     print(f"mtalign rerank: {len(nbest)} sentences, {int(sizes.sum())} hypotheses; mean "
-          f"{args.metric} of the first hypothesis {res.mean_score(0):.4f}, of the oracle choice "
+          f"{what} of the first hypothesis {res.mean_score(0):.4f}, of the choice "
           f"{res.mean_score():.4f}; chose the first in {int((res.best == 0).sum())} sentences",
           file=sys.stderr)
     return 0
@@ -210,12 +234,20 @@ def add_commands(sub: Any) -> None:
     o.set_defaults(func=cmd_orange)
 
     r = sub.add_parser(
-        "rerank", help="oracle-rerank an n-best list with a metric and the references",
+        "rerank", help="rerank an n-best list: oracle (metric vs references), feature "
+                       "weights, or both",
         description="Pick in every n-best list the hypothesis the metric scores best against "
-                    "the references (ties: the earliest); write the picks one per line.")
+                    "the references (ties: the earliest); with --weights, the one with the "
+                    "best Σ weight·feature (+ --metric-weight × metric score when -r is "
+                    "given). Write the picks one per line.")
     r.add_argument("--nbest", required=True, metavar="FILE", help="Moses n-best file")
-    r.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
+    r.add_argument("-r", "--refs", nargs="+", default=None, metavar="REF",
                    help="reference file(s), one line per n-best id")
+    r.add_argument("--weights", nargs="+", metavar="NAME=V[,V...]",
+                   help="feature weights: one value for all of a feature's values, or one "
+                        "per value (e.g. lm=0.5,0.5 tm=0.2 w=-1)")
+    r.add_argument("--metric-weight", type=float, default=1.0, metavar="W",
+                   help="the metric score's weight with --weights and -r (default: 1)")
     r.add_argument("-m", "--metric", default="rougeL", metavar="METRIC",
                    help="metric name as for `mtalign score` (default: %(default)s)")
     r.add_argument("-o", "--output", default=None, metavar="OUT",

@@ -299,7 +299,7 @@ class Metric(Generic[R]):
                                    variant, threads)
         # Text: one native call, each distinct text encoded once, no n·m Python objects.
         k = self.scalar_names().index(self._pick_scalar(variant))
-        arr, hv, rv = self._core.score_matrix(hyps, refs, check_threads(threads))
+        arr, hv, rv = self._core.score_matrix(hyps, refs, check_threads(threads), k)
         if hv or rv:
             warn_vanished(hv, rv, self._tokenizer_name(), 3)
         return self._matrix_values(arr, k)
@@ -333,7 +333,7 @@ class Metric(Generic[R]):
         if not native:
             return [self.pairwise(h, r, variant, threads) for h, r in lists]
         k = self.scalar_names().index(self._pick_scalar(variant))
-        arrays, hv, rv = self._core.score_matrices(lists, check_threads(threads))
+        arrays, hv, rv = self._core.score_matrices(lists, check_threads(threads), k)
         if hv or rv:
             warn_vanished([i for _, i in hv], [(j, k2) for _, j, k2 in rv],
                           self._tokenizer_name(), 3)
@@ -378,8 +378,25 @@ class Metric(Generic[R]):
                           w: np.ndarray | None,
                           variant: str | None, threads: int | None) -> np.ndarray:
         """Reference aggregation (:meth:`expected_scores` with ``aggregate=True``)."""
-        raise ConfigError(f"{type(self).__name__} has no reference aggregation (aggregate=True "
-                          "works with metrics whose statistics are n-gram counts: Chrf, Bleu)")
+        native = getattr(self._core, "score_aggregate", None)
+        if native is None:
+            raise ConfigError(f"{type(self).__name__} has no reference aggregation (aggregate="
+                              "True works with metrics whose statistics are n-gram counts: "
+                              "Chrf, Bleu)")
+        if any(not isinstance(h, str) for h in hyps) or \
+                any(not isinstance(s, str) for s in samples):
+            raise InputError("reference aggregation takes text (str) hypotheses and samples")
+        k = self.scalar_names().index(self._pick_scalar(variant))
+        rows = native(hyps, samples, None if w is None else w.tolist(), check_threads(threads))
+        return np.asarray(self._sentence_values(rows, k), dtype=np.float64)
+
+    def _combine_single(self, rows: np.ndarray, k: int) -> np.ndarray | None:
+        """Scalar k of each hypothesis against a reference *set*, from its statistics rows
+        against each reference of the set alone (``rows`` shaped (n, S, *row)), bit-identical
+        to scoring the set; None where the statistics do not allow it (the default). ORANGE
+        uses it to score each candidate against each reference once and build the
+        leave-one-out sets from those scores."""
+        return None
 
     def _native_matrix(self, hyps: Sequence[Any], refs: Sequence[Any] | None) -> bool:
         """Whether the native matrix call applies: text input, and nothing Python-side
@@ -391,6 +408,9 @@ class Metric(Generic[R]):
                     or (refs is not None and len(refs) == 0) or not isinstance(hyps[0], str))
 
     def _matrix_values(self, arr: np.ndarray, k: int) -> np.ndarray:
+        """Scalar k of each cell: the native numbers as they are (2-D), or rows converted."""
+        if arr.ndim == 2:
+            return arr
         n, m = arr.shape[0], arr.shape[1]
         rows = np.ascontiguousarray(arr.reshape((n * m,) + arr.shape[2:]))
         return np.asarray(self._sentence_values(rows, k), dtype=np.float64).reshape(n, m)

@@ -44,6 +44,10 @@ class _ErrorRate(Metric[CorpusResult]):
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return _rates(rows[:, 0], rows[:, 1])
 
+    def _combine_single(self, rows: np.ndarray, k: int) -> np.ndarray | None:
+        """A set's rate is its best reference's: the minimum of the single rates."""
+        return np.asarray(_rates(rows[..., 0], rows[..., 1])).min(axis=1)
+
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
         """Total errors / total reference words (each sentence's best reference)."""

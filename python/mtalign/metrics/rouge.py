@@ -172,6 +172,24 @@ class Rouge(Metric[RougeResult]):
 
     # -- statistics: per variant, the sentence's P, R, F (the corpus is their mean) ----------
 
+    def _combine_single(self, rows: np.ndarray, k: int) -> np.ndarray | None:
+        """``multi_ref="max"`` without jackknife (eqs. 7-9): P and R are the maxima of the
+        single references' and F is computed from them, as the native code does."""
+        c = self._config
+        if c["multi_ref"] != "max" or c["jackknife"]:
+            return None
+        n, s = rows.shape[0], rows.shape[1]
+        prf = rows.reshape(n, s, len(c["variants"]), 3)[:, :, k, :]
+        p = np.maximum(prf[:, :, 0].max(axis=1), 0.0)
+        r = np.maximum(prf[:, :, 1].max(axis=1), 0.0)
+        b2 = c["beta"] * c["beta"]
+        with np.errstate(all="ignore"):
+            f = (1.0 + b2) * r * p / (r + b2 * p)
+        live = (p > 0.0) & (r > 0.0)
+        if not np.all(np.isfinite(f[live])):
+            return None  # β so large that F overflows: the native fallback formula applies
+        return np.where(live, f, 0.0)
+
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         n = rows.shape[0]
         return np.ascontiguousarray(rows.reshape(n, len(self._config["variants"]), 3)[:, k, 2])

@@ -28,6 +28,7 @@ percentile method), for ORANGE and for the average rank.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -186,10 +187,10 @@ def _as_lists(obj: Any, name: str) -> list:
     return list(obj)
 
 
-def _check_candidates(candidates: Any) -> list[list[Any]]:
+def _check_candidates(candidates: Any, start: int = 0) -> list[list[Any]]:
     cands = _as_lists(candidates, "candidates")
     out = []
-    for i, c in enumerate(cands):
+    for i, c in enumerate(cands, start):
         if isinstance(c, (str, bytes)) or not isinstance(c, Sequence):
             raise InputError(f"candidates[{i}] must be a list of candidate translations "
                              f"(got {type(c).__name__})")
@@ -200,12 +201,12 @@ def _check_candidates(candidates: Any) -> list[list[Any]]:
     return out
 
 
-def _check_references(refs: Any, n: int) -> list[list[Any]]:
+def _check_references(refs: Any, n: int, start: int = 0) -> list[list[Any]]:
     rlist = _as_lists(refs, "refs")
     if len(rlist) != n:
         raise InputError(f"candidates has {n} sentences but refs has {len(rlist)}")
     out = []
-    for i, r in enumerate(rlist):
+    for i, r in enumerate(rlist, start):
         count = 1 if isinstance(r, str) else len(r) if isinstance(r, Sequence) else 0
         if isinstance(r, str) or count < 2:
             raise InputError(
@@ -279,6 +280,156 @@ def _jackknife_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[An
         ref_scores.append(flat[pos:pos + len(r_list)].copy())
         pos += len(r_list)
     return cand_scores, ref_scores
+
+
+def _scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
+            progress: ProgressFn | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Candidate and reference scores: from single-reference rows where the metric allows
+    it (:func:`_single_ref_scores`), else by scoring every leave-one-out set."""
+    out = _single_ref_scores(scorer, cands, refs, progress)
+    return out if out is not None else _jackknife_scores(scorer, cands, refs, progress)
+
+
+def _streamed_scores(scorer: Scorer, candidates: Any, refs: Any, chunk_size: int,
+                     progress: ProgressFn | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """:func:`_jackknife_scores` chunk by chunk over (possibly lazy) sentence streams."""
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ConfigError(f"chunk_size must be a positive int or None (got {chunk_size!r})")
+    for name, obj in (("candidates", candidates), ("refs", refs)):
+        if isinstance(obj, (str, bytes)) or not hasattr(obj, "__iter__"):
+            raise InputError(f"{name} must be a list (or an iterable) with one entry per "
+                             f"source sentence (got {type(obj).__name__})")
+    total = len(candidates) if hasattr(candidates, "__len__") else 0
+    if hasattr(candidates, "__len__") and hasattr(refs, "__len__") and len(refs) != total:
+        raise InputError(f"candidates has {total} sentences but refs has {len(refs)}")
+    cand_scores: list[np.ndarray] = []
+    ref_scores: list[np.ndarray] = []
+    c_iter, r_iter = iter(candidates), iter(refs)
+    start = 0
+    while True:
+        c_chunk = list(itertools.islice(c_iter, chunk_size))
+        r_chunk = list(itertools.islice(r_iter, chunk_size))
+        if len(c_chunk) != len(r_chunk):
+            n_c, n_r = start + len(c_chunk), start + len(r_chunk)
+            raise InputError(f"candidates and refs differ in length (one ends after "
+                             f"{min(n_c, n_r)} sentences)")
+        if not c_chunk:
+            break
+        cands = _check_candidates(c_chunk, start)
+        rlists = _check_references(r_chunk, len(cands), start)
+        c, r = _scores(scorer, cands, rlists, None)
+        cand_scores.extend(c)
+        ref_scores.extend(r)
+        start += len(cands)
+        if progress is not None:
+            progress(start, max(total, start))
+    return cand_scores, ref_scores
+
+
+def _single_ref_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
+                       progress: ProgressFn | None
+                       ) -> tuple[list[np.ndarray], list[np.ndarray]] | None:
+    """:func:`_jackknife_scores` with each candidate scored against each reference once.
+
+    For metrics whose score against a set is a function of the scores against its members
+    (``Metric._combine_single``: WER/PER take the best reference, ROUGE with
+    ``multi_ref="max"`` the maximum P and R), the R leave-one-out sets of a candidate are
+    combined from its R single-reference rows: R comparisons instead of R·(R−1). The numbers
+    are bit-identical to scoring the sets. None when the metric does not allow it.
+    """
+    metric = scorer.metric
+    combine = getattr(metric, "_combine_single", None)
+    run = getattr(metric, "_run", None)
+    if not scorer.native or combine is None or run is None \
+            or getattr(metric, "_core", None) is None:
+        return None
+    from mtalign.metrics.base import Metric
+
+    if type(metric).scalar_scores is not Metric.scalar_scores:
+        return None  # scores not made from the native rows
+    names = metric.scalar_names()
+    k = names.index(scorer.variant)
+    probe = combine(np.zeros((1, 1) + _row_shape(metric)), k)
+    if probe is None:
+        return None
+    cand_items: list[np.ndarray] = []
+    blocks: list[tuple[list[Any], list[Any]]] = []
+    for c_list, r_list in zip(cands, refs, strict=True):
+        seen: dict[Any, int] = {}
+        unique: list[Any] = []
+        idx = np.empty(len(c_list), dtype=np.int64)
+        for j, c in enumerate(c_list):
+            key = c if isinstance(c, str) else tuple(c)
+            t = seen.get(key)
+            if t is None:
+                t = seen[key] = len(unique)
+                unique.append(c)
+            idx[j] = t
+        cand_items.append(idx)
+        blocks.append((unique, r_list))
+    blocks += [(r_list, r_list) for r_list in refs]
+    # One matrix per sentence (its distinct candidates × its references) and one per
+    # reference set (references × references): each pair once, as statistics rows.
+    matrices = _block_rows(scorer, blocks, progress)
+    cand_scores = []
+    for idx, block in zip(cand_items, matrices[:len(cands)], strict=True):
+        n_r = block.shape[1]
+        acc = np.zeros(block.shape[0])
+        for left_out in range(n_r):  # summed left to right, as _sequential_mean
+            keep = [j for j in range(n_r) if j != left_out]
+            acc += combine(block[:, keep], k)
+        cand_scores.append((acc / n_r)[idx])
+    ref_scores = []
+    for block in matrices[len(cands):]:
+        n_r = block.shape[0]
+        others = np.array([[b for b in range(n_r) if b != a] for a in range(n_r)])
+        rows = block[np.arange(n_r)[:, None], others]  # (R, R-1, *row)
+        ref_scores.append(np.asarray(combine(rows, k), dtype=np.float64))
+    for i, c in enumerate(cand_scores):
+        if not np.all(np.isfinite(c)):
+            raise InputError(f"{scorer.name} returned a non-finite score in sentence {i}")
+    return cand_scores, ref_scores
+
+
+def _block_rows(scorer: Scorer, blocks: list[tuple[list[Any], list[Any]]],
+                progress: ProgressFn | None) -> list[np.ndarray]:
+    """Statistics rows of each block's hypotheses × single references, (n_b, m_b, *row):
+    the native many-matrix call for text, else the flat batch of the pairs."""
+    metric = scorer.metric
+    texts = all(isinstance(x, str) for h, r in blocks for x in (*h, *r))
+    if texts and hasattr(metric._core, "score_matrices") and metric._native_matrix(["a"], ["a"]):
+        # Groups of blocks of at most `chunk` pairs when progress is reported.
+        sizes = [len(h) * len(r) for h, r in blocks]
+        total, chunk = sum(sizes), 20000 if progress is not None else max(sum(sizes), 1)
+        out: list[np.ndarray] = []
+        start = done = 0
+        while start < len(blocks):
+            end, pairs = start, 0
+            while end < len(blocks) and (end == start or pairs + sizes[end] <= chunk):
+                pairs += sizes[end]
+                end += 1
+            arrays, _, _ = metric._core.score_matrices(blocks[start:end], scorer.threads, None)
+            out.extend(np.asarray(a, dtype=np.float64) for a in arrays)
+            done += pairs
+            start = end
+            if progress is not None:
+                progress(done, total)
+        return out
+    hyps = [h for hs, rs in blocks for h in hs for _ in rs]
+    sets = [[r] for hs, rs in blocks for _ in hs for r in rs]
+    flat = scorer.rows(hyps, sets, progress)
+    out, pos = [], 0
+    for hs, rs in blocks:
+        n = len(hs) * len(rs)
+        out.append(flat[pos:pos + n].reshape((len(hs), len(rs)) + flat.shape[1:]))
+        pos += n
+    return out
+
+
+def _row_shape(metric: Any) -> tuple[int, ...]:
+    """The shape of one statistics row of a native metric (its native output per pair)."""
+    arr = metric._run(["a"], ["a"], 1)[0]
+    return tuple(arr.shape[1:])
 
 
 # -- ranking --------------------------------------------------------------------------------
@@ -397,7 +548,8 @@ def orange(metric: Any, candidates: Sequence[Sequence[Any]], refs: Sequence[Sequ
            *, variant: str | None = None, oracle: str = "average_score",
            min_size: int | None = None, n_bootstrap: int = 1000, seed: int | None = 12345,
            higher_is_better: bool | None = None, threads: int | None = None,
-           progress: ProgressFn | None = None) -> OrangeResult:
+           progress: ProgressFn | None = None,
+           chunk_size: int | None = None) -> OrangeResult:
     """ORANGE of ``metric``: where it ranks the references among the candidates.
 
     Args:
@@ -416,10 +568,18 @@ def orange(metric: Any, candidates: Sequence[Sequence[Any]], refs: Sequence[Sequ
         higher_is_better: override the metric's own direction (for callables that
             compute an error rate, pass False).
         threads: threads for the native scorer (default: all cores).
-        progress: optional ``callback(done, total)`` called as the scoring advances.
+        progress: optional ``callback(done, total)`` called as the scoring advances (with
+            ``chunk_size``: sentences done, and the total when ``candidates`` has a length).
+        chunk_size: stream the sentences in chunks of this many (``candidates`` and ``refs``
+            may then be iterables, e.g. generators reading files): only one chunk's texts
+            are held at a time, and the result is bit-identical to ``chunk_size=None``
+            (every score is a function of its own pair, whatever the batch), for any thread
+            count. Memory is then the chunk's texts plus one float per candidate (the ranks
+            and the curve need them): 474 × 16384 candidates keep 62 MB of scores.
 
-    All the scoring is one batch call to the metric: each candidate against each of its
-    sentence's R leave-one-out reference sets, and each reference against the others.
+    Without ``chunk_size``, all the scoring is one batch call to the metric: each candidate
+    against each of its sentence's R leave-one-out reference sets, and each reference
+    against the others.
 
     >>> from mtalign import Rouge
     >>> cands = [["the cat sat", "a cat sat down", "dogs"], ["hello world", "hello"]]
@@ -430,9 +590,13 @@ def orange(metric: Any, candidates: Sequence[Sequence[Any]], refs: Sequence[Sequ
     """
     _check_options(oracle, min_size, n_bootstrap, seed)
     scorer = Scorer(metric, variant, higher_is_better, threads)
-    cands = _check_candidates(candidates)
-    rlists = _check_references(refs, len(cands))
-    cand_scores, ref_scores = _jackknife_scores(scorer, cands, rlists, progress)
+    if chunk_size is None:
+        cands = _check_candidates(candidates)
+        rlists = _check_references(refs, len(cands))
+        cand_scores, ref_scores = _scores(scorer, cands, rlists, progress)
+    else:
+        cand_scores, ref_scores = _streamed_scores(scorer, candidates, refs, chunk_size,
+                                                   progress)
     parts = [f"metric:{scorer.name}"]
     if scorer.metric_signature:
         parts.append(scorer.metric_signature)

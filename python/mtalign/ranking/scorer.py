@@ -71,6 +71,19 @@ class Scorer:
                 progress(min(start + chunk, n), n)
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
+    def rows(self, hyps: list[Any], refs: list[Any],
+             progress: ProgressFn | None = None, chunk: int = 20000) -> np.ndarray:
+        """The native statistics rows of each pair (native metrics only), shape (n, *row)."""
+        n = len(hyps)
+        step = n if progress is None else chunk
+        parts = []
+        for start in range(0, max(n, 1), max(step, 1)):
+            h, r = hyps[start:start + step], refs[start:start + step]
+            parts.append(np.asarray(self.metric._run(h, r, self.threads)[0], dtype=np.float64))
+            if progress is not None:
+                progress(min(start + step, n), n)
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
     def _score(self, hyps: list[Any], refs: list[Any]) -> np.ndarray:
         if self.native:
             out = self.metric.scalar_scores(hyps, refs, variant=self.variant,

@@ -89,6 +89,7 @@ impl NgramMean {
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
     use std::collections::HashMap;
@@ -125,7 +126,11 @@ mod tests {
                 .iter()
                 .map(|(g, &c)| c.min(*avg.get(g).unwrap_or(&0.0)))
                 .sum();
-            assert!((out[n] - want).abs() < 1e-12, "order {n}: {} vs {want}", out[n]);
+            assert!(
+                (out[n] - want).abs() < 1e-12,
+                "order {n}: {} vs {want}",
+                out[n]
+            );
             let total: f64 = texts
                 .iter()
                 .zip(&w)

@@ -12,8 +12,11 @@
 //! floating-point operations in the same order, so scores are bit-identical to it.
 
 use crate::kernels::ngram_ids::NgramIds;
-use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::kernels::ngram_mean::NgramMean;
+use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
+use crate::metrics::metric::{statistics_of_sentences, with_scratch, Metric, Pair, Prepared};
 use crate::options::choice_enum;
+use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
@@ -268,6 +271,41 @@ impl Metric for BleuConfig {
         true
     }
 
+    /// Each text's n-gram counts once; a cell is then one pass over the column's distinct
+    /// n-grams against the row's dense counts.
+    fn prepare_matrix(&self, docs: &Docs<'_>, texts: &[u32]) -> Option<Prepared> {
+        let tokens = texts.iter().map(|&t| docs.tokens(t as usize));
+        let lens = tokens.clone().map(<[u32]>::len).collect();
+        let profiles = NgramProfiles::build(tokens, self.orders());
+        Some(Box::new(BleuBlock { profiles, lens }))
+    }
+
+    fn prepared_row(&self, prepared: &Prepared, row: usize, cols: &[u32], cells: &mut [f64]) {
+        let Some(block) = prepared.downcast_ref::<BleuBlock>() else {
+            unreachable!("a BLEU block")
+        };
+        let k = self.orders();
+        let hyp_len = block.lens[row];
+        with_scratch(|counts: &mut RowCounts| {
+            counts.set_row(&block.profiles, row);
+            let mut hits = [0u32; MAX_ORDER + 2];
+            for (&c, out) in cols.iter().zip(cells.chunks_exact_mut(self.width())) {
+                out.fill(0.0);
+                out[0] = hyp_len as f64;
+                out[1] = self
+                    .ref_length
+                    .pick(hyp_len, std::iter::once(block.lens[c as usize]));
+                counts.matches(&block.profiles, c as usize, &mut hits[..k + 1]);
+                for n in 1..=k {
+                    let t = (hyp_len + 1).saturating_sub(n);
+                    out[1 + n] = f64::from(hits[n]);
+                    out[1 + k + n] = t as f64;
+                    out[1 + 2 * k + n] = t.max(1) as f64;
+                }
+            }
+        });
+    }
+
     fn mirror(&self, a: &[u32], b: &[u32], row: &[f64], out: &mut [f64]) {
         let k = self.orders();
         out[0] = b.len() as f64;
@@ -283,6 +321,47 @@ impl Metric for BleuConfig {
     fn pair_statistics(&self, _: &(), s: &mut BleuScratch, pair: Pair<'_>, row: &mut [f64]) {
         s.stats(self, pair.hyp(), pair.refs(), row);
     }
+}
+
+/// Reference aggregation (Vamvas & Sennrich 2024): the row of each hypothesis `hyps[i]`
+/// against the weighted mean of the n-gram counts of the `samples` (`weights` summing to
+/// 1): matches are Σ min(hypothesis count, mean count) per order and the reference length
+/// is the mean sample length (whatever `ref_length` says). Linear in the number of
+/// samples; an approximation of the mean sentence BLEU (see `Metric.expected_scores`).
+pub fn aggregate_rows(
+    cfg: &BleuConfig,
+    docs: &Docs<'_>,
+    hyps: &[u32],
+    samples: &[u32],
+    weights: &[f64],
+) -> Vec<f64> {
+    let k = cfg.orders();
+    let mut mean = NgramMean::new(k);
+    for (&s, &wt) in samples.iter().zip(weights) {
+        mean.add(docs.tokens(s as usize), wt);
+    }
+    let width = cfg.width();
+    let mut out = vec![0.0; hyps.len() * width];
+    let mut hits = vec![0.0; k + 1];
+    for (row, &h) in out.chunks_exact_mut(width).zip(hyps) {
+        let hyp = docs.tokens(h as usize);
+        mean.matches(hyp, &mut hits);
+        row[0] = hyp.len() as f64;
+        row[1] = mean.length();
+        for n in 1..=k {
+            let t = (hyp.len() + 1).saturating_sub(n);
+            row[1 + n] = hits[n];
+            row[1 + k + n] = t as f64;
+            row[1 + 2 * k + n] = t.max(1) as f64;
+        }
+    }
+    out
+}
+
+/// A matrix block prepared for BLEU: n-gram profiles and lengths of its texts.
+struct BleuBlock {
+    profiles: NgramProfiles,
+    lens: Vec<usize>,
 }
 
 /// Statistics rows of every hypothesis (row-major, `cfg.width()` per hypothesis).

@@ -19,7 +19,10 @@
 //! floating-point operations in order, so they are bit-identical to it (0-100 scale).
 
 use crate::kernels::ngram_ids::{NgramIds, MISSING};
-use crate::metrics::metric::{Metric, Pair};
+use crate::kernels::ngram_mean::NgramMean;
+use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
+use crate::metrics::metric::{with_scratch, Metric, Pair, Prepared};
+use crate::text::docs::Docs;
 use crate::text::tokenize::sacrebleu::py_isspace;
 use crate::{Error, Result};
 
@@ -229,6 +232,85 @@ pub fn words_into(table: &mut NgramIds, text: &[u32], out: &mut Vec<u32>) {
     }
 }
 
+/// A matrix block prepared for chrF: character and word n-gram profiles and lengths.
+struct ChrfBlock {
+    chars: NgramProfiles,
+    words: NgramProfiles,
+    char_lens: Vec<usize>,
+    word_lens: Vec<usize>,
+}
+
+#[derive(Default)]
+struct ChrfRowScratch {
+    chars: RowCounts,
+    words: RowCounts,
+}
+
+/// `[hyp, ref, match]` of orders `1..=k` from the matches per order, as [`Grams::against`]
+/// writes them.
+fn orders_row(hits: &[u32], k: usize, hyp_len: usize, ref_len: usize, out: &mut [f64]) {
+    for n in 1..=k {
+        let h = (hyp_len + 1).saturating_sub(n);
+        let rr = (ref_len + 1).saturating_sub(n);
+        let s = &mut out[3 * (n - 1)..3 * n];
+        s[0] = if rr > 0 { h as f64 } else { 0.0 };
+        s[1] = rr as f64;
+        s[2] = f64::from(hits[n]);
+    }
+}
+
+/// Reference aggregation (Vamvas & Sennrich 2024): the row of each hypothesis `hyps[i]`
+/// against the weighted mean of the character (and word) n-gram counts of the `samples`
+/// (`weights` summing to 1): per order, the hypothesis's n-gram total, the mean sample
+/// total, and Σ min(hypothesis count, mean count). Linear in the number of samples; an
+/// approximation of the mean chrF (see `Metric.expected_scores`).
+pub fn aggregate_rows(
+    cfg: &ChrfConfig,
+    docs: &Docs<'_>,
+    hyps: &[u32],
+    samples: &[u32],
+    weights: &[f64],
+) -> Vec<f64> {
+    let (c, w) = (cfg.char_order, cfg.word_order);
+    let (mut chars, mut words) = (NgramMean::new(c), NgramMean::new(w));
+    let mut table = NgramIds::new();
+    let mut buf = Vec::new();
+    for (&s, &wt) in samples.iter().zip(weights) {
+        let t = docs.tokens(s as usize);
+        cfg.chars_into(t, &mut buf);
+        chars.add(&buf, wt);
+        if w > 0 {
+            words_into(&mut table, t, &mut buf);
+            words.add(&buf, wt);
+        }
+    }
+    let width = cfg.width();
+    let mut out = vec![0.0; hyps.len() * width];
+    let mut hits = vec![0.0; MAX_ORDER + 1];
+    let fill =
+        |mean: &mut NgramMean, tokens: &[u32], k: usize, hits: &mut [f64], out: &mut [f64]| {
+            mean.matches(tokens, &mut hits[..k + 1]);
+            for n in 1..=k {
+                let h = (tokens.len() + 1).saturating_sub(n) as f64;
+                let rr = mean.total(n);
+                let s = &mut out[3 * (n - 1)..3 * n];
+                s[0] = if rr > 0.0 { h } else { 0.0 };
+                s[1] = rr;
+                s[2] = hits[n];
+            }
+        };
+    for (row, &h) in out.chunks_exact_mut(width).zip(hyps) {
+        let t = docs.tokens(h as usize);
+        cfg.chars_into(t, &mut buf);
+        fill(&mut chars, &buf, c, &mut hits, &mut row[..3 * c]);
+        if w > 0 {
+            words_into(&mut table, t, &mut buf);
+            fill(&mut words, &buf, w, &mut hits, &mut row[3 * c..]);
+        }
+    }
+    out
+}
+
 /// How many words [`words_into`] gives for `text`.
 fn word_count(text: &[u32]) -> usize {
     text.split(|&c| is_space(c))
@@ -300,6 +382,101 @@ impl Metric for ChrfConfig {
     /// [`Grams::against`] writes it).
     fn has_mirror(&self) -> bool {
         true
+    }
+
+    /// Each text's character (and word) n-gram counts once; a cell is then one pass over
+    /// the column's distinct n-grams against the row's dense counts.
+    fn prepare_matrix(&self, docs: &Docs<'_>, texts: &[u32]) -> Option<Prepared> {
+        let mut buf = Vec::new();
+        let chars: Vec<Vec<u32>> = texts
+            .iter()
+            .map(|&t| {
+                self.chars_into(docs.tokens(t as usize), &mut buf);
+                buf.clone()
+            })
+            .collect();
+        let mut table = NgramIds::new();
+        let words: Vec<Vec<u32>> = if self.word_order > 0 {
+            texts
+                .iter()
+                .map(|&t| {
+                    words_into(&mut table, docs.tokens(t as usize), &mut buf);
+                    buf.clone()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Some(Box::new(ChrfBlock {
+            char_lens: chars.iter().map(Vec::len).collect(),
+            word_lens: words.iter().map(Vec::len).collect(),
+            chars: NgramProfiles::build(chars.iter().map(Vec::as_slice), self.char_order),
+            words: NgramProfiles::build(words.iter().map(Vec::as_slice), self.word_order),
+        }))
+    }
+
+    fn prepared_row(&self, prepared: &Prepared, row: usize, cols: &[u32], cells: &mut [f64]) {
+        let Some(block) = prepared.downcast_ref::<ChrfBlock>() else {
+            unreachable!("a chrF block")
+        };
+        let (c, w) = (self.char_order, self.word_order);
+        with_scratch(|s: &mut ChrfRowScratch| {
+            s.chars.set_row(&block.chars, row);
+            if w > 0 {
+                s.words.set_row(&block.words, row);
+            }
+            let mut hits = [0u32; MAX_ORDER + 1];
+            for (&col, out) in cols.iter().zip(cells.chunks_exact_mut(self.width())) {
+                let col = col as usize;
+                s.chars.matches(&block.chars, col, &mut hits[..c + 1]);
+                orders_row(
+                    &hits,
+                    c,
+                    block.char_lens[row],
+                    block.char_lens[col],
+                    &mut out[..3 * c],
+                );
+                if w > 0 {
+                    s.words.matches(&block.words, col, &mut hits[..w + 1]);
+                    let (h, r) = (block.word_lens[row], block.word_lens[col]);
+                    orders_row(&hits, w, h, r, &mut out[3 * c..]);
+                }
+            }
+        });
+    }
+
+    fn prepared_mirror(
+        &self,
+        prepared: &Prepared,
+        a: usize,
+        b: usize,
+        _: &[u32],
+        _: &[u32],
+        row: &[f64],
+        out: &mut [f64],
+    ) {
+        let Some(block) = prepared.downcast_ref::<ChrfBlock>() else {
+            unreachable!("a chrF block")
+        };
+        let (c, w) = (self.char_order, self.word_order);
+        let mut hits = [0u32; MAX_ORDER + 1];
+        for (n, s) in row[..3 * c].chunks_exact(3).enumerate() {
+            hits[n + 1] = s[2] as u32;
+        }
+        orders_row(
+            &hits,
+            c,
+            block.char_lens[b],
+            block.char_lens[a],
+            &mut out[..3 * c],
+        );
+        if w > 0 {
+            for (n, s) in row[3 * c..].chunks_exact(3).enumerate() {
+                hits[n + 1] = s[2] as u32;
+            }
+            let (h, r) = (block.word_lens[b], block.word_lens[a]);
+            orders_row(&hits, w, h, r, &mut out[3 * c..]);
+        }
     }
 
     fn mirror(&self, a: &[u32], b: &[u32], row: &[f64], out: &mut [f64]) {

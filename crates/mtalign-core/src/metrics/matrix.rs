@@ -16,11 +16,18 @@
 //! reference counts swapped for chrF and BLEU, the other length for WER/PER), which gives
 //! the same bits as scoring the pair.
 
-use crate::metrics::metric::{with_scratch, Metric, Pair, INLINE_PAIRS};
+use crate::metrics::metric::{with_scratch, Metric, Pair, Prepared};
 use crate::text::docs::Docs;
 use crate::text::refs::RefSets;
 use crate::{interrupt, Error, Result};
 use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Matrices of at most this many cells run on the calling thread: a cell costs 0.1-3 µs
+/// (ROUGE-L to chrF), so a pool hand-off (about 30 µs on a quiet machine, milliseconds on a
+/// loaded one) would cost more than it saves; `threads=None` is then never slower than
+/// `threads=1`. The bindings use the same bound.
+pub const MATRIX_INLINE_CELLS: usize = 4096;
 
 /// One block: hypotheses (text indices) × columns (reference sets of text indices).
 #[derive(Debug, Clone, Default)]
@@ -62,7 +69,7 @@ pub fn statistics_matrix<M: Metric>(
 
 /// Statistics of every block, concatenated (block after block, each row-major
 /// `[n_b, m_b, width]`). Runs on the current rayon pool, or inline for at most
-/// [`INLINE_PAIRS`] cells; the result never depends on the thread count.
+/// [`MATRIX_INLINE_CELLS`] cells; the result never depends on the thread count.
 pub fn statistics_matrices<M: Metric>(
     metric: &M,
     docs: &Docs<'_>,
@@ -80,21 +87,11 @@ pub fn statistics_matrices<M: Metric>(
     if width == 0 || total == 0 {
         return Ok(out);
     }
-    let context = if M::NEEDS_CONTEXT {
-        // The context the flat batch of the same pairs would get.
-        let (mut hyps, mut sets) = (Vec::with_capacity(total), RefSets::new());
-        for block in blocks {
-            for &h in &block.hyps {
-                for j in 0..block.cols.len() {
-                    hyps.push(h);
-                    sets.push(block.cols.get(j).iter().copied());
-                }
-            }
-        }
-        metric.context(docs, &hyps, &sets)
-    } else {
-        metric.context(docs, &[], &RefSets::new())
-    };
+    let context = matrix_context(metric, docs, blocks, total);
+    let prepared: Vec<Option<PreparedBlock>> = blocks
+        .iter()
+        .map(|b| PreparedBlock::new(metric, docs, b))
+        .collect();
     let mirrors: Vec<bool> = blocks
         .iter()
         .map(|b| b.symmetric && metric.has_mirror())
@@ -114,6 +111,18 @@ pub fn statistics_matrices<M: Metric>(
     let fill = |b: usize, i: usize, cells: &mut [f64], scratch: &mut M::Scratch| {
         let block = &blocks[b];
         let first = if mirrors[b] { i } else { 0 };
+        if let Some(p) = &prepared[b] {
+            if !interrupt::is_set(&cancel) {
+                let row = p.rows[i] as usize;
+                metric.prepared_row(
+                    &p.prepared,
+                    row,
+                    &p.cols[first..],
+                    &mut cells[first * width..],
+                );
+            }
+            return;
+        }
         for (j, row) in cells.chunks_exact_mut(width).enumerate().skip(first) {
             if interrupt::is_set(&cancel) {
                 return;
@@ -122,7 +131,7 @@ pub fn statistics_matrices<M: Metric>(
             metric.pair_statistics(&context, scratch, pair, row);
         }
     };
-    if total <= INLINE_PAIRS {
+    if total <= MATRIX_INLINE_CELLS {
         with_scratch(|scratch: &mut M::Scratch| {
             for (b, i, cells) in rows {
                 fill(b, i, cells, scratch);
@@ -150,7 +159,14 @@ pub fn statistics_matrices<M: Metric>(
                     );
                     tmp.fill(0.0);
                     let src = cell(j, i);
-                    metric.mirror(a, bb, &out[src..src + width], &mut tmp);
+                    let row = &out[src..src + width];
+                    match &prepared[b] {
+                        Some(p) => {
+                            let (la, lb) = (p.rows[j] as usize, p.rows[i] as usize);
+                            metric.prepared_mirror(&p.prepared, la, lb, a, bb, row, &mut tmp);
+                        }
+                        None => metric.mirror(a, bb, row, &mut tmp),
+                    }
                     let dst = cell(i, j);
                     out[dst..dst + width].copy_from_slice(&tmp);
                 }
@@ -159,6 +175,207 @@ pub fn statistics_matrices<M: Metric>(
         start += block.cells() * width;
     }
     Ok(out)
+}
+
+/// One number per cell: `score(statistics row)` of every cell of every block, concatenated
+/// (each block row-major `[n_b, m_b]`). The statistics of a row live only while its task
+/// runs, so memory is `n·m` numbers, not `n·m·width`. Each cell's number is `score` of the
+/// same statistics [`statistics_matrices`] gives (mirrored ones included), so both agree
+/// bit for bit, for any thread count.
+pub fn scores_matrices<M: Metric>(
+    metric: &M,
+    docs: &Docs<'_>,
+    blocks: &[MatrixBlock],
+    score: &(dyn Fn(&[f64]) -> f64 + Sync),
+) -> Result<Vec<f64>> {
+    for (b, block) in blocks.iter().enumerate() {
+        check_block(metric, docs, block).map_err(|e| match e {
+            Error::Input(m) if blocks.len() > 1 => Error::Input(format!("block {b}: {m}")),
+            other => other,
+        })?;
+    }
+    let width = metric.width();
+    let total: usize = blocks.iter().map(MatrixBlock::cells).sum();
+    let mut out = vec![0.0; total];
+    if total == 0 {
+        return Ok(out);
+    }
+    let context = matrix_context(metric, docs, blocks, total);
+    let prepared: Vec<Option<PreparedBlock>> = blocks
+        .iter()
+        .map(|b| PreparedBlock::new(metric, docs, b))
+        .collect();
+    let mirrors: Vec<bool> = blocks
+        .iter()
+        .map(|b| b.symmetric && metric.has_mirror())
+        .collect();
+    // Mirrored cells (j, i) for j > i are written by task i into row i of `lower`.
+    let lower_len: usize = blocks
+        .iter()
+        .zip(&mirrors)
+        .map(|(b, &m)| if m { b.cells() } else { 0 })
+        .sum();
+    let mut lower = vec![0.0; lower_len];
+    let mut rows: Vec<(usize, usize, &mut [f64], &mut [f64])> = Vec::new();
+    let (mut rest, mut rest_lower): (&mut [f64], &mut [f64]) = (&mut out, &mut lower);
+    for (b, block) in blocks.iter().enumerate() {
+        let m = block.cols.len();
+        for i in 0..block.hyps.len() {
+            let (row, tail) = rest.split_at_mut(m);
+            rest = tail;
+            let (low, tail) = rest_lower.split_at_mut(if mirrors[b] { m } else { 0 });
+            rest_lower = tail;
+            rows.push((b, i, row, low));
+        }
+    }
+    let cancel = interrupt::current();
+    let fill =
+        |b: usize, i: usize, cells: &mut [f64], low: &mut [f64], s: &mut RowBuffers<M::Scratch>| {
+            if interrupt::is_set(&cancel) {
+                return;
+            }
+            let block = &blocks[b];
+            let m = block.cols.len();
+            let first = if mirrors[b] { i } else { 0 };
+            s.stats.clear();
+            s.stats.resize(m * width, 0.0);
+            if let Some(p) = &prepared[b] {
+                let row = p.rows[i] as usize;
+                metric.prepared_row(
+                    &p.prepared,
+                    row,
+                    &p.cols[first..],
+                    &mut s.stats[first * width..],
+                );
+            } else {
+                for j in first..m {
+                    let pair = Pair::new(docs, block.hyps[i], block.cols.get(j));
+                    let row = &mut s.stats[j * width..(j + 1) * width];
+                    metric.pair_statistics(&context, &mut s.metric, pair, row);
+                }
+            }
+            let stats = s.stats.chunks_exact(width);
+            for (cell, row) in cells.iter_mut().zip(stats).skip(first) {
+                *cell = score(row);
+            }
+            if mirrors[b] {
+                s.tmp.resize(width, 0.0);
+                let a = docs.tokens(block.hyps[i] as usize);
+                let stats = s.stats.chunks_exact(width);
+                for (j, (cell, row)) in low.iter_mut().zip(stats).enumerate().skip(i + 1) {
+                    s.tmp.fill(0.0);
+                    let bj = docs.tokens(block.hyps[j] as usize);
+                    match &prepared[b] {
+                        Some(p) => {
+                            let (la, lb) = (p.rows[i] as usize, p.rows[j] as usize);
+                            metric.prepared_mirror(&p.prepared, la, lb, a, bj, row, &mut s.tmp);
+                        }
+                        None => metric.mirror(a, bj, row, &mut s.tmp),
+                    }
+                    *cell = score(&s.tmp);
+                }
+            }
+        };
+    if total <= MATRIX_INLINE_CELLS {
+        with_scratch(|s: &mut RowBuffers<M::Scratch>| {
+            for (b, i, cells, low) in rows {
+                fill(b, i, cells, low, s);
+            }
+        });
+    } else {
+        rows.into_par_iter().for_each(|(b, i, cells, low)| {
+            with_scratch(|s: &mut RowBuffers<M::Scratch>| fill(b, i, cells, low, s))
+        });
+    }
+    if interrupt::is_set(&cancel) {
+        return Err(Error::Interrupted);
+    }
+    let (mut start, mut low_start) = (0, 0);
+    for (b, block) in blocks.iter().enumerate() {
+        let n = block.hyps.len();
+        if mirrors[b] {
+            for i in 0..n {
+                for j in i + 1..n {
+                    out[start + j * n + i] = lower[low_start + i * n + j];
+                }
+            }
+            low_start += block.cells();
+        }
+        start += block.cells();
+    }
+    Ok(out)
+}
+
+/// The context the flat batch of the same pairs would get (NIST's weights).
+fn matrix_context<M: Metric>(
+    metric: &M,
+    docs: &Docs<'_>,
+    blocks: &[MatrixBlock],
+    total: usize,
+) -> M::Context {
+    if !M::NEEDS_CONTEXT {
+        return metric.context(docs, &[], &RefSets::new());
+    }
+    let (mut hyps, mut sets) = (Vec::with_capacity(total), RefSets::new());
+    for block in blocks {
+        for &h in &block.hyps {
+            for j in 0..block.cols.len() {
+                hyps.push(h);
+                sets.push(block.cols.get(j).iter().copied());
+            }
+        }
+    }
+    metric.context(docs, &hyps, &sets)
+}
+
+/// The buffers of one row task: the metric's scratch, the row's statistics, a mirrored row.
+struct RowBuffers<S> {
+    metric: S,
+    stats: Vec<f64>,
+    tmp: Vec<f64>,
+}
+
+impl<S: Default> Default for RowBuffers<S> {
+    fn default() -> Self {
+        RowBuffers {
+            metric: S::default(),
+            stats: Vec::new(),
+            tmp: Vec::new(),
+        }
+    }
+}
+
+/// A block whose columns are single texts, prepared by the metric: its distinct texts, and
+/// the local index of each row and column.
+struct PreparedBlock {
+    prepared: Prepared,
+    rows: Vec<u32>,
+    cols: Vec<u32>,
+}
+
+impl PreparedBlock {
+    fn new<M: Metric>(metric: &M, docs: &Docs<'_>, block: &MatrixBlock) -> Option<Self> {
+        let m = block.cols.len();
+        if (0..m).any(|j| block.cols.get(j).len() != 1) {
+            return None;
+        }
+        let mut local: HashMap<u32, u32> = HashMap::new();
+        let mut texts = Vec::new();
+        let mut index = |t: u32| {
+            *local.entry(t).or_insert_with(|| {
+                texts.push(t);
+                texts.len() as u32 - 1
+            })
+        };
+        let rows: Vec<u32> = block.hyps.iter().map(|&h| index(h)).collect();
+        let cols: Vec<u32> = (0..m).map(|j| index(block.cols.get(j)[0])).collect();
+        let prepared = metric.prepare_matrix(docs, &texts)?;
+        Some(PreparedBlock {
+            prepared,
+            rows,
+            cols,
+        })
+    }
 }
 
 fn check_block<M: Metric>(metric: &M, docs: &Docs<'_>, block: &MatrixBlock) -> Result<()> {
@@ -261,6 +478,15 @@ mod tests {
                         )
                     });
                 }
+                // One number per cell: the same bits as the statistics give.
+                let first = |v: &[f64]| v[0] + 2.0 * v[v.len() - 1];
+                let w = Metric::width(&metric);
+                let all = [sym.clone(), plain.clone(), rect.clone()];
+                run(concat!(stringify!($metric), " scores"), &|| {
+                    let stats = statistics_matrices(&metric, &docs, &all).unwrap();
+                    let want: Vec<f64> = stats.chunks_exact(w).map(first).collect();
+                    (scores_matrices(&metric, &docs, &all, &first).unwrap(), want)
+                });
                 let both = [sym.clone(), rect.clone()];
                 run(stringify!($metric), &|| {
                     let mut want = flat(&metric, &docs, &sym);
@@ -274,6 +500,11 @@ mod tests {
             1.0
         ));
         same!(rouge(&["rougeL", "rougeW-1.2"], 1.7));
+        same!(rouge(&["rougeL"], 1.3));
+        same!({
+            let v = vec![Variant::Lcs];
+            RougeConfig::new(v, 1.0, MultiRef::Best, false, Compat::Rouge155).unwrap()
+        });
         same!(BleuConfig::new(4, "exp", None, "closest", true).unwrap());
         same!(BleuConfig::new(4, "floor", Some(0.1), "shortest", false).unwrap());
         same!(ErrorRate::Wer);

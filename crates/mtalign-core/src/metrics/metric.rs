@@ -64,6 +64,9 @@ impl<'a> Pair<'a> {
     }
 }
 
+/// What [`Metric::prepare_matrix`] keeps for a block (the metric downcasts its own type).
+pub type Prepared = Box<dyn Any + Send + Sync>;
+
 /// A metric: sufficient statistics per sentence pair.
 pub trait Metric: Sync {
     /// Working memory of one thread, kept between pairs and between calls.
@@ -102,6 +105,36 @@ pub trait Metric: Sync {
     /// [`Metric::has_mirror`].
     fn mirror(&self, _a: &[u32], _b: &[u32], _row: &[f64], _out: &mut [f64]) {
         unreachable!("mirror called on a metric without one")
+    }
+
+    /// Matrices whose columns are single texts: work done once per block over its distinct
+    /// texts `texts` (n-gram profiles, say) so that each cell is cheap. `None` (the
+    /// default): every cell is scored with [`Metric::pair_statistics`].
+    fn prepare_matrix(&self, _docs: &Docs<'_>, _texts: &[u32]) -> Option<Prepared> {
+        None
+    }
+
+    /// Fills the cells of row text `row` against each text of `cols` (indices into the
+    /// `texts` given to [`Metric::prepare_matrix`]), `width()` values each, exactly as
+    /// [`Metric::pair_statistics`] would.
+    fn prepared_row(&self, _prepared: &Prepared, _row: usize, _cols: &[u32], _cells: &mut [f64]) {
+        unreachable!("prepared_row called on a metric without prepare_matrix")
+    }
+
+    /// [`Metric::mirror`] in a prepared block, where `a` and `b` are also the local text
+    /// indices `a_local` and `b_local` (so lengths can be read, not recounted).
+    #[allow(clippy::too_many_arguments)]
+    fn prepared_mirror(
+        &self,
+        _prepared: &Prepared,
+        _a_local: usize,
+        _b_local: usize,
+        a: &[u32],
+        b: &[u32],
+        row: &[f64],
+        out: &mut [f64],
+    ) {
+        self.mirror(a, b, row, out)
     }
 
     /// Computed once per batch, before any pair.

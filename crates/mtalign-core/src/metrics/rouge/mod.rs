@@ -10,16 +10,18 @@ pub mod rouge155;
 use crate::error::{Error, Result};
 use crate::kernels::counts::Counts;
 use crate::kernels::lcs::LcsMatcher;
+use crate::kernels::lcs_bits::LcsBits;
 use crate::kernels::lcs_long::LongLcs;
 use crate::kernels::ngram::NgramScratch;
 use crate::kernels::skip_bigram::SkipBigramScratch;
 use crate::kernels::summary_lcs::SummaryLcsScratch;
 use crate::kernels::wlcs::WlcsScratch;
-use crate::metrics::metric::{statistics_batch, with_scratch, Metric, Pair};
+use crate::metrics::metric::{statistics_batch, with_scratch, Metric, Pair, Prepared};
 use crate::metrics::rouge::rouge155::{round5, Wlcs155Scratch};
 use crate::options::choice_enum;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
+use std::collections::HashMap;
 
 pub use crate::text::docs::Docs;
 
@@ -450,6 +452,52 @@ impl Metric for RougeConfig {
                 .all(|v| matches!(v, Variant::Ngram(_) | Variant::Lcs | Variant::Skip { .. }))
     }
 
+    /// ROUGE-L alone: the block's texts renumbered with dense local symbols, so each row's
+    /// bit-parallel masks are built once in a small dense table ([`LcsBits`]).
+    fn prepare_matrix(&self, docs: &Docs<'_>, texts: &[u32]) -> Option<Prepared> {
+        if !self.variants.iter().all(|&v| v == Variant::Lcs) {
+            return None;
+        }
+        let mut local: HashMap<u32, u32> = HashMap::new();
+        let mut block = LcsBlock {
+            tokens: Vec::new(),
+            offsets: vec![0],
+            vocabulary: 0,
+        };
+        for &t in texts {
+            for &id in docs.tokens(t as usize) {
+                let next = local.len() as u32;
+                block.tokens.push(*local.entry(id).or_insert(next));
+            }
+            block.offsets.push(block.tokens.len());
+        }
+        block.vocabulary = local.len();
+        Some(Box::new(block))
+    }
+
+    fn prepared_row(&self, prepared: &Prepared, row: usize, cols: &[u32], cells: &mut [f64]) {
+        let Some(block) = prepared.downcast_ref::<LcsBlock>() else {
+            unreachable!("a ROUGE-L block")
+        };
+        let hyp = block.text(row);
+        let n = hyp.len() as f64;
+        with_scratch(|s: &mut LcsRowScratch| {
+            s.bits.set_row(hyp, block.vocabulary);
+            for (&c, out) in cols.iter().zip(cells.chunks_exact_mut(self.width())) {
+                let r = block.text(c as usize);
+                let counts = Counts::new(s.bits.lcs(r) as f64, n, r.len() as f64);
+                s.per_ref.clear();
+                s.per_ref.push(counts);
+                let prf = self.combine(Variant::Lcs, &s.per_ref, &mut s.subset);
+                for o in out.chunks_exact_mut(3) {
+                    o[0] = prf.precision;
+                    o[1] = prf.recall;
+                    o[2] = prf.fmeasure;
+                }
+            }
+        });
+    }
+
     fn mirror(&self, _a: &[u32], _b: &[u32], row: &[f64], out: &mut [f64]) {
         for (o, r) in out.chunks_exact_mut(3).zip(row.chunks_exact(3)) {
             let (precision, recall) = (r[1], r[0]);
@@ -482,6 +530,26 @@ impl Metric for RougeConfig {
             }
         });
     }
+}
+
+/// A matrix block prepared for ROUGE-L: its texts in dense local symbols.
+struct LcsBlock {
+    tokens: Vec<u32>,
+    offsets: Vec<usize>,
+    vocabulary: usize,
+}
+
+impl LcsBlock {
+    fn text(&self, t: usize) -> &[u32] {
+        &self.tokens[self.offsets[t]..self.offsets[t + 1]]
+    }
+}
+
+#[derive(Default)]
+struct LcsRowScratch {
+    bits: LcsBits,
+    per_ref: Vec<Counts>,
+    subset: Vec<usize>,
 }
 
 /// Scores hypotheses `hyps[i]` (text indices into `docs`) against `ref_sets.get(i)`, on the

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Timing and memory benchmark: ORANGE at the shapes of Lin & Och (2004).
+
+Table 6: 872 sentences × 1024-best lists × 4 references, for BLEUS6, NIST, PER, WER,
+ROUGE-L, ROUGE-W-1.1 and ROUGE-S4 (target: ≤ 10 s for the seven). Table 7: 474 sentences ×
+16384-best × 4 references, for BLEUS4, PER, WER, ROUGE-L, ROUGE-W-1.2 and ROUGE-S4, plus
+the curve of Figure 1 at step 64 (targets: ≤ 120 s, peak memory ≤ 6 GiB, the curve adding
+≤ 10%).
+
+The text is synthetic, the shapes are the paper's: candidate k of sentence i is WMT21 en→de
+system output (k mod 20) of segment (i mod 40) (``tests/data/orange_wmt21_ende``) with
+seeded word drops, swaps and replacements; the references are the segment's three human
+references and one more perturbed output. Candidates are generated lazily and ORANGE runs
+with ``chunk_size`` so only one chunk of text lives at a time.
+
+``--scale s`` multiplies both the number of sentences and the list length (at least 2 each),
+so ``--scale 0.05`` runs 43 × 51 and 23 × 819 in seconds. Peak memory is the process's
+maximum resident size (``ru_maxrss``) after each table.
+
+Usage (from the repository root)::
+
+    python benches/bench_orange_scale.py                 # the paper's shapes (minutes)
+    python benches/bench_orange_scale.py --scale 0.05    # a quick check
+    python benches/bench_orange_scale.py --tables 6      # one table
+
+It is a script, not a test: it prints tables and exits 0 whatever the figures are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT / "benches"))
+DATA = REPO_ROOT / "tests" / "data" / "orange_wmt21_ende"
+
+import mtalign  # noqa: E402
+from _common import machine_info  # noqa: E402
+from mtalign import registry  # noqa: E402
+
+TABLES = {
+    6: (872, 1024, ["bleus6", "nist", "per", "wer", "rougeL", "rougeW-1.1", "rougeS4"], 10.0),
+    7: (474, 16384, ["bleus4", "per", "wer", "rougeL", "rougeW-1.2", "rougeS4"], 120.0),
+}
+
+
+def _read(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+SYSTEMS = [_read(p) for p in sorted((DATA / "hyp").iterdir())]
+REFS = [_read(DATA / f"ref.{k}.de") for k in "ACD"]
+VOCAB = sorted({w for s in SYSTEMS for line in s for w in line.split()})
+
+
+def perturb(text: str, rng: random.Random) -> str:
+    words = text.split() or ["."]
+    for _ in range(rng.randint(0, 3)):
+        k = rng.randrange(len(words))
+        op = rng.random()
+        if op < 0.3 and len(words) > 2:
+            del words[k]
+        elif op < 0.6:
+            j = rng.randrange(len(words))
+            words[k], words[j] = words[j], words[k]
+        else:
+            words[k] = rng.choice(VOCAB)
+    return " ".join(words)
+
+
+def candidates(n_sent: int, n_best: int) -> Iterator[list[str]]:
+    for i in range(n_sent):
+        rng = random.Random(i)
+        seg = i % len(REFS[0])
+        yield [perturb(SYSTEMS[k % len(SYSTEMS)][seg], rng) for k in range(n_best)]
+
+
+def references(n_sent: int) -> Iterator[list[str]]:
+    for i in range(n_sent):
+        seg = i % len(REFS[0])
+        yield [r[seg] for r in REFS] + [perturb(SYSTEMS[i % len(SYSTEMS)][seg],
+                                                random.Random(-1 - i))]
+
+
+def peak_gib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--tables", type=int, nargs="+", default=[6, 7], choices=[6, 7])
+    ap.add_argument("--chunk-size", type=int, default=16, help="sentences per chunk")
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args()
+    info = machine_info(["mtalign"])
+    print(f"# ORANGE at the paper's shapes: {info['nproc']} usable cores, {info['cpu']}, "
+          f"{info['python']}, mtalign {info['versions']['mtalign']}")
+    verdicts = []
+    for table in args.tables:
+        n_sent, n_best, names, target = TABLES[table]
+        n_sent = max(2, round(n_sent * args.scale))
+        n_best = max(2, round(n_best * args.scale))
+        print(f"\n## Table {table}: {n_sent} sentences × {n_best}-best × 4 references "
+              f"(scale {args.scale}), chunk_size={args.chunk_size}")
+        print(f"{'metric':<12} {'seconds':>9} {'ORANGE %':>9} {'curve s':>8} {'curve +%':>9}")
+        total = 0.0
+        for name in names:
+            metric, variant = registry.make_metric(name)
+            t = time.perf_counter()
+            res = mtalign.orange(metric, candidates(n_sent, n_best), references(n_sent),
+                                 variant=variant, n_bootstrap=0, threads=args.threads,
+                                 chunk_size=args.chunk_size)
+            dt = time.perf_counter() - t
+            total += dt
+            t = time.perf_counter()
+            res.curve(range(64, n_best + 1, 64) if n_best >= 64 else range(1, n_best + 1))
+            dc = time.perf_counter() - t
+            print(f"{name:<12} {dt:>9.3f} {100 * res.orange:>9.3f} {dc:>8.3f} "
+                  f"{100 * dc / dt:>8.1f}%", flush=True)
+        peak = peak_gib()
+        print(f"{'total':<12} {total:>9.3f}   peak memory {peak:.2f} GiB")
+        if args.scale == 1.0:
+            verdicts.append(f"Table {table}: {total:.1f} s (target ≤ {target:.0f} s) "
+                            f"{'MET' if total <= target else 'NOT MET'}")
+            if table == 7:
+                verdicts.append(f"Table 7 peak memory {peak:.2f} GiB (target ≤ 6 GiB) "
+                                f"{'MET' if peak <= 6 else 'NOT MET'}")
+    print("\n## Targets (issue 17)")
+    print("\n".join(verdicts) if verdicts else "(targets apply at --scale 1 only)")
+
+
+if __name__ == "__main__":
+    main()
