@@ -62,14 +62,14 @@ impl Wlcs155Scratch {
         cols: usize,
         bits: Option<usize>,
         save: Option<usize>,
-    ) {
+    ) -> bool {
         let n1 = y.len() + 1;
         let first = rows.start;
         let mut poll = crate::interrupt::Poll::new(cols);
         for i in rows {
             if poll.stop() {
-                // The result is discarded: the batch runner sees the same flag.
-                break;
+                // Interrupted: the caller stops (the batch runner sees the same flag).
+                return false;
             }
             let xi = x[i];
             self.cur_c[0] = 0.0;
@@ -103,6 +103,7 @@ impl Wlcs155Scratch {
                 }
             }
         }
+        true
     }
 
     /// The recounted hit weight of reference `x` (rows) and candidate `y` (columns).
@@ -138,8 +139,8 @@ impl Wlcs155Scratch {
         let stride = n.div_ceil(64);
         // Forward pass: only the checkpoint rows (rows band, 2·band, ... < m) are kept.
         let bands = m.div_ceil(band);
-        if bands > 1 {
-            self.rows(x, y, 0..m, n, None, Some(band));
+        if bands > 1 && !self.rows(x, y, 0..m, n, None, Some(band)) {
+            return 0.0;
         }
         // Backward: per band, from its checkpoint, recompute its rows up to column j with
         // their bits, then trace back through it.
@@ -165,7 +166,9 @@ impl Wlcs155Scratch {
             let rows = i - start;
             self.up.clear();
             self.up.resize(rows * stride, 0);
-            self.rows(x, y, start..i, j, Some(stride), None);
+            if !self.rows(x, y, start..i, j, Some(stride), None) {
+                return 0.0;
+            }
             while i > start && j > 0 {
                 if x[i - 1] == y[j - 1] {
                     self.marked[i - 1] = true;
