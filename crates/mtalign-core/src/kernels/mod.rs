@@ -11,3 +11,4 @@ pub mod ngram_ids;
 pub mod skip_bigram;
 pub mod summary_lcs;
 pub mod wlcs;
+pub mod wlcs_rows;
