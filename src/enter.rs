@@ -13,10 +13,13 @@ use pyo3::prelude::*;
 /// Ctrl-C.
 pub(crate) const INLINE_PAIRS: usize = mtalign_core::metrics::metric::INLINE_PAIRS;
 pub(crate) const INLINE_BYTES: usize = 32 * 1024;
+/// ... and at most this many bytes a pair on average: one pair of 16 KiB texts can take
+/// seconds in a quadratic kernel (SIA's chains), where Ctrl-C must still be heard.
+pub(crate) const INLINE_PAIR_BYTES: usize = 4 * 1024;
 
 /// Whether work of `pairs` pairs over `bytes` bytes of text is small enough to run inline.
 pub(crate) fn is_small(pairs: usize, bytes: usize) -> bool {
-    pairs <= INLINE_PAIRS && bytes <= INLINE_BYTES
+    pairs <= INLINE_PAIRS && bytes <= INLINE_BYTES && bytes <= pairs * INLINE_PAIR_BYTES
 }
 
 /// Runs `f`: inline when `small`, else with the GIL released on the pool of `threads`.
@@ -30,7 +33,11 @@ pub(crate) fn enter<R: Send>(
         // The thread setting is checked even when no thread is used, so a bad value (or a
         // bad MTALIGN_NUM_THREADS) fails the same way for one pair as for a million.
         pool::check_threads(threads).map_err(to_py)?;
-        return f().map_err(to_py);
+        let out = f().map_err(to_py);
+        // A signal that arrived meanwhile is raised here, before any array is built (the
+        // first array imports NumPy's API, where a pending KeyboardInterrupt would panic).
+        py.check_signals()?;
+        return out;
     }
     warn_if_capped(py, threads)?;
     let mut pending: Option<PyErr> = None;

@@ -72,3 +72,46 @@ def test_cli_exits_130_with_one_line(tmp_path: Path) -> None:
     out, err, code, _ = _interrupt(args, after=1.0)
     assert code == 130, (out, err)
     assert err.strip().splitlines() == ["mtalign: interrupted"]
+
+
+LONG_PAIR = textwrap.dedent("""
+    import json, random, sys
+    import mtalign
+    make, words, call = json.loads(sys.argv[1])
+    rng = random.Random(13)
+    vocab = [f"w{i}" for i in range(5000)]
+    weights = [1 / (k + 1) for k in range(len(vocab))]
+    hyp = " ".join(rng.choices(vocab, weights, k=words))
+    ref = " ".join(rng.choices(vocab, weights, k=words))
+    metric = eval(make, {"mtalign": mtalign})
+    print("ready", flush=True)
+    try:
+        if call == "sentence":
+            metric.sentence_score(hyp, [ref])
+        else:
+            metric.batch_score([hyp], [ref], threads=2)
+        print("finished", flush=True)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt", flush=True)
+""")
+
+#: One pair that takes many seconds (quadratic kernels), interrupted inside the kernel.
+LONG_PAIRS = [
+    ("rougeW", "mtalign.Rouge(['rougeW-1.2'])", 60_000, "batch"),
+    ("rougeW rouge155", "mtalign.Rouge(['rougeW-1.2'], compat='rouge155')", 60_000,
+     "sentence"),
+    ("ter", "mtalign.Ter()", 30_000, "batch"),
+    ("sia", "mtalign.Sia()", 3_000, "sentence"),
+]
+
+
+@pytest.mark.parametrize("name,make,words,call", LONG_PAIRS, ids=[c[0] for c in LONG_PAIRS])
+def test_ctrl_c_inside_one_long_pair(name: str, make: str, words: int, call: str) -> None:
+    import json
+
+    args = [sys.executable, "-c", LONG_PAIR, json.dumps([make, words, call])]
+    out, err, code, latency = _interrupt(args, after=0.5)
+    assert "KeyboardInterrupt" in out.split(), (name, out, err)
+    assert "finished" not in out and "PanicException" not in err and code == 0, err
+    # The kernels look at the flag every few million cells; the caller every 50 ms.
+    assert latency < 1.0, f"{name}: {latency:.2f} s"

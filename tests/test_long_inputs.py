@@ -31,18 +31,21 @@ CHILD = textwrap.dedent("""
     weights = [1 / (k + 1) for k in range(len(vocab))]
     def doc(n):
         return " ".join(rng.choices(vocab, weights, k=n))
-    n = spec["words"]
-    hyp, ref = doc(n), doc(n)
+    n, pairs, threads = spec["words"], spec.get("pairs", 1), spec.get("threads", 2)
+    hyps, refs = [doc(n) for _ in range(pairs)], [doc(n) for _ in range(pairs)]
     if spec.get("chars"):
-        hyp, ref = hyp[:spec["chars"]], ref[:spec["chars"]]
+        hyps = [h[:spec["chars"]] for h in hyps]
+        refs = [r[:spec["chars"]] for r in refs]
     metric = eval(spec["make"], {"mtalign": mtalign})
-    metric.batch_score(["warm up"], ["warm up"], threads=2)
+    metric.batch_score(["warm up"] * 100, ["warm up"] * 100, threads=threads)
     vm = int([l.split()[1] for l in open("/proc/self/status") if l.startswith("VmSize")][0])
     cap = (vm + spec["budget_mb"] * 1024) * 1024
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t = time.perf_counter()
-    out = metric.batch_score([hyp], [ref], threads=2)
-    print(json.dumps({"seconds": time.perf_counter() - t}))
+    out = metric.batch_score(hyps, refs, threads=threads)
+    peak = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    print(json.dumps({"seconds": time.perf_counter() - t, "peak_mb": peak}))
 """)
 
 CASES = [
@@ -59,6 +62,8 @@ CASES = [
     ("dcs word", "mtalign.Dcs(level='word')", 20_000),
     ("dcs char", "mtalign.Dcs()", {"words": 20_000, "chars": 20_000}),
     ("ribes", "mtalign.Ribes()", 20_000),
+    ("chrf++", "mtalign.Chrf(word_order=2)", 20_000),
+    ("ter", "mtalign.Ter()", 10_000),
     # SIA's chain search is still super-quadratic in time: a smaller pair, same memory bound.
     ("sia", "mtalign.Sia()", 1_000),
 ]
@@ -73,3 +78,38 @@ def test_long_pair_within_memory_bound(name: str, make: str, size: int | dict) -
                          text=True, timeout=300, env=env)
     assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
     assert json.loads(out.stdout.splitlines()[-1])["seconds"] < 120
+
+
+#: A batch of 16 long pairs on 4 threads: at most 2 GB of address space beyond the texts
+#: (every thread holds its own scratch). Lengths keep each case to seconds: the quadratic-
+#: time kernels get shorter pairs, their memory is linear all the same.
+BATCH_BUDGET_MB = 2048
+BATCH_CASES = [
+    ("rouge L, Lsum, 2, S*, SU4", "mtalign.Rouge(['rougeL', 'rougeLsum', 'rouge2', 'rougeS*', "
+     "'rougeSU4'])", 10_000),
+    ("rougeW, paper", "mtalign.Rouge(['rougeW-1.2'])", 5_000),
+    ("rougeW, rouge155", "mtalign.Rouge(['rougeW-1.2', 'rougeSU*'], compat='rouge155')",
+     5_000),
+    ("bleu", "mtalign.Bleu()", 20_000),
+    ("nist", "mtalign.Nist()", 20_000),
+    ("wer", "mtalign.Wer()", 20_000),
+    ("per", "mtalign.Per()", 20_000),
+    ("chrf++", "mtalign.Chrf(word_order=2)", 20_000),
+    ("ter", "mtalign.Ter()", 1_500),
+    ("ribes", "mtalign.Ribes()", 20_000),
+    ("dcs word", "mtalign.Dcs(level='word')", 10_000),
+    ("dcs char", "mtalign.Dcs()", {"words": 5_000, "chars": 5_000}),
+    ("sia", "mtalign.Sia()", 800),
+]
+
+
+@pytest.mark.parametrize("name,make,size", BATCH_CASES, ids=[c[0] for c in BATCH_CASES])
+def test_batch_of_16_long_pairs_within_2_gb(name: str, make: str, size: int | dict) -> None:
+    spec = size if isinstance(size, dict) else {"words": size}
+    spec = {**spec, "make": make, "budget_mb": BATCH_BUDGET_MB, "pairs": 16, "threads": 4}
+    env = {**os.environ, "MALLOC_ARENA_MAX": "2"}
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True,
+                         text=True, timeout=300, env=env)
+    assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
+    got = json.loads(out.stdout.splitlines()[-1])
+    assert got["peak_mb"] < BATCH_BUDGET_MB, got

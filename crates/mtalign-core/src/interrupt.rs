@@ -99,4 +99,33 @@ mod tests {
         let mut poll = Poll::new(POLL_WORK);
         assert!(!(0..8).any(|_| poll.stop()));
     }
+
+    /// Every kernel that polls stops early on a set flag, without panicking, on a pair that
+    /// would take long (so the early exits are exercised, whatever they leave half done).
+    #[test]
+    fn long_kernels_stop_early_without_panicking() {
+        use crate::kernels::{edit_distance_bits::BlockMyers, lcs_long::LongLcs, wlcs};
+        use crate::metrics::{rouge::rouge155::Wlcs155Scratch, sia, ter::TerScratch};
+        let n = 6000u32;
+        let a: Vec<u32> = (0..n).map(|i| (i * 7) % 50).collect();
+        let b: Vec<u32> = (0..n).map(|i| (i * 11) % 50).collect();
+        let flag: Flag = Arc::new(AtomicBool::new(true));
+        with_flag(flag, || {
+            let start = std::time::Instant::now();
+            let mut lcs = LongLcs::new();
+            lcs.prepare(&a);
+            lcs.lcs(&b);
+            lcs.mark_union(&b, &mut vec![false; b.len()]);
+            BlockMyers::new().distance(&a, &b);
+            wlcs::wlcs(&a, &b, 1.2);
+            Wlcs155Scratch::default().hit(&a, &b, 1.2);
+            TerScratch::default().edits(&a[..3000], &b[..3000]);
+            let cells: Vec<sia::Cell> = (1..=400u32)
+                .flat_map(|i| (1..=400u32).map(move |j| sia::Cell { i, j, w: 1.0 }))
+                .collect();
+            sia::best_chain(&cells);
+            // Each would take seconds (a debug build: minutes) without the flag.
+            assert!(start.elapsed().as_secs_f64() < 5.0);
+        });
+    }
 }

@@ -29,6 +29,7 @@ pub struct PatternMasks {
     dense_row: Vec<u32>,
     /// Per distinct symbol k: its positions are `positions[start[k]..start[k + 1]]`.
     start: Vec<u32>,
+    fill: Vec<u32>,
     positions: Vec<u32>,
     dense: Vec<u64>,
     /// The mask of the last sparse symbol asked for (its bits cleared on the next call).
@@ -80,11 +81,13 @@ impl PatternMasks {
         self.start.push(total);
         self.positions.clear();
         self.positions.resize(pattern.len(), 0);
-        let mut fill: Vec<u32> = self.start[..self.symbols.len()].to_vec();
+        self.fill.clear();
+        self.fill
+            .extend_from_slice(&self.start[..self.symbols.len()]);
         for (j, &s) in pattern.iter().enumerate() {
             let k = self.slot[s as usize] as usize;
-            self.positions[fill[k] as usize] = j as u32;
-            fill[k] += 1;
+            self.positions[self.fill[k] as usize] = j as u32;
+            self.fill[k] += 1;
         }
         // Dense rows for frequent symbols.
         self.dense.clear();

@@ -14,3 +14,4 @@ pub mod ngram_profile;
 pub mod skip_bigram;
 pub mod summary_lcs;
 pub mod wlcs;
+pub mod wlcs_rows;

@@ -17,6 +17,8 @@ pub struct SummaryLcsScratch {
     lcs: LongLcs,
     /// Union marks of every reference token, reference lines end to end.
     union: Vec<bool>,
+    /// The whole table of a tiny pair.
+    table: Vec<u32>,
     /// Remaining occurrences per token id, candidate and reference side (sparse reset).
     left_c: Vec<u32>,
     left_r: Vec<u32>,
@@ -56,6 +58,13 @@ impl SummaryLcsScratch {
         // line's masks are prepared once and met by every reference line.
         self.union.clear();
         self.union.resize(m, false);
+        if let ([c], [r]) = (cand, refs) {
+            if r.len() * c.len() <= TINY_TABLE {
+                // One short line a side (a sentence): the plain table is cheaper than masks.
+                mark_tiny(r, c, &mut self.table, &mut self.union);
+                return self.hits(refs, n, m);
+            }
+        }
         for c in cand {
             self.lcs.prepare(c);
             let mut at = 0;
@@ -64,6 +73,11 @@ impl SummaryLcsScratch {
                 at += r.len();
             }
         }
+        self.hits(refs, n, m)
+    }
+
+    /// The hits of the marked union, clipped by the token counts; resets the counts.
+    fn hits(&mut self, refs: &[&[u32]], n: usize, m: usize) -> Counts {
         let mut hits = 0usize;
         for (&t, &hit) in refs.iter().flat_map(|r| r.iter()).zip(&self.union) {
             let t = t as usize;
@@ -79,6 +93,37 @@ impl SummaryLcsScratch {
         }
         self.touched.clear();
         Counts::new(hits as f64, n as f64, m as f64)
+    }
+}
+
+/// One-line pairs of at most this many cells take the plain table.
+const TINY_TABLE: usize = 1 << 10;
+
+/// rouge-score's traceback over the whole table of `r` (rows) and `c`, into `union`.
+fn mark_tiny(r: &[u32], c: &[u32], table: &mut Vec<u32>, union: &mut [bool]) {
+    let w = c.len() + 1;
+    table.clear();
+    table.resize((r.len() + 1) * w, 0);
+    for i in 1..=r.len() {
+        for j in 1..=c.len() {
+            table[i * w + j] = if r[i - 1] == c[j - 1] {
+                table[(i - 1) * w + j - 1] + 1
+            } else {
+                table[(i - 1) * w + j].max(table[i * w + j - 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (r.len(), c.len());
+    while i > 0 && j > 0 {
+        if r[i - 1] == c[j - 1] {
+            union[i - 1] = true;
+            i -= 1;
+            j -= 1;
+        } else if table[i * w + j - 1] > table[(i - 1) * w + j] {
+            j -= 1;
+        } else {
+            i -= 1;
+        }
     }
 }
 

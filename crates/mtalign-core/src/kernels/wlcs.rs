@@ -3,11 +3,20 @@
 //! Follows the paper's recurrence literally, including its tie rule: on a match the
 //! diagonal is always taken (`c(i,j) = c(i-1,j-1) + f(k+1) - f(k)`), otherwise the upper
 //! cell wins only when strictly larger than the left one. Two rolling rows, no allocation
+//! once the scratch has grown. Tables of more than [`SEGMENT_CELLS`] cells are computed by
+//! segments (`wlcs_rows.rs`: the same cells, vectorised between matches).
 //! once the scratch has grown.
+
+use crate::kernels::wlcs_rows::{self, Columns, RowMarks};
+
+/// Tables of more cells than this are computed by segments.
+pub const SEGMENT_CELLS: usize = 1 << 14;
 
 /// Reusable rows and the table of gains f(k+1) − f(k) for one weight.
 #[derive(Debug, Default)]
 pub struct WlcsScratch {
+    columns: Columns,
+    marks: [RowMarks; 2],
     weight: f64,
     gains: Vec<f64>,
     prev_c: Vec<f64>,
@@ -44,6 +53,9 @@ impl WlcsScratch {
             row.clear();
             row.resize(n + 1, 0.0);
         }
+        if x.len() * n > SEGMENT_CELLS {
+            return self.wlcs_segments(x, y);
+        }
         for row in [&mut self.prev_w, &mut self.cur_w] {
             row.clear();
             row.resize(n + 1, 0);
@@ -68,6 +80,36 @@ impl WlcsScratch {
             std::mem::swap(&mut self.prev_c, &mut self.cur_c);
             std::mem::swap(&mut self.prev_w, &mut self.cur_w);
         }
+        self.prev_c[n]
+    }
+}
+
+impl WlcsScratch {
+    /// [`WlcsScratch::wlcs`] by segments (gains and zeroed rows ready).
+    fn wlcs_segments(&mut self, x: &[u32], y: &[u32]) -> f64 {
+        let n = y.len();
+        self.columns.prepare(y);
+        let [mut pm, mut cm] = std::mem::take(&mut self.marks);
+        pm.clear();
+        let gains = &self.gains;
+        let mut poll = crate::interrupt::Poll::new(n);
+        for &xi in x {
+            if poll.stop() {
+                break;
+            }
+            wlcs_rows::row(
+                &self.prev_c,
+                &mut self.cur_c,
+                n,
+                self.columns.of(xi),
+                &pm,
+                &mut cm,
+                |diag, k| diag + gains[k as usize],
+            );
+            std::mem::swap(&mut self.prev_c, &mut self.cur_c);
+            std::mem::swap(&mut pm, &mut cm);
+        }
+        self.marks = [pm, cm];
         self.prev_c[n]
     }
 }
@@ -101,6 +143,37 @@ mod tests {
             wlcs(&x, &y, 1.0),
             crate::kernels::lcs::lcs_length_dp(&x, &y) as f64
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn segments_equal_the_serial_programme(
+            x in proptest::collection::vec(0u32..6, 0..400),
+            y in proptest::collection::vec(0u32..6, 0..400),
+            weight in 0.5f64..3.0,
+        ) {
+            let mut s = WlcsScratch::new();
+            let got = s.wlcs(&x, &y, weight);
+            // The serial rows (the path for small tables), forced.
+            s.ensure_gains(weight, x.len().min(y.len()));
+            let n = y.len();
+            let (mut prev, mut prev_w) = (vec![0.0f64; n + 1], vec![0u32; n + 1]);
+            for &xi in &x {
+                let (mut cur, mut cur_w) = (vec![0.0f64; n + 1], vec![0u32; n + 1]);
+                for (j, &yj) in y.iter().enumerate() {
+                    if xi == yj {
+                        cur[j + 1] = prev[j] + s.gains[prev_w[j] as usize];
+                        cur_w[j + 1] = prev_w[j] + 1;
+                    } else {
+                        cur[j + 1] = if prev[j + 1] > cur[j] { prev[j + 1] } else { cur[j] };
+                    }
+                }
+                prev = cur;
+                prev_w = cur_w;
+            }
+            let want = if x.is_empty() || y.is_empty() { 0.0 } else { prev[n] };
+            proptest::prop_assert_eq!(got.to_bits(), want.to_bits());
+        }
     }
 
     #[test]

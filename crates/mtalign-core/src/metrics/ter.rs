@@ -171,11 +171,26 @@ impl Beam {
             self.row_start.push(start);
             self.cost.resize(start + max_j - min_j, INF);
             self.op.resize(start + max_j - min_j, Op::Undef);
+            // Row i − 1 (stored before row i) read in place: infinite outside its beam.
+            let (plo, phi, pstart) = (
+                self.row_lo[i - 1],
+                self.row_hi[i - 1],
+                self.row_start[i - 1],
+            );
+            let (before, row) = self.cost.split_at_mut(start);
+            let ops = &mut self.op[start..];
+            let up = |j: usize| {
+                if j >= plo && j < phi {
+                    before[pstart + j - plo]
+                } else {
+                    INF
+                }
+            };
             for j in min_j..max_j {
-                let here = start + j - min_j;
+                let here = j - min_j;
                 if j == 0 {
-                    self.cost[here] = self.cost_at(i - 1, 0) + 1;
-                    self.op[here] = Op::Del;
+                    row[here] = up(0) + 1;
+                    ops[here] = Op::Del;
                     continue;
                 }
                 let (c_sub, o_sub) = if h[i - 1] == r[j - 1] {
@@ -183,15 +198,15 @@ impl Beam {
                 } else {
                     (1, Op::Sub)
                 };
-                let left = if j > min_j { self.cost[here - 1] } else { INF };
+                let left = if j > min_j { row[here - 1] } else { INF };
                 for (c, o) in [
-                    (self.cost_at(i - 1, j - 1) + c_sub, o_sub),
-                    (self.cost_at(i - 1, j) + 1, Op::Del),
+                    (up(j - 1) + c_sub, o_sub),
+                    (up(j) + 1, Op::Del),
                     (left + 1, Op::Ins),
                 ] {
-                    if self.cost[here] > c {
-                        self.cost[here] = c;
-                        self.op[here] = o;
+                    if row[here] > c {
+                        row[here] = c;
+                        ops[here] = o;
                     }
                 }
             }

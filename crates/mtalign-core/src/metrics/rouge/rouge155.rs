@@ -9,6 +9,8 @@
 //! * `-f B` picks the reference by recalls already rounded to 5 decimals for ROUGE-N and S/SU.
 
 use crate::kernels::counts::Counts;
+use crate::kernels::wlcs::SEGMENT_CELLS;
+use crate::kernels::wlcs_rows::{self, Columns, RowMarks};
 
 /// Tables of at most this many cells keep every back pointer; larger ones keep checkpoint
 /// rows and recompute one band of rows at a time during the traceback (linear memory).
@@ -17,6 +19,8 @@ const FULL_TABLE_CELLS: usize = 1 << 24;
 /// Reusable tables of the ROUGE-1.5.5 weighted LCS.
 #[derive(Debug, Default)]
 pub struct Wlcs155Scratch {
+    columns: Columns,
+    marks: [RowMarks; 2],
     weight: f64,
     /// f(k) = k^weight.
     f: Vec<f64>,
@@ -62,14 +66,17 @@ impl Wlcs155Scratch {
         cols: usize,
         bits: Option<usize>,
         save: Option<usize>,
-    ) {
+    ) -> bool {
+        if rows.len() * cols > SEGMENT_CELLS {
+            return self.rows_by_segments(x, y, rows, cols, bits, save);
+        }
         let n1 = y.len() + 1;
         let first = rows.start;
         let mut poll = crate::interrupt::Poll::new(cols);
         for i in rows {
             if poll.stop() {
-                // The result is discarded: the batch runner sees the same flag.
-                break;
+                // Interrupted: the caller stops (the batch runner sees the same flag).
+                return false;
             }
             let xi = x[i];
             self.cur_c[0] = 0.0;
@@ -103,6 +110,79 @@ impl Wlcs155Scratch {
                 }
             }
         }
+        true
+    }
+
+    /// [`Self::rows`] by segments (`kernels/wlcs_rows.rs`): the same cells and bits.
+    fn rows_by_segments(
+        &mut self,
+        x: &[u32],
+        y: &[u32],
+        rows: std::ops::Range<usize>,
+        cols: usize,
+        bits: Option<usize>,
+        save: Option<usize>,
+    ) -> bool {
+        let n1 = y.len() + 1;
+        let first = rows.start;
+        self.columns.prepare(&y[..cols]);
+        let [mut pm, mut cm] = std::mem::take(&mut self.marks);
+        pm.from_row(&self.prev_c, &self.prev_k, cols);
+        let mut poll = crate::interrupt::Poll::new(cols);
+        let mut done = true;
+        for i in rows {
+            if poll.stop() {
+                done = false;
+                break;
+            }
+            let f = &self.f;
+            wlcs_rows::row(
+                &self.prev_c,
+                &mut self.cur_c,
+                cols,
+                self.columns.of(x[i]),
+                &pm,
+                &mut cm,
+                // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
+                |diag, k| diag + f[k as usize + 1] - f[k as usize],
+            );
+            if let Some(stride) = bits {
+                // "Took the upper value" (up >= left) for every cell, then not for matches.
+                let base = (i - first) * stride;
+                let (prev, cur) = (&self.prev_c, &self.cur_c);
+                for (w, word) in self.up[base..base + cols.div_ceil(64)]
+                    .iter_mut()
+                    .enumerate()
+                {
+                    let lo = w * 64;
+                    let hi = (lo + 64).min(cols);
+                    let mut b = 0u64;
+                    for (t, (&up, &left)) in prev[lo + 1..=hi].iter().zip(&cur[lo..hi]).enumerate()
+                    {
+                        b |= u64::from(up >= left) << t;
+                    }
+                    *word = b;
+                }
+                for &c in &cm.matches {
+                    let bit = c as usize - 1;
+                    self.up[base + bit / 64] &= !(1 << (bit % 64));
+                }
+            }
+            std::mem::swap(&mut self.prev_c, &mut self.cur_c);
+            std::mem::swap(&mut pm, &mut cm);
+            if let Some(every) = save {
+                if (i + 1).is_multiple_of(every) && i + 1 < x.len() {
+                    self.saved_c.extend_from_slice(&self.prev_c[..n1]);
+                    let at = self.saved_k.len();
+                    self.saved_k.resize(at + n1, 0);
+                    for (&c, &r) in pm.matches.iter().zip(&pm.runs) {
+                        self.saved_k[at + c as usize] = r;
+                    }
+                }
+            }
+        }
+        self.marks = [pm, cm];
+        done
     }
 
     /// The recounted hit weight of reference `x` (rows) and candidate `y` (columns).
@@ -138,8 +218,8 @@ impl Wlcs155Scratch {
         let stride = n.div_ceil(64);
         // Forward pass: only the checkpoint rows (rows band, 2·band, ... < m) are kept.
         let bands = m.div_ceil(band);
-        if bands > 1 {
-            self.rows(x, y, 0..m, n, None, Some(band));
+        if bands > 1 && !self.rows(x, y, 0..m, n, None, Some(band)) {
+            return 0.0;
         }
         // Backward: per band, from its checkpoint, recompute its rows up to column j with
         // their bits, then trace back through it.
@@ -165,7 +245,9 @@ impl Wlcs155Scratch {
             let rows = i - start;
             self.up.clear();
             self.up.resize(rows * stride, 0);
-            self.rows(x, y, start..i, j, Some(stride), None);
+            if !self.rows(x, y, start..i, j, Some(stride), None) {
+                return 0.0;
+            }
             while i > start && j > 0 {
                 if x[i - 1] == y[j - 1] {
                     self.marked[i - 1] = true;
@@ -302,6 +384,20 @@ mod tests {
             band in 1usize..20,
             weight in proptest::sample::select(vec![1.0, 1.2, 2.0, 0.5]),
         ) {
+            let want = hit_full_table(&x, &y, weight);
+            let mut s = Wlcs155Scratch::default();
+            proptest::prop_assert_eq!(s.hit(&x, &y, weight).to_bits(), want.to_bits());
+            proptest::prop_assert_eq!(s.hit_banded(&x, &y, weight, band).to_bits(), want.to_bits());
+        }
+
+        #[test]
+        fn segments_equal_the_full_table(
+            x in proptest::collection::vec(0u32..8, 0..400),
+            y in proptest::collection::vec(0u32..8, 0..400),
+            band in 1usize..300,
+            weight in proptest::sample::select(vec![1.0, 1.2, 2.0]),
+        ) {
+            // Tables over SEGMENT_CELLS take the segment rows (forward and band passes).
             let want = hit_full_table(&x, &y, weight);
             let mut s = Wlcs155Scratch::default();
             proptest::prop_assert_eq!(s.hit(&x, &y, weight).to_bits(), want.to_bits());
