@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs mtalign (release build) with its test dependencies and perl
-# for the ROUGE-1.5.5 oracle (scripts/setup_rouge155.sh), then runs the Rust checks (fmt,
+# for the ROUGE-1.5.5 oracle (scripts/setup_rouge155.sh) and WordNet for METEOR's synonym
+# stage (scripts/setup_wordnet.sh), then runs the Rust checks (fmt,
 # clippy -D warnings, cargo test) and the Python ones (ruff, mypy, stubtest, pytest).
 # Usage: bash scripts/test.sh
 set -euo pipefail
@@ -13,6 +14,9 @@ python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
 
 step "ROUGE-1.5.5 oracle: perl, XML::DOM, DB_File"
 bash scripts/setup_rouge155.sh
+
+step "WordNet database for METEOR's synonym stage (wordnet-base)"
+bash scripts/setup_wordnet.sh
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

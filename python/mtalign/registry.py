@@ -28,6 +28,7 @@ from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.gtm import Gtm
+from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
 from mtalign.metrics.options import TOKENIZERS
 from mtalign.metrics.results import DCS_FIELDS, Score
@@ -65,6 +66,7 @@ class MetricOptions:
     sia_alpha: float = _SIA_ALPHA.default
     sia_decay: str = _SIA_DECAY.default
     similarity: str | None = None
+    wordnet: str | None = None
 
     @classmethod
     def from_args(cls, args: Any) -> MetricOptions:
@@ -114,6 +116,9 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--similarity", default=None, metavar="TABLE",
                    help="SIA stochastic matching with a similarity table saved by "
                         "`mtalign train-similarity` (default: exact matching)")
+    p.add_argument("--wordnet", default=None, metavar="DIR",
+                   help="METEOR's synonym stage: a WordNet database directory, e.g. "
+                        "/usr/share/wordnet from Debian's wordnet-base (default: no synonyms)")
 
 
 @dataclass
@@ -276,6 +281,10 @@ FAMILIES: tuple[Family, ...] = (
     Family("gtm", lambda n: _GTM.match(n) is not None, _gtm,
            "gtm, gtm<e> (GTM with run exponent e, e.g. gtm1, gtm2, gtm3)", _report_scalar,
            _default_variant, per_name=True, examples=("gtm1", "gtm2", "gtm3")),
+    Family("meteor", lambda n: n == "meteor",
+           lambda ns, o: Meteor(wordnet=o.wordnet, tokenize=o.tokenize or "whitespace"),
+           "meteor (nltk's; synonyms with --wordnet DIR)", _report_scalar, _default_variant,
+           examples=("meteor",)),
 )
 
 

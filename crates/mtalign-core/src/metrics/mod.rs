@@ -7,6 +7,7 @@ pub mod chrf;
 pub mod dcs;
 pub mod error_rate;
 pub mod gtm;
+pub mod meteor;
 pub mod metric;
 pub mod nist;
 pub mod ribes;
