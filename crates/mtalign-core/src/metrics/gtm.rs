@@ -100,9 +100,8 @@ pub fn hits(hyp: &[u32], reference: &[u32]) -> u64 {
 fn greedy_runs(s: &mut Scratch, hyp: &[u32], reference: &[u32]) {
     s.runs.clear();
     s.heap.clear();
-    for v in s.positions.values_mut() {
-        v.clear();
-    }
+    // The map keeps its lists between pairs (no allocation once warm); only the lists of
+    // the previous reference's words are non-empty, and they were emptied after it.
     for (j, &t) in reference.iter().enumerate() {
         s.positions.entry(t).or_default().push(j as u32);
     }
@@ -128,6 +127,11 @@ fn greedy_runs(s: &mut Scratch, hyp: &[u32], reference: &[u32]) {
                 hyp: i as u32,
                 reference: j,
             });
+        }
+    }
+    for &t in reference {
+        if let Some(v) = s.positions.get_mut(&t) {
+            v.clear();
         }
     }
     s.hyp_used.clear();

@@ -29,6 +29,7 @@ use crate::text::wordnet::WordNet;
 use crate::{Error, Result};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The configuration: weights and the stages run.
@@ -97,28 +98,38 @@ pub struct Context {
 
 impl Context {
     /// Keys for `vocab`'s strings (or, without strings, the ids themselves).
-    fn build(cfg: &MeteorConfig, vocab: &[&str]) -> Self {
-        let mut keys: FxHashMap<String, u32> = FxHashMap::default();
-        let intern = |s: String, keys: &mut FxHashMap<String, u32>| -> u32 {
+    /// `hyp_ids`: the token ids hypotheses use (synonyms are looked up for those only).
+    fn build(cfg: &MeteorConfig, vocab: &[&str], hyp_ids: &[bool]) -> Self {
+        // Keys borrow the lowercase forms and the stems, which live to the end.
+        let lowered: Vec<Cow<'_, str>> = vocab
+            .par_iter()
+            .map(|w| {
+                if w.chars().any(|c| c.is_uppercase() || !c.is_ascii()) {
+                    Cow::Owned(w.to_lowercase())
+                } else {
+                    Cow::Borrowed(*w)
+                }
+            })
+            .collect();
+        let mut keys: FxHashMap<&str, u32> = FxHashMap::default();
+        fn intern<'s>(s: &'s str, keys: &mut FxHashMap<&'s str, u32>) -> u32 {
             let next = keys.len() as u32;
             *keys.entry(s).or_insert(next)
-        };
-        let lowered: Vec<String> = vocab.par_iter().map(|w| w.to_lowercase()).collect();
-        let lower: Vec<u32> = lowered
-            .iter()
-            .map(|w| intern(w.clone(), &mut keys))
-            .collect();
-        let stem: Vec<u32> = if cfg.stem {
+        }
+        let lower: Vec<u32> = lowered.iter().map(|w| intern(w, &mut keys)).collect();
+        let n_lower = keys.len();
+        let stems: Vec<String> = if cfg.stem {
             // One stem per distinct lowercase word.
-            let mut by_key: Vec<Option<&str>> = vec![None; keys.len()];
+            let mut by_key: Vec<&str> = vec![""; n_lower];
             for (w, &k) in lowered.iter().zip(&lower) {
-                by_key[k as usize].get_or_insert(w.as_str());
+                by_key[k as usize] = w;
             }
-            let stems: Vec<String> = by_key
-                .par_iter()
-                .map(|w| nltk_porter::stem(w.unwrap_or("")))
-                .collect();
-            let stem_key: Vec<u32> = stems.into_iter().map(|s| intern(s, &mut keys)).collect();
+            by_key.par_iter().map(|w| nltk_porter::stem(w)).collect()
+        } else {
+            Vec::new()
+        };
+        let stem: Vec<u32> = if cfg.stem {
+            let stem_key: Vec<u32> = stems.iter().map(|s| intern(s, &mut keys)).collect();
             lower.iter().map(|&k| stem_key[k as usize]).collect()
         } else {
             lower.clone()
@@ -128,11 +139,15 @@ impl Context {
         if let Some(wn) = &cfg.wordnet {
             // The synonym stage sees the forms the stem stage left (stems when it ran).
             let mut strings: Vec<&str> = vec![""; n_keys];
-            for (s, &k) in &keys {
+            for (&s, &k) in &keys {
                 strings[k as usize] = s;
             }
             let mut wanted = vec![false; n_keys];
-            stem.iter().for_each(|&k| wanted[k as usize] = true);
+            for (id, &k) in stem.iter().enumerate() {
+                if hyp_ids.get(id).copied().unwrap_or(true) {
+                    wanted[k as usize] = true;
+                }
+            }
             let lists: Vec<Vec<u32>> = (0..n_keys)
                 .into_par_iter()
                 .map(|k| {
@@ -175,7 +190,9 @@ impl Context {
 /// Per-thread buffers.
 #[derive(Default)]
 pub struct Scratch {
-    head: FxHashMap<u32, u32>,
+    /// Per key, the top of its stack of reference positions (NONE: empty); kept all-NONE
+    /// between stages (only the entries a stage set are reset).
+    head: Vec<u32>,
     prev: Vec<u32>,
     taken: Vec<bool>,
     matches: Vec<(u32, u32)>,
@@ -204,12 +221,14 @@ fn run_stage(s: &mut Scratch, ctx: &Context, hyp: &[u32], reference: &[u32], sta
         }
     };
     // Per key, a stack of unmatched reference positions (index into ref_left), last on top.
-    s.head.clear();
     s.prev.clear();
     for (x, &j) in s.ref_left.iter().enumerate() {
-        let k = key(reference[j as usize]);
-        let top = s.head.insert(k, x as u32).unwrap_or(NONE);
-        s.prev.push(top);
+        let k = key(reference[j as usize]) as usize;
+        if k >= s.head.len() {
+            s.head.resize(k + 1, NONE);
+        }
+        s.prev.push(s.head[k]);
+        s.head[k] = x as u32;
     }
     s.taken.clear();
     s.taken.resize(s.ref_left.len(), false);
@@ -218,7 +237,7 @@ fn run_stage(s: &mut Scratch, ctx: &Context, hyp: &[u32], reference: &[u32], sta
     for y in (0..n_left).rev() {
         let i = s.hyp_left[y];
         let k = key(hyp[i as usize]);
-        let top = |k: u32, head: &FxHashMap<u32, u32>| head.get(&k).copied().unwrap_or(NONE);
+        let top = |k: u32, head: &[u32]| head.get(k as usize).copied().unwrap_or(NONE);
         let (best_key, best) = if stage == Stage::Synonym {
             let mut best = (k, top(k, &s.head));
             for &syn in ctx.synonyms(k) {
@@ -234,11 +253,14 @@ fn run_stage(s: &mut Scratch, ctx: &Context, hyp: &[u32], reference: &[u32], sta
         if best == NONE {
             continue;
         }
-        s.head.insert(best_key, s.prev[best as usize]);
+        s.head[best_key as usize] = s.prev[best as usize];
         s.taken[best as usize] = true;
         s.matches.push((i, s.ref_left[best as usize]));
         s.hyp_left[y] = NONE;
         hyp_taken += 1;
+    }
+    for &j in &s.ref_left {
+        s.head[key(reference[j as usize]) as usize] = NONE;
     }
     if hyp_taken > 0 {
         s.hyp_left.retain(|&i| i != NONE);
@@ -320,11 +342,21 @@ impl Metric for MeteorConfig {
         5
     }
 
-    fn context(&self, docs: &Docs<'_>, _hyps: &[u32], _refs: &RefSets) -> Context {
+    fn context(&self, docs: &Docs<'_>, hyps: &[u32], _refs: &RefSets) -> Context {
         match docs.vocab() {
             Some(v) if !v.is_empty() => {
                 let words: Vec<&str> = v.iter().collect();
-                Context::build(self, &words)
+                let mut used = vec![false; words.len()];
+                if self.wordnet.is_some() {
+                    for &h in hyps {
+                        for &t in docs.tokens(h as usize) {
+                            if let Some(u) = used.get_mut(t as usize) {
+                                *u = true;
+                            }
+                        }
+                    }
+                }
+                Context::build(self, &words, &used)
             }
             _ => Context::default(),
         }
@@ -370,7 +402,7 @@ mod tests {
         };
         let h = enc(hyp, &mut vocab);
         let r = enc(reference, &mut vocab);
-        let ctx = Context::build(c, &vocab);
+        let ctx = Context::build(c, &vocab, &[]);
         c.pair(&ctx, &mut Scratch::default(), &h, &r)
     }
 
