@@ -222,3 +222,32 @@ def test_registry_cli_pairwise_orange_rerank(mtalign: Any, wordnet_dir: str) -> 
     want = [int(np.argmax(g.scalar_scores(c, [r[1]] * len(c)))) for c, r in zip(cands, refs,
                                                                                  strict=True)]
     assert list(picked.best) == want
+
+
+def test_results_do_not_depend_on_thread_count(mtalign: Any, wordnet_dir: str) -> None:
+    systems, refs = _deen(2, 1000)
+    hyps = systems[0] + systems[1]
+    m = mtalign.Meteor(wordnet=wordnet_dir)
+    one = m.statistics(hyps, refs + refs, threads=1)
+    assert np.array_equal(one, m.statistics(hyps, refs + refs, threads=2))
+    assert np.array_equal(one, m.statistics(hyps, refs + refs, threads=3))
+
+
+def test_score_command_with_wordnet(mtalign: Any, wordnet_dir: str, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from mtalign.cli import main
+
+    (hyps,), refs = _deen(1, 40)
+    (tmp_path / "hyp").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    for k in range(2):
+        (tmp_path / f"ref{k}").write_text("\n".join(r[k] for r in refs) + "\n",
+                                          encoding="utf-8")
+    code = main(["score", "-r", str(tmp_path / "ref0"), str(tmp_path / "ref1"), "-i",
+                 str(tmp_path / "hyp"), "-m", "meteor", "gtm2", "--wordnet", wordnet_dir])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    want = mtalign.Meteor(wordnet=wordnet_dir).corpus_score(hyps, refs).score
+    assert out["scores"]["meteor"]["score"] == want
+    assert out["scores"]["gtm2"]["score"] == mtalign.Gtm(2).corpus_score(hyps, refs).score
