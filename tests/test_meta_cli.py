@@ -116,3 +116,13 @@ def test_compare_matches_sacrebleu_cli_numbers(files, capsys):
     assert code == 0 and "(p = " in out and "baseline: Online-W" in out
     code, _, err = run(capsys, "compare", "-r", files / "ref.de", "-i", hyps[0])
     assert code == 2 and "baseline" in err
+
+
+def test_correlate_takes_gtm_and_meteor(files, capsys):
+    hyps = [files / f"{s}.de" for s in SYSTEMS]
+    code, out, err = run(capsys, "correlate", "--human", files / "mqm.tsv", "-r",
+                         files / "ref.de", "-i", *hyps, "-m", "gtm2", "meteor", "-f", "json",
+                         "--n-bootstrap", "10")
+    assert code == 0, err
+    metrics = json.loads(out)["metrics"]
+    assert set(metrics) == {"gtm2", "meteor"}

@@ -73,7 +73,7 @@ def test_score_command_covers_every_family(mtalign: Any,
     assert out["scores"]["ter"]["score"] == mtalign.Ter().corpus_score(hyps, refs).score
     assert set(out["signatures"]) == {"rouge", "dcs", "sia", "bleu", "bleu2", "bleus4", "chrf",
                                       "chrf++", "nist", "wer", "per", "ter", "ribes",
-                                      "gtm1", "gtm2", "gtm3"}
+                                      "gtm1", "gtm2", "gtm3", "meteor"}
 
 
 def test_orange_command_ranks_error_rates_the_right_way(

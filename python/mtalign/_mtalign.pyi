@@ -13,6 +13,7 @@ __all__ = [
     "ErrorRateCore",
     "GtmCore",
     "InputError",
+    "MeteorCore",
     "MtalignError",
     "NistCore",
     "RibesCore",
@@ -233,5 +234,25 @@ class RibesCore(_NativeMetric):
 @final
 class GtmCore(_NativeMetric):
     def __new__(cls, exponent: float, tokenize: str, lowercase: bool) -> GtmCore: ...
+
+@final
+class MeteorCore:
+    def __new__(
+        cls, alpha: float, beta: float, gamma: float, stages: list[str], wordnet: str | None,
+        tokenize: str,
+    ) -> MeteorCore: ...
+    @property
+    def synonyms_on(self) -> bool: ...
+    def synonyms(self, word: str) -> list[str]: ...
+    @staticmethod
+    def stem(word: str) -> str: ...
+    def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_matrix(
+        self, hyps: Any, refs: Any, threads: int | None = None
+    ) -> tuple[np.ndarray, list[int], list[tuple[int, int]]]: ...
+    def score_one(
+        self, hyp: Any, refs: Any
+    ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
 
 def edit_distance(a: list[int], b: list[int]) -> int: ...

@@ -29,6 +29,7 @@ from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.external_tokenizers import EXTERNAL_TOKENIZERS
 from mtalign.metrics.gtm import Gtm
+from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
 from mtalign.metrics.options import TOKENIZERS
 from mtalign.metrics.results import DCS_FIELDS, Score
@@ -68,6 +69,7 @@ class MetricOptions:
     similarity: str | None = None
     trg_lang: str = ""
     spm_model: str | None = None
+    wordnet: str | None = None
 
     @classmethod
     def from_args(cls, args: Any) -> MetricOptions:
@@ -123,6 +125,9 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--similarity", default=None, metavar="TABLE",
                    help="SIA stochastic matching with a similarity table saved by "
                         "`mtalign train-similarity` (default: exact matching)")
+    p.add_argument("--wordnet", default=None, metavar="DIR",
+                   help="METEOR's synonym stage: a WordNet database directory, e.g. "
+                        "/usr/share/wordnet from Debian's wordnet-base (default: no synonyms)")
 
 
 @dataclass
@@ -286,6 +291,10 @@ FAMILIES: tuple[Family, ...] = (
     Family("gtm", lambda n: _GTM.match(n) is not None, _gtm,
            "gtm, gtm<e> (GTM with run exponent e, e.g. gtm1, gtm2, gtm3)", _report_scalar,
            _default_variant, per_name=True, examples=("gtm1", "gtm2", "gtm3")),
+    Family("meteor", lambda n: n == "meteor",
+           lambda ns, o: Meteor(wordnet=o.wordnet, tokenize=o.tokenize or "whitespace"),
+           "meteor (nltk's; synonyms with --wordnet DIR)", _report_scalar, _default_variant,
+           examples=("meteor",)),
 )
 
 

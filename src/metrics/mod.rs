@@ -5,6 +5,7 @@ mod chrf;
 mod dcs;
 mod error_rate;
 mod gtm;
+mod meteor;
 mod nist;
 mod ribes;
 mod rouge;
@@ -23,6 +24,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<error_rate::ErrorRateCore>()?;
     m.add_class::<ribes::RibesCore>()?;
     m.add_class::<gtm::GtmCore>()?;
+    m.add_class::<meteor::MeteorCore>()?;
     m.add_class::<sia::SiaCore>()?;
     m.add_class::<ter::TerCore>()?;
     m.add_class::<sia::WordSimilarityCore>()?;

@@ -19,6 +19,7 @@ from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
 from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.gtm import Gtm
+from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
 from mtalign.metrics.results import Confidence, CorpusResult, Result
 from mtalign.metrics.ribes import Ribes
@@ -34,6 +35,6 @@ from mtalign.metrics.sia import (
 from mtalign.metrics.ter import Ter, TerExplanation, TerShift
 
 __all__ = ["Bleu", "BleuResult", "Chrf", "Confidence", "CorpusResult", "Dcs", "DcsResult",
-           "DcsScore", "Gtm", "Metric", "Nist", "Per", "Result", "Ribes", "Rouge", "RougeResult",
-           "Score", "Sia", "SiaExplanation", "SiaResult", "SiaRound", "Ter", "TerExplanation",
-           "TerShift", "TranslationTable", "Wer", "WordSimilarity"]
+           "DcsScore", "Gtm", "Meteor", "Metric", "Nist", "Per", "Result", "Ribes", "Rouge",
+           "RougeResult", "Score", "Sia", "SiaExplanation", "SiaResult", "SiaRound", "Ter",
+           "TerExplanation", "TerShift", "TranslationTable", "Wer", "WordSimilarity"]

@@ -100,9 +100,8 @@ pub fn hits(hyp: &[u32], reference: &[u32]) -> u64 {
 fn greedy_runs(s: &mut Scratch, hyp: &[u32], reference: &[u32]) {
     s.runs.clear();
     s.heap.clear();
-    for v in s.positions.values_mut() {
-        v.clear();
-    }
+    // The map keeps its lists between pairs (no allocation once warm); only the lists of
+    // the previous reference's words are non-empty, and they were emptied after it.
     for (j, &t) in reference.iter().enumerate() {
         s.positions.entry(t).or_default().push(j as u32);
     }
@@ -128,6 +127,11 @@ fn greedy_runs(s: &mut Scratch, hyp: &[u32], reference: &[u32]) {
                 hyp: i as u32,
                 reference: j,
             });
+        }
+    }
+    for &t in reference {
+        if let Some(v) = s.positions.get_mut(&t) {
+            v.clear();
         }
     }
     s.hyp_used.clear();
@@ -211,6 +215,11 @@ impl Metric for GtmConfig {
 
     fn check_pair(&self, pair: Pair<'_>) -> Result<()> {
         for (k, reference) in pair.refs().enumerate() {
+            // The check runs on every pair before the parallel work: sentences (whose grid
+            // has at most MAX_HITS cells) skip counting.
+            if (pair.hyp().len() as u64) * (reference.len() as u64) <= MAX_HITS {
+                continue;
+            }
             let n = hits(pair.hyp(), reference);
             if n > MAX_HITS {
                 return Err(Error::Input(format!(
@@ -312,6 +321,21 @@ mod tests {
             &mut Vec::new(),
             e,
         )
+    }
+
+    #[test]
+    fn too_many_hits_are_refused_by_name() {
+        use crate::metrics::metric::statistics_of_sentences;
+        use crate::text::intern::Sentences;
+        use crate::text::refs::RefSets;
+        let long = vec![7u32; 9000];
+        let sentences = Sentences::from_ids(&[long.clone(), long]);
+        let mut refs = RefSets::new();
+        refs.push([1u32]);
+        let cfg = GtmConfig::new(2.0).unwrap();
+        let e = statistics_of_sentences(&cfg, &sentences, &[0], &refs).unwrap_err();
+        assert!(e.to_string().contains("limit"), "{e}");
+        assert_eq!(hits(&[1, 1, 2], &[1, 2, 2, 1]), 6);
     }
 
     #[test]

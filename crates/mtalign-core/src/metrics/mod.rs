@@ -8,6 +8,7 @@ pub mod dcs;
 pub mod error_rate;
 pub mod gtm;
 pub mod matrix;
+pub mod meteor;
 pub mod metric;
 pub mod nist;
 pub mod ribes;

@@ -1,6 +1,6 @@
 //! Texts as kernels see them: token ids, optionally split into lines (summary-level metrics).
 
-use crate::text::intern::Sentences;
+use crate::text::intern::{Sentences, StrTable};
 use crate::{Error, Result};
 use std::ops::Range;
 
@@ -11,6 +11,7 @@ use std::ops::Range;
 pub struct Docs<'a> {
     lines: &'a Sentences,
     ends: Option<&'a [usize]>,
+    vocab: Option<&'a StrTable>,
 }
 
 impl<'a> Docs<'a> {
@@ -19,6 +20,7 @@ impl<'a> Docs<'a> {
         Self {
             lines: sentences,
             ends: None,
+            vocab: None,
         }
     }
 
@@ -33,7 +35,23 @@ impl<'a> Docs<'a> {
         Ok(Self {
             lines,
             ends: Some(ends),
+            vocab: None,
         })
+    }
+
+    /// The same texts, with the strings of their token ids (for metrics that look at the
+    /// words themselves: METEOR's stems and synonyms).
+    pub fn with_vocab(self, vocab: &'a StrTable) -> Self {
+        Self {
+            vocab: Some(vocab),
+            ..self
+        }
+    }
+
+    /// The string of every token id, when the encoder kept them (word tokenizers do; the
+    /// character tokenizers, whose ids are code points, do not).
+    pub fn vocab(&self) -> Option<&'a StrTable> {
+        self.vocab
     }
 
     pub fn len(&self) -> usize {

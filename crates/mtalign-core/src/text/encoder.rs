@@ -32,10 +32,11 @@ pub struct EncodedTexts {
 impl EncodedTexts {
     /// The texts as kernels see them.
     pub fn docs(&self) -> Result<Docs<'_>> {
-        match &self.ends {
-            None => Ok(Docs::single_lines(&self.encoded.sentences)),
-            Some(ends) => Docs::from_lines(&self.encoded.sentences, ends),
-        }
+        let docs = match &self.ends {
+            None => Docs::single_lines(&self.encoded.sentences),
+            Some(ends) => Docs::from_lines(&self.encoded.sentences, ends)?,
+        };
+        Ok(docs.with_vocab(&self.encoded.vocab))
     }
 }
 

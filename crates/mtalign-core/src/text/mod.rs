@@ -6,3 +6,4 @@ pub mod intern;
 pub mod refs;
 pub mod stem;
 pub mod tokenize;
+pub mod wordnet;
