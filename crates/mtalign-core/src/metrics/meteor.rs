@@ -337,6 +337,8 @@ impl Metric for MeteorConfig {
     type Scratch = Scratch;
     type Context = Context;
     const TASK_PAIRS: usize = 64;
+    // The context looks up synonyms for the hypotheses' words only: matrices must pass them.
+    const NEEDS_CONTEXT: bool = true;
 
     fn width(&self) -> usize {
         5

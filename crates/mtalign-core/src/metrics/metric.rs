@@ -87,8 +87,9 @@ pub trait Metric: Sync {
         Ok(())
     }
 
-    /// Whether [`Metric::context`] computes anything (matrices then build the flat batch's
-    /// hypothesis and reference lists to give it the same input).
+    /// Whether [`Metric::context`] reads `hyps` or `ref_sets` (matrices then build the flat
+    /// batch's hypothesis and reference lists to give it the same input; otherwise it gets
+    /// empty ones). A metric that overrides `context` and reads them must set this.
     const NEEDS_CONTEXT: bool = false;
 
     /// Columns of one statistics row.
