@@ -47,6 +47,8 @@ if ! "$PY" -c "import ensurepip, venv" 2>/dev/null; then
 fi
 "$PY" -m venv "$WORK/tools"
 TOOLS=$WORK/tools/bin
+# maturin finds zig as `python3 -m ziglang` of the python3 on PATH: the tools environment's.
+export PATH="$TOOLS:$PATH"
 "$TOOLS/python" -m pip install --quiet --disable-pip-version-check \
     "maturin>=1.5,<2.0" ziglang auditwheel
 VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
