@@ -351,30 +351,8 @@ mod tests {
 
     /// rouge-score's traceback over the whole table (the oracle).
     fn union_dp(r: &[u32], c: &[u32]) -> Vec<bool> {
-        let w = c.len() + 1;
-        let mut t = vec![0u32; (r.len() + 1) * w];
-        for i in 1..=r.len() {
-            for j in 1..=c.len() {
-                t[i * w + j] = if r[i - 1] == c[j - 1] {
-                    t[(i - 1) * w + j - 1] + 1
-                } else {
-                    t[(i - 1) * w + j].max(t[i * w + j - 1])
-                };
-            }
-        }
         let mut union = vec![false; r.len()];
-        let (mut i, mut j) = (r.len(), c.len());
-        while i > 0 && j > 0 {
-            if r[i - 1] == c[j - 1] {
-                union[i - 1] = true;
-                i -= 1;
-                j -= 1;
-            } else if t[i * w + j - 1] > t[(i - 1) * w + j] {
-                j -= 1;
-            } else {
-                i -= 1;
-            }
-        }
+        crate::kernels::summary_lcs::mark_tiny(r, c, &mut Vec::new(), &mut union);
         union
     }
 

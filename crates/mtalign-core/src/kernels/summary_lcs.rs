@@ -99,8 +99,9 @@ impl SummaryLcsScratch {
 /// One-line pairs of at most this many cells take the plain table.
 const TINY_TABLE: usize = 1 << 10;
 
-/// rouge-score's traceback over the whole table of `r` (rows) and `c`, into `union`.
-fn mark_tiny(r: &[u32], c: &[u32], table: &mut Vec<u32>, union: &mut [bool]) {
+/// rouge-score's traceback over the whole table of `r` (rows) and `c`, into `union` (also
+/// the tests' oracle for the bit-parallel alignments).
+pub(crate) fn mark_tiny(r: &[u32], c: &[u32], table: &mut Vec<u32>, union: &mut [bool]) {
     let w = c.len() + 1;
     table.clear();
     table.resize((r.len() + 1) * w, 0);
@@ -160,30 +161,9 @@ mod tests {
         let mut hits = 0;
         for r in refs {
             let mut union = vec![false; r.len()];
+            let mut table = Vec::new();
             for c in cand {
-                let w = c.len() + 1;
-                let mut t = vec![0u32; (r.len() + 1) * w];
-                for i in 1..=r.len() {
-                    for j in 1..=c.len() {
-                        t[i * w + j] = if r[i - 1] == c[j - 1] {
-                            t[(i - 1) * w + j - 1] + 1
-                        } else {
-                            t[(i - 1) * w + j].max(t[i * w + j - 1])
-                        };
-                    }
-                }
-                let (mut i, mut j) = (r.len(), c.len());
-                while i > 0 && j > 0 {
-                    if r[i - 1] == c[j - 1] {
-                        union[i - 1] = true;
-                        i -= 1;
-                        j -= 1;
-                    } else if t[i * w + j - 1] > t[(i - 1) * w + j] {
-                        j -= 1;
-                    } else {
-                        i -= 1;
-                    }
-                }
+                mark_tiny(r, c, &mut table, &mut union);
             }
             for (k, t) in r.iter().enumerate() {
                 let (c, rr) = (left_c.entry(*t).or_insert(0), left_r.get_mut(t).unwrap());
