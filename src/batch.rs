@@ -8,6 +8,7 @@ use crate::convert::{
 use crate::enter::{enter, is_small, INLINE_BYTES};
 use crate::errors::input_err;
 use crate::errors::to_py;
+use mtalign_core::metrics::chunked::statistics_of_texts;
 use mtalign_core::metrics::matrix::{
     scores_matrices, statistics_matrices, statistics_matrix, MatrixBlock, MATRIX_INLINE_CELLS,
 };
@@ -69,7 +70,8 @@ macro_rules! batch_pymethods {
             ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
                 let shape = crate::batch::BatchScorer::shape(self);
                 let encoder = crate::batch::BatchScorer::encoder(self);
-                crate::batch::score_text_batch(py, encoder, hyps, refs, threads, &shape, self.kernel())
+                let chunked = crate::batch::chunked_kernel(crate::batch::BatchScorer::core(self));
+                crate::batch::score_text_batch(py, encoder, hyps, refs, threads, &shape, self.kernel(), chunked.as_deref())
             }
 
             /// Scores pre-tokenized input (tokens verbatim).
@@ -149,7 +151,45 @@ pub(crate) trait BatchKernel:
 }
 impl<F: Fn(&Docs<'_>, &[u32], &RefSets) -> Result<Vec<f64>, Error> + Sync> BatchKernel for F {}
 
+/// Rows and the indices of the texts that vanished in tokenization.
+pub(crate) type RowsAndVanished = Result<(Vec<f64>, Vec<usize>), Error>;
+
+/// Texts encoded and scored chunk by chunk (see `mtalign_core::metrics::chunked`): the
+/// texts, the text index of each hypothesis, their reference sets → rows and vanished texts.
+pub(crate) type ChunkedKernel<'a> =
+    dyn Fn(&Encoder, &[&str], &[u32], &RefSets) -> RowsAndVanished + Sync + 'a;
+
+/// The chunk-by-chunk kernel of `metric`, when its rows are pair-local.
+pub(crate) fn chunked_kernel<M: Metric>(metric: &M) -> Option<Box<ChunkedKernel<'_>>> {
+    (M::PAIR_LOCAL_IDS && !M::CHECKS_PAIRS).then(|| {
+        Box::new(
+            move |encoder: &Encoder, texts: &[&str], hyps: &[u32], refs: &RefSets| {
+                statistics_of_texts(metric, encoder, texts, hyps, refs)
+            },
+        ) as Box<ChunkedKernel<'_>>
+    })
+}
+
+/// Whether a batch is encoded chunk by chunk rather than with one batch-wide vocabulary:
+/// when the metric allows it, no stemmer runs (it stems each distinct token once, and
+/// chunks would repeat that work) and hypotheses hardly repeat (at least 3 in 4 distinct: a
+/// text is tokenized again in every chunk that uses it; pairs that share a reference are
+/// put in one chunk, so shared references are not a reason to stay batch-wide).
+fn encode_by_chunks(encoder: &Encoder, batch: &TextBatch) -> bool {
+    if encoder.stemmer.is_some() {
+        return false;
+    }
+    let mut seen = vec![false; batch.texts.len()];
+    let distinct = batch
+        .hyp_ids
+        .iter()
+        .filter(|&&h| !std::mem::replace(&mut seen[h as usize], true))
+        .count();
+    4 * distinct >= 3 * batch.hyp_ids.len()
+}
+
 /// Text input → (scores shaped `[n, *shape]`, vanished hypotheses, vanished references).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn score_text_batch<'py>(
     py: Python<'py>,
     encoder: Encoder,
@@ -158,10 +198,16 @@ pub(crate) fn score_text_batch<'py>(
     threads: Option<usize>,
     shape: &[usize],
     kernel: impl BatchKernel,
+    chunked: Option<&ChunkedKernel>,
 ) -> PyResult<BatchOut<'py>> {
     let batch = read_text_batch(hyps, refs)?;
     let small = is_small(batch.hyp_ids.len(), batch.texts.bytes());
+    let chunked = chunked.filter(|_| encode_by_chunks(&encoder, &batch));
     let (scores, vanished) = enter(py, threads, small, || {
+        if let Some(score) = chunked {
+            let texts: Vec<&str> = batch.texts.iter().collect();
+            return score(&encoder, &texts, &batch.hyp_ids, &batch.ref_sets);
+        }
         let texts: Vec<&str> = batch.texts.iter().collect();
         let encoded = encoder.encode_texts(&texts);
         let scores = kernel(&encoded.docs()?, &batch.hyp_ids, &batch.ref_sets)?;

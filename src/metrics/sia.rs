@@ -370,9 +370,16 @@ impl SiaCore {
         let fast = !naive;
         let Some(table) = &self.table else {
             let encoder = Encoder::plain(self.tokenizer);
-            return score_text_batch(py, encoder, hyps, refs, threads, &[], |d, h, r| {
-                self.batch(d, h, r, fast)
-            });
+            return score_text_batch(
+                py,
+                encoder,
+                hyps,
+                refs,
+                threads,
+                &[],
+                |d, h, r| self.batch(d, h, r, fast),
+                None,
+            );
         };
         // With a table, tokens are numbered by the table so its rows apply directly.
         let batch = read_text_batch(hyps, refs)?;

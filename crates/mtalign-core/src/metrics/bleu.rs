@@ -259,6 +259,7 @@ impl BleuScratch {
 impl Metric for BleuConfig {
     type Scratch = BleuScratch;
     type Context = ();
+    const PAIR_LOCAL_IDS: bool = true;
     const TASK_PAIRS: usize = 64;
 
     fn width(&self) -> usize {

@@ -371,6 +371,7 @@ impl ChrfScratch {
 impl Metric for ChrfConfig {
     type Scratch = ChrfScratch;
     type Context = ();
+    const PAIR_LOCAL_IDS: bool = true;
     const TASK_PAIRS: usize = 32;
 
     fn width(&self) -> usize {

@@ -61,6 +61,7 @@ impl Scratch {
 impl Metric for ErrorRate {
     type Scratch = Scratch;
     type Context = ();
+    const PAIR_LOCAL_IDS: bool = true;
     const TASK_PAIRS: usize = 64;
 
     fn width(&self) -> usize {

@@ -92,6 +92,14 @@ pub trait Metric: Sync {
     /// empty ones). A metric that overrides `context` and reads them must set this.
     const NEEDS_CONTEXT: bool = false;
 
+    /// Whether rows see token ids only through their equality within the pair: no context,
+    /// no look at the strings or at id values (sorting by id is fine when only integer
+    /// counts come out). Such a metric can be encoded and scored chunk by chunk with ids
+    /// local to each chunk ([`crate::metrics::chunked::statistics_of_texts`]), with rows
+    /// bit-identical to one batch-wide vocabulary. Off by default: a metric that reads its
+    /// context or `Docs::vocab` must leave it off.
+    const PAIR_LOCAL_IDS: bool = false;
+
     /// Columns of one statistics row.
     fn width(&self) -> usize;
 

@@ -4,6 +4,7 @@
 
 pub mod bleu;
 pub mod chrf;
+pub mod chunked;
 pub mod dcs;
 pub mod error_rate;
 pub mod gtm;

@@ -206,6 +206,7 @@ pub fn sentence_ribes<'a>(
 impl Metric for RibesConfig {
     type Scratch = ();
     type Context = ();
+    const PAIR_LOCAL_IDS: bool = true;
 
     fn width(&self) -> usize {
         1

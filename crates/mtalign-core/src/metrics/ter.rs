@@ -499,6 +499,7 @@ pub fn explain(hyp: &[u32], r: &[u32]) -> Explanation {
 impl Metric for TerConfig {
     type Scratch = TerScratch;
     type Context = ();
+    const PAIR_LOCAL_IDS: bool = true;
     const TASK_PAIRS: usize = 4;
 
     fn width(&self) -> usize {

@@ -433,6 +433,7 @@ pub fn score_hypothesis<'a>(
 impl Metric for RougeConfig {
     type Scratch = Scratch;
     type Context = ();
+    const PAIR_LOCAL_IDS: bool = true;
     const TASK_PAIRS: usize = 64;
 
     fn width(&self) -> usize {
