@@ -54,6 +54,19 @@ impl LcsMatcher {
                 self.slot.resize(max_id as usize + 1, NONE);
             }
         }
+        if self.words == 1 {
+            // At most one row per token: sized once, so no row is added one by one.
+            self.masks.resize(pattern.len(), 0);
+            for (i, &s) in pattern.iter().enumerate() {
+                let slot = &mut self.slot[s as usize];
+                if *slot == NONE {
+                    *slot = self.symbols.len() as u32;
+                    self.symbols.push(s);
+                }
+                self.masks[*slot as usize] |= 1u64 << i;
+            }
+            return;
+        }
         for (i, &s) in pattern.iter().enumerate() {
             let row = match self.slot[s as usize] {
                 NONE => {

@@ -299,29 +299,34 @@ fn lowercase_packed_word(word: u64) -> u64 {
     word | (letters >> 2)
 }
 
-fn str_at<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
-    let k = id as usize;
-    let start = if k == 0 { 0 } else { ends[k - 1] };
-    &text[start..ends[k]]
-}
-
-/// Byte classes of the one-pass ASCII word reader: 0 separator, 1 lowercase letter or digit,
-/// [`UPPER`] uppercase letter.
-const ASCII_WORD: [u8; 256] = {
+/// Byte classes of the run reader ([`LocalChunk::push_words`]): 0 an ASCII separator, else
+/// a bit set of [`LOWER`] (lowercase letter or digit), [`UPPER`] (uppercase letter),
+/// [`OTHER`] (a byte of a non-ASCII character).
+const RUN_BYTE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
-    while b < 128 {
+    while b < 256 {
         let c = b as u8;
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            t[b] = 1;
+            t[b] = LOWER;
         } else if c.is_ascii_uppercase() {
             t[b] = UPPER;
+        } else if c >= 0x80 {
+            t[b] = OTHER;
         }
         b += 1;
     }
     t
 };
+const LOWER: u8 = 1;
 const UPPER: u8 = 2;
+const OTHER: u8 = 4;
+
+fn str_at<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
+    let k = id as usize;
+    let start = if k == 0 { 0 } else { ends[k - 1] };
+    &text[start..ends[k]]
+}
 
 /// One chunk interned on its own: local ids, sentence ends and the local vocabulary.
 struct LocalChunk {
@@ -351,14 +356,16 @@ impl LocalChunk {
         buf: &mut String,
         spans: &mut Vec<(u32, u32)>,
     ) {
-        let ascii_words = tokenizer.kind == TokenizerKind::Unicode;
+        let unicode = tokenizer.kind == TokenizerKind::Unicode;
         for (k, text) in texts.iter().enumerate() {
             let text = text.as_ref();
-            if ascii_words && text.is_ascii() {
+            // Lowercasing is per character except for a capital sigma (its lowercase depends
+            // on the letters around it), so a text without one can be lowercased word by word.
+            if unicode && (text.is_ascii() || !text.contains('Σ')) {
                 // The common case in one pass: words read, lowercased and interned as they
                 // end, with no copy of the text and no span list (same tokens as below).
                 let before = self.ids.len();
-                self.push_ascii_words(text, tokenizer.lowercase, buf);
+                self.push_words(text, tokenizer.lowercase, buf, spans);
                 if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
                     self.vanished.push(k);
                 }
@@ -376,48 +383,80 @@ impl LocalChunk {
         }
     }
 
-    /// The `unicode` tokenizer on ASCII text: runs of ASCII letters and digits.
-    fn push_ascii_words(&mut self, text: &str, lowercase: bool, lowered: &mut String) {
+    /// The `unicode` tokenizer on text without a capital sigma. ASCII bytes other than
+    /// letters and digits always end a token, so the text is read as runs between them: a
+    /// run of ASCII letters and digits is one word (packed and lowercased in a register when
+    /// it has at most 8 bytes), a run with other characters goes through the tokenizer.
+    fn push_words(
+        &mut self,
+        text: &str,
+        lowercase: bool,
+        buf: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+    ) {
         let bytes = text.as_bytes();
         let n = bytes.len();
         let mut i = 0;
         loop {
-            while i < n && ASCII_WORD[bytes[i] as usize] == 0 {
+            while i < n && RUN_BYTE[bytes[i] as usize] == 0 {
                 i += 1;
             }
             if i == n {
                 break;
             }
             let start = i;
-            let mut upper = false;
+            let mut seen = 0;
             while i < n {
-                let class = ASCII_WORD[bytes[i] as usize];
+                let class = RUN_BYTE[bytes[i] as usize];
                 if class == 0 {
                     break;
                 }
-                upper |= class == UPPER;
+                seen |= class;
                 i += 1;
             }
             let len = i - start;
-            if len <= 8 {
+            if seen & OTHER != 0 {
+                // Starts and ends next to ASCII bytes (or the text's ends): char boundaries.
+                self.push_mixed_run(&text[start..i], lowercase, buf, spans);
+            } else if len <= 8 {
                 let mut packed = pack_word(bytes, start, len);
-                if lowercase && upper {
+                if lowercase && seen & UPPER != 0 {
                     packed = lowercase_packed_word(packed);
                 }
                 let (id, _) = self.vocab.intern_packed(packed, len as u32);
                 self.ids.push(id);
-                continue;
-            }
-            let word = &text[start..i];
-            if lowercase && upper {
-                lowered.clear();
-                lowered.push_str(word);
-                lowered.make_ascii_lowercase();
-                let (id, _) = self.vocab.intern(lowered);
+            } else if lowercase && seen & UPPER != 0 {
+                buf.clear();
+                buf.push_str(&text[start..i]);
+                buf.make_ascii_lowercase();
+                let (id, _) = self.vocab.intern(buf);
                 self.ids.push(id);
             } else {
-                self.push_token(word);
+                self.push_token(&text[start..i]);
             }
+        }
+    }
+
+    /// A run with non-ASCII characters, tokenized as the `unicode` tokenizer does the whole
+    /// text (its context never reaches past the ASCII separators around the run).
+    fn push_mixed_run(
+        &mut self,
+        run: &str,
+        lowercase: bool,
+        buf: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+    ) {
+        buf.clear();
+        if lowercase {
+            buf.extend(run.chars().flat_map(char::to_lowercase));
+        } else {
+            buf.push_str(run);
+        }
+        spans.clear();
+        crate::text::tokenize::unicode_spans(buf, spans);
+        for &(s, e) in spans.iter() {
+            let (id, _) = self.vocab.intern(&buf[s as usize..e as usize]);
+            self.ids.push(id);
         }
     }
 
@@ -668,6 +707,26 @@ mod tests {
                 })
                 .collect();
             proptest::prop_assert_eq!(enc.vanished, vanished);
+        }
+    }
+
+    proptest::proptest! {
+        /// The run reader gives the tokenizer's tokens on any text: long texts (runs across
+        /// several words), long words, non-ASCII letters, marks, ideographs, capital sigma
+        /// (whole-text lowercasing), dotted capital I (lowercase longer than the letter).
+        #[test]
+        fn run_reader_equals_the_tokenizer_on_any_text(
+            texts in proptest::collection::vec(
+                "([aAbZz09 .,_\\t-]|éÉ|中|Σ|σ|İ|ẞ|\u{301}|—|internationalization|Übergröße){0,60}",
+                0..6,
+            ),
+            lowercase: bool,
+        ) {
+            let tokenizer = Tokenizer::new(TokenizerKind::Unicode, lowercase);
+            let enc = encode_texts(&tokenizer, &texts);
+            let want = interned_one_by_one(&tokenizer, &texts);
+            let got: Vec<Vec<u32>> = enc.sentences.iter().map(<[u32]>::to_vec).collect();
+            proptest::prop_assert_eq!(got, want);
         }
     }
 

@@ -218,7 +218,7 @@ fn is_ideographic(c: char) -> bool {
     )
 }
 
-fn unicode_spans(text: &str, spans: &mut Vec<(u32, u32)>) {
+pub(crate) fn unicode_spans(text: &str, spans: &mut Vec<(u32, u32)>) {
     if text.is_ascii() {
         return ascii_word_spans(text.as_bytes(), spans);
     }
