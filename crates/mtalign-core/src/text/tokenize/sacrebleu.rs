@@ -75,6 +75,31 @@ fn pad_chars(src: &str, dst: &mut String, matches: impl Fn(char) -> bool) {
 fn split_join(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
     buf.clear();
     spans.clear();
+    if text.is_ascii() {
+        // The same split on bytes: Python's ASCII whitespace.
+        let is_space = |b: u8| matches!(b, b'\t'..=b'\r' | 0x1c..=0x1f | b' ');
+        let bytes = text.as_bytes();
+        let n = bytes.len();
+        let mut i = 0;
+        loop {
+            while i < n && is_space(bytes[i]) {
+                i += 1;
+            }
+            if i == n {
+                return;
+            }
+            let token_start = i;
+            while i < n && !is_space(bytes[i]) {
+                i += 1;
+            }
+            if !buf.is_empty() {
+                buf.push(' ');
+            }
+            let start = buf.len();
+            buf.push_str(&text[token_start..i]);
+            spans.push((start as u32, buf.len() as u32));
+        }
+    }
     for token in text.split(py_isspace).filter(|t| !t.is_empty()) {
         if !buf.is_empty() {
             buf.push(' ');
@@ -128,19 +153,22 @@ pub fn tokenize_13a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
 /// its last byte matches "not a digit" exactly where the character does.
 fn regexp_passes(a: &mut Vec<u8>, b: &mut Vec<u8>, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
     a.clear();
-    for &c in b.iter() {
-        if c.is_ascii() && is_13a_symbol(c as char) {
-            a.extend_from_slice(&[b' ', c, b' ']);
-        } else {
-            a.push(c);
-        }
+    let symbol = |c: &u8| c.is_ascii() && is_13a_symbol(*c as char);
+    let mut rest: &[u8] = b;
+    while let Some(k) = rest.iter().position(symbol) {
+        a.extend_from_slice(&rest[..k]);
+        a.extend_from_slice(&[b' ', rest[k], b' ']);
+        rest = &rest[k + 1..];
     }
+    a.extend_from_slice(rest);
     let digit = |c: u8| c.is_ascii_digit();
     let period_comma = |c: u8| c == b'.' || c == b',';
     // period and comma unless preceded by a digit
     sub_bytes(
         a,
         b,
+        period_comma,
+        true,
         |x, y| !digit(x) && period_comma(y),
         |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
     );
@@ -148,6 +176,8 @@ fn regexp_passes(a: &mut Vec<u8>, b: &mut Vec<u8>, buf: &mut String, spans: &mut
     sub_bytes(
         b,
         a,
+        period_comma,
+        false,
         |x, y| period_comma(x) && !digit(y),
         |d, x, y| d.extend_from_slice(&[b' ', x, b' ', y]),
     );
@@ -155,6 +185,8 @@ fn regexp_passes(a: &mut Vec<u8>, b: &mut Vec<u8>, buf: &mut String, spans: &mut
     sub_bytes(
         a,
         b,
+        |c| c == b'-',
+        true,
         |x, y| digit(x) && y == b'-',
         |d, x, y| d.extend_from_slice(&[x, b' ', y, b' ']),
     );
@@ -202,24 +234,40 @@ thread_local! {
     static BYTES: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
-/// [`sub_pairs`] on bytes.
+/// [`sub_pairs`] on bytes, for patterns whose pair can only match where one side is a
+/// `trigger` byte (the second side when `trigger_second`): the bytes up to the next place
+/// a trigger allows a match are copied in one piece, not one by one.
 fn sub_bytes(
     src: &[u8],
     dst: &mut Vec<u8>,
+    trigger: impl Fn(u8) -> bool,
+    trigger_second: bool,
     matches: impl Fn(u8, u8) -> bool,
     replace: impl Fn(&mut Vec<u8>, u8, u8),
 ) {
     dst.clear();
+    let n = src.len();
     let mut i = 0;
-    while i < src.len() {
-        if i + 1 < src.len() && matches(src[i], src[i + 1]) {
-            replace(dst, src[i], src[i + 1]);
-            i += 2;
+    while i + 1 < n {
+        // The first pair (k, k + 1), k ≥ i, whose trigger side holds a trigger byte.
+        let from = if trigger_second { i + 1 } else { i };
+        let Some(offset) = src[from..].iter().position(|&c| trigger(c)) else {
+            break;
+        };
+        let k = from + offset - usize::from(trigger_second);
+        if k + 1 >= n {
+            break;
+        }
+        dst.extend_from_slice(&src[i..k]);
+        if matches(src[k], src[k + 1]) {
+            replace(dst, src[k], src[k + 1]);
+            i = k + 2;
         } else {
-            dst.push(src[i]);
-            i += 1;
+            dst.push(src[k]);
+            i = k + 1;
         }
     }
+    dst.extend_from_slice(&src[i.min(n)..]);
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -292,6 +340,49 @@ pub fn tokenize_intl(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pass as the regular expression runs it: at each byte, a match consumes the pair,
+    /// else the byte is copied.
+    fn sub_bytes_naive(
+        src: &[u8],
+        matches: impl Fn(u8, u8) -> bool,
+        replace: impl Fn(&mut Vec<u8>, u8, u8),
+    ) -> Vec<u8> {
+        let mut dst = Vec::new();
+        let mut i = 0;
+        while i < src.len() {
+            if i + 1 < src.len() && matches(src[i], src[i + 1]) {
+                replace(&mut dst, src[i], src[i + 1]);
+                i += 2;
+            } else {
+                dst.push(src[i]);
+                i += 1;
+            }
+        }
+        dst
+    }
+
+    proptest::proptest! {
+        /// Skipping to the next trigger byte changes nothing, for the three 13a passes.
+        #[test]
+        fn sub_bytes_skips_only_bytes_that_cannot_match(text in "[0-9.,a -]{0,40}") {
+            let src = text.as_bytes();
+            let digit = |c: u8| c.is_ascii_digit();
+            let pc = |c: u8| c == b'.' || c == b',';
+            let mut got = Vec::new();
+            let m2 = |x: u8, y: u8| !digit(x) && pc(y);
+            let r2 = |d: &mut Vec<u8>, x: u8, y: u8| d.extend_from_slice(&[x, b' ', y, b' ']);
+            sub_bytes(src, &mut got, pc, true, m2, r2);
+            proptest::prop_assert_eq!(&got, &sub_bytes_naive(src, m2, r2));
+            let m3 = |x: u8, y: u8| pc(x) && !digit(y);
+            let r3 = |d: &mut Vec<u8>, x: u8, y: u8| d.extend_from_slice(&[b' ', x, b' ', y]);
+            sub_bytes(src, &mut got, pc, false, m3, r3);
+            proptest::prop_assert_eq!(&got, &sub_bytes_naive(src, m3, r3));
+            let m4 = |x: u8, y: u8| digit(x) && y == b'-';
+            sub_bytes(src, &mut got, |c| c == b'-', true, m4, r2);
+            proptest::prop_assert_eq!(&got, &sub_bytes_naive(src, m4, r2));
+        }
+    }
 
     fn run(f: fn(&str, &mut String, &mut Vec<(u32, u32)>), text: &str) -> Vec<String> {
         let (mut buf, mut spans) = (String::new(), Vec::new());
