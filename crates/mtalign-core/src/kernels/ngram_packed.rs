@@ -1,21 +1,22 @@
 //! Clipped n-gram matches of one short-alphabet sequence against others, with each n-gram
-//! packed exactly into a `u64`.
+//! packed exactly into a `u64` and the matches counted by one merge of two sorted lists.
 //!
 //! The hypothesis's symbols (code points, word ids: any `u32`) get dense one-byte ids
-//! `1..=254` in first-seen order, so an n-gram of order `n ≤ 8` is the `u64` of its `n` id
-//! bytes: exact (no hashing of n-grams, no collisions), and distinct across orders because no
-//! id is 0. Every n-gram of the hypothesis, of orders `1..=k`, is counted once in an
-//! open-addressing table of `(key, hypothesis count, seen)` slots. A reference is then one
-//! pass: at each position its n-grams are looked up order by order, and the first one
-//! missing ends that position (the table holds every prefix of every n-gram it holds, and a
-//! reference symbol outside the hypothesis's alphabet gets the id 255, which no key holds).
-//! A found n-gram is a match while fewer of it have been seen in this reference than the
-//! hypothesis has, which adds up to Σ min(hypothesis count, reference count) per order.
+//! `1..=254` in first-seen order; a reference symbol the hypothesis lacks gets 255. Each
+//! position of a sequence is then one `u64` key: the ids of the `k` symbols starting there
+//! (`k` the highest order, at most [`MAX_PACKED_ORDER`]) from the top byte down, zero bytes
+//! past the end. An n-gram is exactly the top `n` bytes of its position's key, so sorting
+//! the keys puts the occurrences of every n-gram of every order `n ≤ k` next to each other
+//! (big-endian bytes sort lexicographically; no id is 0, so a tail shorter than `n` never
+//! joins an n-gram's run). One merge of the hypothesis's sorted keys with a reference's
+//! walks those runs: where two neighbours share their top `l` bytes, the runs of orders
+//! above `l` end, each adding min(hypothesis count, reference count) to its order.
 //!
 //! [`PackedNgrams::set_hyp`] refuses (returns false) a hypothesis of more than 254 distinct
 //! symbols or an order above [`MAX_PACKED_ORDER`]; callers then take the general
 //! [`NgramIds`](super::ngram_ids::NgramIds) path, whose counts these equal (proptests).
-//! Nothing is allocated per sequence once the buffers have grown.
+//! No hashing of n-grams, no per-pair allocation once the buffers have grown; memory is
+//! linear in the lengths.
 
 /// The highest order whose n-grams fit a `u64` (eight one-byte ids).
 pub const MAX_PACKED_ORDER: usize = 8;
@@ -31,14 +32,6 @@ const WIDE_SLOTS: usize = 512;
 
 const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    /// 0 = empty (no n-gram packs to 0).
-    key: u64,
-    hyp: u32,
-    seen: u32,
-}
-
 /// Per-thread working memory; see the module docs.
 #[derive(Debug)]
 pub struct PackedNgrams {
@@ -49,14 +42,11 @@ pub struct PackedNgrams {
     wide_ids: Vec<u8>,
     /// Symbols given an id for the current hypothesis (to forget them).
     symbols: Vec<u32>,
-    slots: Vec<Slot>,
-    used: Vec<u32>,
-    shift: u32,
-    /// The hypothesis as ids, then (reused) each reference.
-    ids: Vec<u8>,
+    /// The hypothesis's position keys, sorted.
+    hyp_keys: Vec<u64>,
+    /// A reference's position keys, sorted.
+    ref_keys: Vec<u64>,
     order: usize,
-    /// Whether `seen` counts need clearing before the next reference.
-    dirty: bool,
 }
 
 impl Default for PackedNgrams {
@@ -66,12 +56,9 @@ impl Default for PackedNgrams {
             wide_keys: vec![u32::MAX; WIDE_SLOTS],
             wide_ids: vec![0; WIDE_SLOTS],
             symbols: Vec::new(),
-            slots: Vec::new(),
-            used: Vec::new(),
-            shift: 64,
-            ids: Vec::new(),
+            hyp_keys: Vec::new(),
+            ref_keys: Vec::new(),
             order: 0,
-            dirty: false,
         }
     }
 }
@@ -80,17 +67,33 @@ fn wide_slot(sym: u32) -> usize {
     ((u64::from(sym).wrapping_mul(MUL)) >> (64 - WIDE_SLOTS.trailing_zeros())) as usize
 }
 
+/// The sorted position keys of `ids` for orders up to `order` (see the module docs), less
+/// those that start with [`ABSENT`] (no n-gram of theirs can match).
+fn sorted_keys(ids: impl DoubleEndedIterator<Item = u8>, order: usize, out: &mut Vec<u64>) {
+    out.clear();
+    let keep = !0u64 << (8 * (MAX_PACKED_ORDER - order));
+    let mut window = 0u64;
+    for id in ids.rev() {
+        window = (window >> 8) | (u64::from(id) << 56);
+        if id != ABSENT {
+            out.push(window & keep);
+        }
+    }
+    out.sort_unstable();
+}
+
 impl PackedNgrams {
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Forgets the previous hypothesis's symbols and n-grams (only the slots it used).
+    /// Forgets the previous hypothesis's symbols.
     fn forget(&mut self) {
         for &s in &self.symbols {
             if s < 256 {
                 self.narrow[s as usize] = 0;
             } else {
+                // Every entry goes, so probing past already emptied slots is harmless.
                 let mut i = wide_slot(s);
                 while self.wide_keys[i] != s {
                     i = (i + 1) & (WIDE_SLOTS - 1);
@@ -98,14 +101,8 @@ impl PackedNgrams {
                 self.wide_keys[i] = u32::MAX;
             }
         }
-        // Wide entries are removed in any order: re-inserting the survivors is not needed
-        // because every entry of this hypothesis goes.
         self.symbols.clear();
-        for &s in &self.used {
-            self.slots[s as usize] = Slot::default();
-        }
-        self.used.clear();
-        self.dirty = false;
+        self.hyp_keys.clear();
     }
 
     /// The id of `sym`, new if absent; `None` past [`MAX_ALPHABET`] symbols.
@@ -161,106 +158,86 @@ impl PackedNgrams {
         }
     }
 
-    fn slot_of(&self, key: u64) -> usize {
-        (key.wrapping_mul(MUL) >> self.shift) as usize
-    }
-
-    /// Counts every n-gram of `hyp` of orders `1..=order`. False (and nothing usable kept)
-    /// when `order` > [`MAX_PACKED_ORDER`] or `hyp` has more than [`MAX_ALPHABET`] distinct
+    /// Takes `hyp` with n-grams of orders `1..=order`. False (and nothing usable kept) when
+    /// `order` > [`MAX_PACKED_ORDER`] or `hyp` has more than [`MAX_ALPHABET`] distinct
     /// symbols.
     pub fn set_hyp(&mut self, hyp: &[u32], order: usize) -> bool {
         self.forget();
-        if order > MAX_PACKED_ORDER {
+        if order == 0 || order > MAX_PACKED_ORDER {
             return false;
         }
-        let mut ids = std::mem::take(&mut self.ids);
+        // The ids go through `ref_keys`' buffer (as u64) before the keys are built.
+        let mut ids = std::mem::take(&mut self.ref_keys);
         ids.clear();
         for &sym in hyp {
             match self.intern(sym) {
-                Some(id) => ids.push(id),
+                Some(id) => ids.push(u64::from(id)),
                 None => {
-                    self.ids = ids;
+                    self.ref_keys = ids;
                     self.forget();
                     return false;
                 }
             }
         }
         self.order = order;
-        // Room for every n-gram at load ≤ 1/2.
-        let cap = (2 * hyp.len() * order.max(1)).next_power_of_two().max(64);
-        if self.slots.len() < cap {
-            self.slots.resize(cap, Slot::default());
-        }
-        self.shift = 64 - cap.trailing_zeros();
-        let mask = cap - 1;
-        for pos in 0..ids.len() {
-            let mut key = 0u64;
-            for &id in &ids[pos..(pos + order).min(ids.len())] {
-                key = (key << 8) | u64::from(id);
-                let mut s = self.slot_of(key);
-                loop {
-                    let slot = &mut self.slots[s];
-                    if slot.key == key {
-                        slot.hyp += 1;
-                        break;
-                    }
-                    if slot.key == 0 {
-                        *slot = Slot {
-                            key,
-                            hyp: 1,
-                            seen: 0,
-                        };
-                        self.used.push(s as u32);
-                        break;
-                    }
-                    s = (s + 1) & mask;
-                }
-            }
-        }
-        self.ids = ids;
+        let mut keys = std::mem::take(&mut self.hyp_keys);
+        sorted_keys(ids.iter().map(|&id| id as u8), order, &mut keys);
+        self.hyp_keys = keys;
+        self.ref_keys = ids;
         true
     }
 
     /// Clipped matches of the hypothesis against `reference`, per order: `hits[n]` for
     /// `n` in `1..=order` (`hits[0]` untouched; `hits` must have `order + 1` entries).
     pub fn matches(&mut self, reference: &[u32], hits: &mut [u32]) {
-        if self.dirty {
-            for &s in &self.used {
-                self.slots[s as usize].seen = 0;
-            }
-        }
-        self.dirty = true;
         let order = self.order;
-        hits[1..=order].fill(0);
-        let mut ids = std::mem::take(&mut self.ids);
-        ids.clear();
-        ids.extend(reference.iter().map(|&sym| self.lookup(sym)));
-        let mask = (1usize << (64 - self.shift)) - 1;
-        for pos in 0..ids.len() {
-            let mut key = 0u64;
-            for (n, &id) in ids[pos..(pos + order).min(ids.len())].iter().enumerate() {
-                if id == ABSENT {
-                    break;
-                }
-                key = (key << 8) | u64::from(id);
-                let mut s = self.slot_of(key);
-                let slot = loop {
-                    let slot = &mut self.slots[s];
-                    if slot.key == key || slot.key == 0 {
-                        break slot;
-                    }
-                    s = (s + 1) & mask;
-                };
-                if slot.key == 0 {
-                    break;
-                }
-                if slot.seen < slot.hyp {
-                    hits[n + 1] += 1;
-                }
-                slot.seen += 1;
-            }
+        let mut keys = std::mem::take(&mut self.ref_keys);
+        sorted_keys(
+            reference.iter().map(|&sym| self.lookup(sym)),
+            order,
+            &mut keys,
+        );
+        merge_runs(&self.hyp_keys, &keys, order, hits);
+        self.ref_keys = keys;
+    }
+}
+
+/// Walks the merged sorted keys `h` and `r`; see the module docs. Branch-free per key: the
+/// side is chosen by a comparison, and the eight orders are lanes updated together.
+fn merge_runs(h: &[u64], r: &[u64], order: usize, hits: &mut [u32]) {
+    const LANES: usize = MAX_PACKED_ORDER;
+    // Per order n (lane n - 1): counts of the current run on each side, and the sum of
+    // min(hyp, ref) over the runs already ended.
+    let mut hc = [0u32; LANES];
+    let mut rc = [0u32; LANES];
+    let mut total = [0u32; LANES];
+    let (mut i, mut j) = (0, 0);
+    let mut prev = 0u64;
+    for _ in 0..h.len() + r.len() {
+        // An exhausted side reads as u64::MAX, which no key is (no key starts with 255).
+        let hk = h.get(i).copied().unwrap_or(u64::MAX);
+        let rk = r.get(j).copied().unwrap_or(u64::MAX);
+        let from_hyp = hk <= rk;
+        let key = if from_hyp { hk } else { rk };
+        i += usize::from(from_hyp);
+        j += usize::from(!from_hyp);
+        // Runs of orders above the shared top bytes end here (prev = 0 shares none); the
+        // key counts for every order up to its length (its last nonzero byte).
+        let shared = (prev ^ key).leading_zeros() / 8;
+        let len = 8 - key.trailing_zeros() / 8;
+        let (to_h, to_r) = (u32::from(from_hyp), u32::from(!from_hyp));
+        for n in 0..LANES {
+            let ends = (n as u32) >= shared;
+            let counts = u32::from((n as u32) < len);
+            total[n] += if ends { hc[n].min(rc[n]) } else { 0 };
+            let keep = if ends { 0 } else { u32::MAX };
+            hc[n] = (hc[n] & keep) + counts * to_h;
+            rc[n] = (rc[n] & keep) + counts * to_r;
         }
-        self.ids = ids;
+        prev = key;
+    }
+    for n in 1..=order {
+        hits[n] = total[n - 1] + hc[n - 1].min(rc[n - 1]);
     }
 }
 
