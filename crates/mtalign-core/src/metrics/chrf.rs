@@ -214,7 +214,14 @@ impl ChrfConfig {
         if self.whitespace {
             out.extend_from_slice(text);
         } else {
-            out.extend(text.iter().copied().filter(|&c| !is_space(c)));
+            // Write every character and advance past the kept ones: no branch per character.
+            out.resize(text.len(), 0);
+            let mut n = 0;
+            for &c in text {
+                out[n] = c;
+                n += usize::from(!is_space(c));
+            }
+            out.truncate(n);
         }
     }
 }
