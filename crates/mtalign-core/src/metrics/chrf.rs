@@ -193,7 +193,8 @@ impl Grams {
 /// Working memory of one thread.
 #[derive(Debug, Default)]
 pub struct ChrfScratch {
-    /// Character n-grams packed into `u64`s (the usual case) ...
+    /// Character n-grams packed into `u64`s (the usual case: at most 254 distinct characters
+    /// in the hypothesis and `char_order` ≤ 8) ...
     packed: PackedNgrams,
     /// ... whether the current hypothesis took that path ...
     use_packed: bool,
@@ -201,6 +202,10 @@ pub struct ChrfScratch {
     /// ... else the general n-gram ids.
     chars: Grams,
     words: Grams,
+    /// Word n-grams (chrF++) the same two ways.
+    packed_words: PackedNgrams,
+    use_packed_words: bool,
+    hyp_words: usize,
     /// Word strings → ids (chains of code points), for the current pair.
     word_table: NgramIds,
     buf: Vec<u32>,
@@ -355,7 +360,13 @@ impl ChrfScratch {
         }
         if w > 0 {
             words_into(&mut self.word_table, r, &mut self.buf);
-            self.words.against(&self.buf, w, &mut out[3 * c..]);
+            if self.use_packed_words {
+                let mut hits = [0u32; MAX_ORDER + 1];
+                self.packed_words.matches(&self.buf, &mut hits[..=w]);
+                orders_row(&hits, w, self.hyp_words, self.buf.len(), &mut out[3 * c..]);
+            } else {
+                self.words.against(&self.buf, w, &mut out[3 * c..]);
+            }
         }
     }
 
@@ -377,7 +388,11 @@ impl ChrfScratch {
         if w > 0 {
             self.word_table.clear();
             words_into(&mut self.word_table, hyp, &mut self.buf);
-            self.words.set_hyp(&self.buf, w);
+            self.hyp_words = self.buf.len();
+            self.use_packed_words = self.packed_words.set_hyp(&self.buf, w);
+            if !self.use_packed_words {
+                self.words.set_hyp(&self.buf, w);
+            }
         }
         let mut tmp = std::mem::take(&mut self.row);
         tmp.clear();
@@ -643,16 +658,25 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Every character order (the packed path up to 8, the general one above) and
-        /// hypotheses past the packed alphabet's 254 symbols.
+        /// Every character and word order (the packed paths up to 8, the general one above),
+        /// hypotheses past the packed alphabet's 254 characters, and past 254 distinct words
+        /// of few characters (words fall back while characters stay packed).
         #[test]
-        fn both_character_paths_match_the_oracle(
+        fn both_paths_match_the_oracle(
             hyp in "[ab\u{e4}\u{4e00} ]{0,12}", r in "[ab\u{e4}\u{4e00} ]{0,12}",
-            c in 1usize..=MAX_ORDER, wide in 0usize..300,
+            c in 1usize..=MAX_ORDER, w in 1usize..=MAX_ORDER, wide in 0usize..300,
+            words: bool,
         ) {
-            let cfg = ChrfConfig::new(c, 1, 2.0, false, false).unwrap();
-            let many: String = (0..wide as u32).filter_map(|i| char::from_u32(0x3400 + i)).collect();
-            let (h, rr) = (format!("{hyp}{many}"), format!("{many}{r}"));
+            let cfg = ChrfConfig::new(c, w, 2.0, false, false).unwrap();
+            let many: String = if words {
+                // Distinct words over {a, b}: the binary numerals of 2.. with 0 → a, 1 → b.
+                (2..wide as u32 + 2)
+                    .map(|i| format!("{i:b} ").replace('0', "a").replace('1', "b"))
+                    .collect()
+            } else {
+                (0..wide as u32).filter_map(|i| char::from_u32(0x3400 + i)).collect()
+            };
+            let (h, rr) = (format!("{hyp} {many}"), format!("{many} {r}"));
             proptest::prop_assert_eq!(row(&cfg, &h, &[&rr]), oracle(&cfg, &h, &rr));
             proptest::prop_assert_eq!(row(&cfg, &hyp, &[&rr, &r]), {
                 let (a, b) = (oracle(&cfg, &hyp, &rr), oracle(&cfg, &hyp, &r));
