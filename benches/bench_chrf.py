@@ -8,7 +8,10 @@ spaced subset of ``--peer-pairs`` of the same pairs; ratios compare pairs per se
 
 * sentence chrF / chrF++: ``Chrf(...).batch_score(hyps, refs)`` (all cores and
   ``threads=1``) vs one reused ``sacrebleu.metrics.CHRF`` object's ``sentence_score`` loop,
-  and vs ``fastchrf.pairwise_chrf`` (one 1x1 matrix per pair; chrF only).
+  and vs ``fastchrf.pairwise_chrf`` (one 1x1 matrix per pair; chrF only). ``--corpus
+  distinct`` (the default): ``benches/corpus.py``'s distinct corpus (every distinct English
+  system output once, as for METEOR; its header is printed); ``--corpus ende``: the WMT21
+  en-de pairs above, cycled (texts repeat, so mtalign's per-call deduplication helps).
 * sentence TER: ``Ter().batch_score`` vs a reused ``sacrebleu.metrics.TER``'s loop.
 * chrF ``pairwise`` of the first ``--pairwise-n`` outputs of one system against themselves
   (MBR's utility matrix) vs ``fastchrf.pairwise_chrf`` on the same n x n.
@@ -42,6 +45,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus as corpora  # noqa: E402
 from _common import machine_info, read_lines  # noqa: E402
 
 
@@ -75,6 +79,8 @@ def main() -> None:
     ap.add_argument("--small", action="store_true",
                     help="smoke run: 2,000 pairs, 200 peer pairs, pairwise 64, corpus TER on "
                          "200 lines a system, 1 repeat")
+    ap.add_argument("--corpus", choices=("distinct", "ende"), default="distinct",
+                    help="pairs of the sentence chrF rows (see the module doc)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args()
     corpus_lines = None
@@ -97,6 +103,15 @@ def main() -> None:
     peer_h, peer_r = hyps[::step][: args.peer_pairs], refs[::step][: args.peer_pairs]
     peer_pairs = list(zip(peer_h, peer_r, strict=True))
     ter_pairs = peer_pairs[: len(peer_pairs) // 4 or 1]
+    chrf_h, chrf_r, chrf_peer = hyps, refs, peer_pairs
+    corpus_header = [f"sentence chrF pairs: WMT21 en-de, {len(hyps0):,} pairs cycled to "
+                     f"{len(hyps):,} (texts repeat)"]
+    if args.corpus == "distinct":
+        dc = corpora.distinct_pairs(args.data_dir, args.pairs)
+        chrf_h, chrf_r = dc.hyps, dc.refs
+        sub = dc.subset(args.peer_pairs)
+        chrf_peer = list(zip(sub.hyps, sub.refs, strict=True))
+        corpus_header = dc.describe()
     rows: list[tuple[str, str, int, float]] = []
 
     def add(task: str, tool: str, n: int, seconds: float) -> None:
@@ -104,17 +119,21 @@ def main() -> None:
 
     for task, word_order in (("sentence chrF", 0), ("sentence chrF++", 2)):
         ours = mtalign.Chrf(word_order=word_order)
-        add(task, "mtalign", len(hyps), timed(lambda o=ours: o.batch_score(hyps, refs),
-                                              args.repeat))
-        add(task, "mtalign threads=1", len(hyps),
-            timed(lambda o=ours: o.batch_score(hyps, refs, threads=1), args.repeat))
         peer = CHRF(word_order=word_order)
-        add(task, "sacrebleu", len(peer_h), timed(
-            lambda p=peer: [p.sentence_score(h, [r]) for h, r in peer_pairs],
+        # Checked equal to sacrebleu on the peers' pairs before timing.
+        got = ours.batch_score([h for h, _ in chrf_peer], [r for _, r in chrf_peer])
+        want = [peer.sentence_score(h, [r]).score for h, r in chrf_peer]
+        assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= 1e-12, task
+        add(task, "mtalign", len(chrf_h),
+            timed(lambda o=ours: o.batch_score(chrf_h, chrf_r), args.repeat))
+        add(task, "mtalign threads=1", len(chrf_h),
+            timed(lambda o=ours: o.batch_score(chrf_h, chrf_r, threads=1), args.repeat))
+        add(task, "sacrebleu", len(chrf_peer), timed(
+            lambda p=peer: [p.sentence_score(h, [r]) for h, r in chrf_peer],
             args.repeat))
         if fastchrf is not None and word_order == 0:
-            add(task, "fastchrf", len(peer_h), timed(
-                lambda: [fastchrf.pairwise_chrf([[h]], [[r]]) for h, r in peer_pairs],
+            add(task, "fastchrf", len(chrf_peer), timed(
+                lambda: [fastchrf.pairwise_chrf([[h]], [[r]]) for h, r in chrf_peer],
                 args.repeat))
 
     ter_n = min(len(hyps), max(args.peer_pairs * 10, 1))
@@ -147,6 +166,8 @@ def main() -> None:
                       "sacrebleu (extrapolated)": t_peer * lines / sum(map(len, peer_systems))}
 
     print(f"machine: {json.dumps(machine_info(['mtalign', 'sacrebleu', 'fastchrf']))}")
+    for line in corpus_header:
+        print(line)
     print(f"{'task':<24} {'tool':<20} {'pairs':>9} {'pairs/s':>12} {'vs sacrebleu':>13}")
     base = {task: pps for task, tool, _, pps in rows if tool == "sacrebleu"}
     for task, tool, count, pps in rows:

@@ -3,7 +3,7 @@ progress bar, and peak memory that does not grow with the file.
 
 Oracle: the Python API on the whole corpus (``metric.corpus_score`` / ``batch_score``), exact
 for metrics whose statistics are counts (BLEU, chrF, TER, WER) and to 1e-12 for averages of
-sentence scores (ROUGE, DCS). Data: the WMT21 de-en sample shipped with mtalign.
+sentence scores (ROUGE, DCS, METEOR). Data: the WMT21 de-en sample shipped with mtalign.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from mtalign.cli import main
 from mtalign.demo import load_sample, sample_files
 from mtalign.registry import make_metric
 
-METRICS = ["bleu", "chrf", "ter", "wer", "rougeL", "rouge1", "dcs"]
+METRICS = ["bleu", "chrf", "ter", "wer", "rougeL", "rouge1", "dcs", "meteor"]
 # The registry's objects for these names (``bleu`` is sacrebleu's BLEU: exp smoothing).
 EXACT = {name: make_metric(name)[0] for name in ("bleu", "chrf", "ter", "wer")}
 BLEU = EXACT["bleu"]
@@ -53,6 +53,8 @@ def _check_against_api(obj: dict, hyps: list[str], refs: list[list[str]]) -> Non
         assert np.allclose(list(obj["scores"][v].values()), rouge[v], rtol=0, atol=1e-12)
     dcs = Dcs(multi_ref="max").corpus_score(hyps, refs)
     assert abs(obj["scores"]["dcs"]["score"] - dcs.dcs) <= 1e-12
+    meteor = float(make_metric("meteor")[0].corpus_score(hyps, refs))
+    assert abs(obj["scores"]["meteor"]["score"] - meteor) <= 1e-12
     assert obj["n_sentences"] == len(hyps)
     assert obj["signatures"]["bleu"] == BLEU.corpus_score(hyps, refs).signature
 

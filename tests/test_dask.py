@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from distributed import Client, LocalCluster
-from mtalign import Bleu, Chrf, Dcs, Nist, Per, Ribes, Rouge, Sia, Ter, Wer
+from mtalign import Bleu, Chrf, Dcs, Meteor, Nist, Per, Ribes, Rouge, Sia, Ter, Wer
 from mtalign.demo import load_sample
 
 LISTS = pd.ArrowDtype(pa.list_(pa.string()))
@@ -50,7 +50,7 @@ def _frame(hyps: list[str], refs: list, npartitions: int = 7) -> dd.DataFrame:
 
 EXACT = [Bleu(), Bleu(smooth="floor", max_order=2, tokenize="intl"), Chrf(),
          Chrf(word_order=2), Ter(), Wer(), Per(), Nist()]
-AVERAGED = [Rouge(["rougeL", "rouge2", "rougeSU4"]), Dcs(), Ribes(), Sia()]
+AVERAGED = [Rouge(["rougeL", "rouge2", "rougeSU4"]), Dcs(), Ribes(), Sia(), Meteor()]
 
 
 @pytest.mark.parametrize("metric", EXACT, ids=repr)

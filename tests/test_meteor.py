@@ -176,6 +176,27 @@ def test_statistics_corpus_and_preset(mtalign: Any) -> None:
         mtalign.Meteor.preset("meteor-1.5")
 
 
+def test_corpus_from_parts_and_resamples_is_the_mean_score(mtalign: Any) -> None:
+    # aggregation = "mean": the corpus score of parts (mtalign score's chunks, Dask
+    # partitions) and of bootstrap resamples is column 0 of the mean row, i.e. the mean of
+    # the sentence scores; the oracle is nltk's sentence scores, averaged here.
+    from mtalign.metrics.partial import combine, corpus_result, partial
+
+    (hyps,), refs = _deen(1, 200)
+    m = mtalign.Meteor()
+    assert m.aggregation == "mean"
+    want = float(np.mean(_nltk(hyps, refs, NoSynonyms())))
+    parts = [partial(m, hyps[i:i + 37], refs[i:i + 37]) for i in range(0, len(hyps), 37)]
+    got = corpus_result(m, combine(parts))
+    assert got.n_sentences == len(hyps)
+    assert abs(float(got) - want) <= 1e-12
+    assert abs(float(m.corpus_score(hyps, refs)) - want) <= 1e-12
+    stats = m.statistics(hyps, refs)
+    idx = np.array([[0, 0, 5, 7], [1, 2, 3, 4]])
+    resampled = m.scores_from_statistics(stats[idx].mean(axis=1))
+    np.testing.assert_allclose(resampled, stats[idx, 0].mean(axis=1), rtol=0, atol=1e-15)
+
+
 @pytest.mark.parametrize("kw, match", [
     ({"alpha": 1.5}, "alpha"), ({"alpha": -0.1}, "alpha"), ({"beta": -1.0}, "beta"),
     ({"beta": float("inf")}, "beta"), ({"gamma": 1.01}, "gamma"),

@@ -1,4 +1,5 @@
-"""Paired tests on metrics whose corpus score is a mean of sentence scores (ROUGE, DCS).
+"""Paired tests on metrics whose corpus score is a mean of sentence scores (ROUGE, DCS,
+METEOR).
 
 Regression: before ``Metric.aggregation = "mean"`` was declared on them, ``paired_test``
 summed their statistics rows, so the reported system score was n times the corpus score.
@@ -19,8 +20,8 @@ REFS = ["the cat sat on a mat", "a dog was barking at night", "it is raining in 
         "he reads a book", "we walk into the old town"]
 
 
-@pytest.mark.parametrize("metric", [mtalign.Rouge("rougeL"), mtalign.Dcs()],
-                         ids=["rougeL", "dcs"])
+@pytest.mark.parametrize("metric", [mtalign.Rouge("rougeL"), mtalign.Dcs(), mtalign.Meteor()],
+                         ids=["rougeL", "dcs", "meteor"])
 def test_reported_scores_are_corpus_scores(metric: mtalign.Metric) -> None:
     assert metric.aggregation == "mean"
     results = paired_test(metric, HYPS_A, {"B": HYPS_B}, REFS, kind="bs", n_samples=50)

@@ -54,7 +54,9 @@ class Meteor(Metric[CorpusResult]):
     METEOR; ``docs/meteor.md`` lists the differences). With m matches in ``chunks`` runs
     adjacent in both sentences: P = m/|hyp|, R = m/|ref|, Fmean = PR/(αP + (1−α)R),
     score = (1 − γ(chunks/m)^β)·Fmean, 0 if nothing matches. Several references: the best
-    score. The corpus score is the mean sentence score (nltk has no corpus METEOR).
+    score. The corpus score is the mean sentence score (nltk has no corpus METEOR): the first
+    column of the mean statistics row, so ``aggregation = "mean"`` and METEOR streams
+    (``mtalign score`` in chunks, :mod:`mtalign.dask` by partitions, paired tests).
 
     Args:
         alpha: precision's weight in Fmean, 0 to 1 (0.9: recall weighted 9:1).
@@ -84,6 +86,10 @@ class Meteor(Metric[CorpusResult]):
     """
 
     __slots__ = ()
+
+    # The corpus score is column 0 (the sentence score) of the mean row; the other columns
+    # of a mean row (mean matches, chunks, lengths) are not used for it.
+    aggregation = "mean"
 
     alpha: float = option(default=0.9, doc="precision's weight in Fmean (0 to 1)", native=True,
                           sig="a", show=number)

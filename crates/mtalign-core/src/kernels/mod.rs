@@ -10,6 +10,7 @@ pub mod lcs_long;
 pub mod ngram;
 pub mod ngram_ids;
 pub mod ngram_mean;
+pub mod ngram_packed;
 pub mod ngram_profile;
 pub mod skip_bigram;
 pub mod summary_lcs;

@@ -20,6 +20,7 @@
 
 use crate::kernels::ngram_ids::{NgramIds, MISSING};
 use crate::kernels::ngram_mean::NgramMean;
+use crate::kernels::ngram_packed::PackedNgrams;
 use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
 use crate::metrics::metric::{with_scratch, Metric, Pair, Prepared};
 use crate::text::docs::Docs;
@@ -133,7 +134,12 @@ fn is_punct(c: u32) -> bool {
 }
 
 fn is_space(c: u32) -> bool {
-    char::from_u32(c).is_some_and(py_isspace)
+    if c < 0x80 {
+        // ASCII: \t..\r, U+001C..U+001F and ' ' (as `py_isspace` says).
+        matches!(c, 0x09..=0x0d | 0x1c..=0x20)
+    } else {
+        char::from_u32(c).is_some_and(py_isspace)
+    }
 }
 
 /// The n-grams of one hypothesis (orders `1..=k`) and their counts, matched against
@@ -187,8 +193,19 @@ impl Grams {
 /// Working memory of one thread.
 #[derive(Debug, Default)]
 pub struct ChrfScratch {
+    /// Character n-grams packed into `u64`s (the usual case: at most 254 distinct characters
+    /// in the hypothesis and `char_order` ≤ 8) ...
+    packed: PackedNgrams,
+    /// ... whether the current hypothesis took that path ...
+    use_packed: bool,
+    hyp_chars: usize,
+    /// ... else the general n-gram ids.
     chars: Grams,
     words: Grams,
+    /// Word n-grams (chrF++) the same two ways.
+    packed_words: PackedNgrams,
+    use_packed_words: bool,
+    hyp_words: usize,
     /// Word strings → ids (chains of code points), for the current pair.
     word_table: NgramIds,
     buf: Vec<u32>,
@@ -202,7 +219,14 @@ impl ChrfConfig {
         if self.whitespace {
             out.extend_from_slice(text);
         } else {
-            out.extend(text.iter().copied().filter(|&c| !is_space(c)));
+            // Write every character and advance past the kept ones: no branch per character.
+            out.resize(text.len(), 0);
+            let mut n = 0;
+            for &c in text {
+                out[n] = c;
+                n += usize::from(!is_space(c));
+            }
+            out.truncate(n);
         }
     }
 }
@@ -327,10 +351,22 @@ impl ChrfScratch {
     fn against(&mut self, cfg: &ChrfConfig, r: &[u32], out: &mut [f64]) {
         let (c, w) = (cfg.char_order, cfg.word_order);
         cfg.chars_into(r, &mut self.buf);
-        self.chars.against(&self.buf, c, &mut out[..3 * c]);
+        if self.use_packed {
+            let mut hits = [0u32; MAX_ORDER + 1];
+            self.packed.matches(&self.buf, &mut hits[..=c]);
+            orders_row(&hits, c, self.hyp_chars, self.buf.len(), &mut out[..3 * c]);
+        } else {
+            self.chars.against(&self.buf, c, &mut out[..3 * c]);
+        }
         if w > 0 {
             words_into(&mut self.word_table, r, &mut self.buf);
-            self.words.against(&self.buf, w, &mut out[3 * c..]);
+            if self.use_packed_words {
+                let mut hits = [0u32; MAX_ORDER + 1];
+                self.packed_words.matches(&self.buf, &mut hits[..=w]);
+                orders_row(&hits, w, self.hyp_words, self.buf.len(), &mut out[3 * c..]);
+            } else {
+                self.words.against(&self.buf, w, &mut out[3 * c..]);
+            }
         }
     }
 
@@ -344,11 +380,19 @@ impl ChrfScratch {
     ) {
         let (c, w) = (cfg.char_order, cfg.word_order);
         cfg.chars_into(hyp, &mut self.buf);
-        self.chars.set_hyp(&self.buf, c);
+        self.hyp_chars = self.buf.len();
+        self.use_packed = self.packed.set_hyp(&self.buf, c);
+        if !self.use_packed {
+            self.chars.set_hyp(&self.buf, c);
+        }
         if w > 0 {
             self.word_table.clear();
             words_into(&mut self.word_table, hyp, &mut self.buf);
-            self.words.set_hyp(&self.buf, w);
+            self.hyp_words = self.buf.len();
+            self.use_packed_words = self.packed_words.set_hyp(&self.buf, w);
+            if !self.use_packed_words {
+                self.words.set_hyp(&self.buf, w);
+            }
         }
         let mut tmp = std::mem::take(&mut self.row);
         tmp.clear();
@@ -611,6 +655,34 @@ mod tests {
         ) {
             let cfg = ChrfConfig::new(c, w, 2.0, ws, false).unwrap();
             proptest::prop_assert_eq!(row(&cfg, &hyp, &[&r]), oracle(&cfg, &hyp, &r));
+        }
+    }
+
+    proptest::proptest! {
+        /// Every character and word order (the packed paths up to 8, the general one above),
+        /// hypotheses past the packed alphabet's 254 characters, and past 254 distinct words
+        /// of few characters (words fall back while characters stay packed).
+        #[test]
+        fn both_paths_match_the_oracle(
+            hyp in "[ab\u{e4}\u{4e00} ]{0,12}", r in "[ab\u{e4}\u{4e00} ]{0,12}",
+            c in 1usize..=MAX_ORDER, w in 1usize..=MAX_ORDER, wide in 0usize..300,
+            words: bool,
+        ) {
+            let cfg = ChrfConfig::new(c, w, 2.0, false, false).unwrap();
+            let many: String = if words {
+                // Distinct words over {a, b}: the binary numerals of 2.. with 0 → a, 1 → b.
+                (2..wide as u32 + 2)
+                    .map(|i| format!("{i:b} ").replace('0', "a").replace('1', "b"))
+                    .collect()
+            } else {
+                (0..wide as u32).filter_map(|i| char::from_u32(0x3400 + i)).collect()
+            };
+            let (h, rr) = (format!("{hyp} {many}"), format!("{many} {r}"));
+            proptest::prop_assert_eq!(row(&cfg, &h, &[&rr]), oracle(&cfg, &h, &rr));
+            proptest::prop_assert_eq!(row(&cfg, &hyp, &[&rr, &r]), {
+                let (a, b) = (oracle(&cfg, &hyp, &rr), oracle(&cfg, &hyp, &r));
+                if cfg.score(&b) > cfg.score(&a) { b } else { a }
+            });
         }
     }
 

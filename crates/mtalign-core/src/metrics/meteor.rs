@@ -292,7 +292,8 @@ impl MeteorConfig {
         if self.exact {
             run_stage(s, ctx, hyp, reference, Stage::Exact);
         }
-        if self.stem {
+        // A stage has nothing to do once either side is fully matched.
+        if self.stem && !s.hyp_left.is_empty() && !s.ref_left.is_empty() {
             run_stage(s, ctx, hyp, reference, Stage::Stem);
         }
         if self.wordnet.is_some() && !s.hyp_left.is_empty() && !s.ref_left.is_empty() {
