@@ -10,6 +10,7 @@ mod enter;
 mod errors;
 mod kernels;
 mod metrics;
+mod ranking;
 
 use pyo3::prelude::*;
 

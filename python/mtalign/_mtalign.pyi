@@ -59,6 +59,10 @@ class _NativeMetric:
     def score_one(
         self, hyp: Any, refs: Any
     ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+    def orange_scores(
+        self, candidates: Any, refs: Any, threads: int | None = None, scalar: int = 0,
+        group_cells: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray] | None: ...
 
 @final
 class RougeCore(_NativeMetric):

@@ -284,10 +284,73 @@ def _jackknife_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[An
 
 def _scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
             progress: ProgressFn | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Candidate and reference scores: from single-reference rows where the metric allows
-    it (:func:`_single_ref_scores`), else by scoring every leave-one-out set."""
-    out = _single_ref_scores(scorer, cands, refs, progress)
+    """Candidate and reference scores: in the native loop where the metric computes its
+    scalar natively (:func:`_native_scores`), else from single-reference rows where the
+    metric allows it (:func:`_single_ref_scores`), else by scoring every leave-one-out set."""
+    out = _native_scores(scorer, cands, refs, progress)
+    if out is None:
+        out = _single_ref_scores(scorer, cands, refs, progress)
     return out if out is not None else _jackknife_scores(scorer, cands, refs, progress)
+
+
+# Cells (candidate × reference comparisons) per native call when progress is reported.
+_PROGRESS_CELLS = 1 << 18
+
+
+def _native_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
+                   progress: ProgressFn | None
+                   ) -> tuple[list[np.ndarray], list[np.ndarray]] | None:
+    """The scores of :func:`_single_ref_scores` / :func:`_jackknife_scores`, bit for bit,
+    from the native ORANGE loop (``orange_scores`` of the metric's core: texts encoded
+    once, each candidate against each reference once where the metric combines
+    single-reference rows, else against each leave-one-out set, means taken natively, no
+    Python object per pair). None when it does not apply: a callable or a metric whose
+    scores are made in Python, token-list input, or a scalar not computed natively."""
+    metric = scorer.metric
+    native = getattr(getattr(metric, "_core", None), "orange_scores", None)
+    if not scorer.native or native is None or not metric._native_matrix(["a"], ["a"]):
+        return None
+    if not cands:
+        return [], []
+    if not all(isinstance(c[0], str) for c in cands) or \
+            not all(isinstance(r[0], str) for r in refs):
+        return None
+    k = metric.scalar_names().index(scorer.variant)
+    # Groups of sentences (all at once without progress), each one native call.
+    cells = [(len(c) + len(r)) * len(r) for c, r in zip(cands, refs, strict=True)]
+    limit = _PROGRESS_CELLS if progress is not None else max(sum(cells), 1)
+    total, done, start = sum(cells), 0, 0
+    flat_c: list[np.ndarray] = []
+    flat_r: list[np.ndarray] = []
+    while start < len(cands):
+        end, size = start, 0
+        while end < len(cands) and (end == start or size + cells[end] <= limit):
+            size += cells[end]
+            end += 1
+        try:
+            out = native(cands[start:end], refs[start:end], scorer.threads, k)
+        except InputError as e:
+            if "is not a str" in str(e):
+                return None  # token lists among the texts: the Python path takes them
+            raise
+        if out is None:
+            return None
+        flat_c.append(out[0])
+        flat_r.append(out[1])
+        done += size
+        start = end
+        if progress is not None:
+            progress(done, total)
+    c_all = np.concatenate(flat_c) if len(flat_c) != 1 else flat_c[0]
+    r_all = np.concatenate(flat_r) if len(flat_r) != 1 else flat_r[0]
+    c_ends = np.cumsum([len(c) for c in cands])
+    r_ends = np.cumsum([len(r) for r in refs])
+    cand_scores = np.split(c_all, c_ends[:-1])
+    ref_scores = np.split(r_all, r_ends[:-1])
+    for i, c in enumerate(cand_scores):
+        if not np.all(np.isfinite(c)):
+            raise InputError(f"{scorer.name} returned a non-finite score in sentence {i}")
+    return cand_scores, ref_scores
 
 
 def _streamed_scores(scorer: Scorer, candidates: Any, refs: Any, chunk_size: int,

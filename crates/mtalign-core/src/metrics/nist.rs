@@ -200,6 +200,11 @@ impl Nist {
         })
     }
 
+    /// Whether information weights come from the whole batch's references (corpus NIST).
+    pub fn corpus_weights(&self) -> bool {
+        self.corpus_weights
+    }
+
     pub fn max_order(&self) -> usize {
         self.max_order
     }
