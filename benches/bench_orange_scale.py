@@ -17,6 +17,12 @@ with ``chunk_size`` so only one chunk of text lives at a time.
 so ``--scale 0.05`` runs 43 × 51 and 23 × 819 in seconds. Peak memory is the process's
 maximum resident size (``ru_maxrss``) after each table.
 
+Generating the synthetic text is Python work of this script, not of ORANGE, and it runs
+inside each timed call (the lists are lazy, so that memory stays one chunk). The script
+times one pass of the generators alone first (``generation s``) and reports each metric's
+time with it (``seconds``) and without it (``net s`` = seconds − generation); the targets
+are judged on the net figures.
+
 Usage (from the repository root)::
 
     python benches/bench_orange_scale.py                 # the paper's shapes (minutes)
@@ -109,7 +115,13 @@ def main() -> None:
         n_best = max(2, round(n_best * args.scale))
         print(f"\n## Table {table}: {n_sent} sentences × {n_best}-best × 4 references "
               f"(scale {args.scale}), chunk_size={args.chunk_size}")
-        print(f"{'metric':<12} {'seconds':>9} {'ORANGE %':>9} {'curve s':>8} {'curve +%':>9}")
+        t = time.perf_counter()
+        for _ in zip(candidates(n_sent, n_best), references(n_sent), strict=True):
+            pass
+        gen = time.perf_counter() - t
+        print(f"generation s (one pass of the lazy lists, in every timed call): {gen:.3f}")
+        print(f"{'metric':<12} {'seconds':>9} {'net s':>9} {'ORANGE %':>9} {'curve s':>8} "
+              f"{'curve +%':>9}")
         total = 0.0
         for name in names:
             metric, variant = registry.make_metric(name)
@@ -118,17 +130,18 @@ def main() -> None:
                                  variant=variant, n_bootstrap=0, threads=args.threads,
                                  chunk_size=args.chunk_size)
             dt = time.perf_counter() - t
-            total += dt
+            net = max(dt - gen, 1e-9)
+            total += net
             t = time.perf_counter()
             res.curve(range(64, n_best + 1, 64) if n_best >= 64 else range(1, n_best + 1))
             dc = time.perf_counter() - t
-            print(f"{name:<12} {dt:>9.3f} {100 * res.orange:>9.3f} {dc:>8.3f} "
-                  f"{100 * dc / dt:>8.1f}%", flush=True)
+            print(f"{name:<12} {dt:>9.3f} {net:>9.3f} {100 * res.orange:>9.3f} {dc:>8.3f} "
+                  f"{100 * dc / net:>8.1f}%", flush=True)
         peak = peak_gib()
-        print(f"{'total':<12} {total:>9.3f}   peak memory {peak:.2f} GiB")
+        print(f"{'total net':<12} {total:>19.3f}   peak memory {peak:.2f} GiB")
         if args.scale == 1.0:
-            verdicts.append(f"Table {table}: {total:.1f} s (target ≤ {target:.0f} s) "
-                            f"{'MET' if total <= target else 'NOT MET'}")
+            verdicts.append(f"Table {table}: {total:.1f} s net of generation (target ≤ "
+                            f"{target:.0f} s) {'MET' if total <= target else 'NOT MET'}")
             if table == 7:
                 verdicts.append(f"Table 7 peak memory {peak:.2f} GiB (target ≤ 6 GiB) "
                                 f"{'MET' if peak <= 6 else 'NOT MET'}")

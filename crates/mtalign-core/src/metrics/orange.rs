@@ -21,10 +21,11 @@
 //! bit-identical to `mtalign.orange` for any thread count and group size.
 
 use crate::metrics::matrix::{scores_matrices, statistics_matrices, MatrixBlock};
-use crate::metrics::metric::Metric;
+use crate::metrics::metric::{with_scratch, Metric};
 use crate::text::docs::Docs;
 use crate::text::refs::RefSets;
-use crate::{Error, Result};
+use crate::{interrupt, Error, Result};
+use rayon::prelude::*;
 
 /// Scalar score of one statistics row.
 pub type RowScore<'a> = &'a (dyn Fn(&[f64]) -> f64 + Sync);
@@ -177,6 +178,9 @@ fn score_group<M: Metric>(
     let mut which: Vec<Vec<u32>> = Vec::with_capacity(sentences.len());
     let mut n_distinct: Vec<usize> = Vec::with_capacity(sentences.len());
     let mut distinct = Vec::new();
+    // Candidates scored by the metric's own leave-one-out rows: (sentence, text).
+    let loo_rows = matches!(scoring, Scoring::Sets(_)) && metric.has_leave_one_out();
+    let mut loo_items: Vec<(usize, u32)> = Vec::new();
     for i in sentences.clone() {
         let refs = lists.references.get(i);
         let mut w = Vec::new();
@@ -198,11 +202,15 @@ fn score_group<M: Metric>(
                 });
             }
             Scoring::Sets(_) => {
-                blocks.push(MatrixBlock {
-                    hyps: distinct.clone(),
-                    cols: leave_one_out(refs),
-                    symmetric: false,
-                });
+                if loo_rows {
+                    loo_items.extend(distinct.iter().map(|&c| (i, c)));
+                } else {
+                    blocks.push(MatrixBlock {
+                        hyps: distinct.clone(),
+                        cols: leave_one_out(refs),
+                        symmetric: false,
+                    });
+                }
                 for (a, &r) in refs.iter().enumerate() {
                     let mut others = RefSets::new();
                     others.push(
@@ -250,15 +258,25 @@ fn score_group<M: Metric>(
         }
         Scoring::Sets(score) => {
             let cells = scores_matrices(metric, docs, &blocks, score)?;
-            let mut pos = 0;
+            let loo = if loo_rows {
+                leave_one_out_means(metric, docs, lists, &loo_items, score)?
+            } else {
+                Vec::new()
+            };
+            let (mut pos, mut loo_pos) = (0, 0);
             for (s, i) in sentences.enumerate() {
                 let r = lists.references.get(i).len();
                 let n_distinct = n_distinct[s];
-                let means: Vec<f64> = cells[pos..pos + n_distinct * r]
-                    .chunks_exact(r)
-                    .map(|c| c.iter().fold(0.0, |acc, &v| acc + v) / r as f64)
-                    .collect();
-                pos += n_distinct * r;
+                let means: Vec<f64> = if loo_rows {
+                    loo_pos += n_distinct;
+                    loo[loo_pos - n_distinct..loo_pos].to_vec()
+                } else {
+                    pos += n_distinct * r;
+                    cells[pos - n_distinct * r..pos]
+                        .chunks_exact(r)
+                        .map(mean)
+                        .collect()
+                };
                 out.candidates
                     .extend(which[s].iter().map(|&k| means[k as usize]));
                 out.references.extend_from_slice(&cells[pos..pos + r]);
@@ -267,6 +285,87 @@ fn score_group<M: Metric>(
         }
     }
     Ok(())
+}
+
+/// The mean of `values` summed left to right (as Python's sequential mean).
+fn mean(values: &[f64]) -> f64 {
+    values.iter().fold(0.0, |acc, &v| acc + v) / values.len() as f64
+}
+
+/// Candidates per parallel task in [`leave_one_out_means`].
+const LOO_TASK: usize = 16;
+
+/// The mean over the leave-one-out sets of each item (sentence, candidate text), from the
+/// metric's [`Metric::leave_one_out_rows`], in parallel (each value a function of its own
+/// item: the same for any thread count).
+fn leave_one_out_means<M: Metric>(
+    metric: &M,
+    docs: &Docs<'_>,
+    lists: &Lists,
+    items: &[(usize, u32)],
+    score: RowScore<'_>,
+) -> Result<Vec<f64>> {
+    let width = metric.width();
+    let mut out = vec![0.0; items.len()];
+    let cancel = interrupt::current();
+    let fill = |(s, c): (usize, u32), value: &mut f64, buf: &mut LooBuffers<M::Scratch>| {
+        if interrupt::is_set(&cancel) {
+            return;
+        }
+        let refs: Vec<&[u32]> = lists
+            .references
+            .get(s)
+            .iter()
+            .map(|&t| docs.tokens(t as usize))
+            .collect();
+        buf.rows.clear();
+        buf.rows.resize(refs.len() * width, 0.0);
+        metric.leave_one_out_rows(
+            &mut buf.metric,
+            docs.tokens(c as usize),
+            &refs,
+            &mut buf.rows,
+        );
+        buf.values.clear();
+        buf.values.extend(buf.rows.chunks_exact(width).map(score));
+        *value = mean(&buf.values);
+    };
+    if items.len() <= LOO_TASK {
+        with_scratch(|b: &mut LooBuffers<M::Scratch>| {
+            for (&item, value) in items.iter().zip(out.iter_mut()) {
+                fill(item, value, b);
+            }
+        });
+    } else {
+        items
+            .par_iter()
+            .zip(out.par_iter_mut())
+            .with_min_len(LOO_TASK)
+            .for_each(|(&item, value)| {
+                with_scratch(|b: &mut LooBuffers<M::Scratch>| fill(item, value, b))
+            });
+    }
+    if interrupt::is_set(&cancel) {
+        return Err(Error::Interrupted);
+    }
+    Ok(out)
+}
+
+/// Buffers of one thread in [`leave_one_out_means`].
+struct LooBuffers<S> {
+    metric: S,
+    rows: Vec<f64>,
+    values: Vec<f64>,
+}
+
+impl<S: Default> Default for LooBuffers<S> {
+    fn default() -> Self {
+        LooBuffers {
+            metric: S::default(),
+            rows: Vec::new(),
+            values: Vec::new(),
+        }
+    }
 }
 
 /// Each reference as a one-text column.
@@ -430,13 +529,20 @@ mod tests {
         {
             assert_eq!(got, want, "nist");
         }
-        let bleu = BleuConfig::new(4, "add1", None, "closest", false).unwrap();
-        let score = |row: &[f64]| bleu::score(&bleu, row).score;
-        let want = oracle(&bleu, &docs, &lists, &score);
-        for got in
-            run(&|cells| orange_scores(&bleu, &docs, &lists, Scoring::Sets(&score), cells).unwrap())
-        {
-            assert_eq!(got, want, "bleu");
+        // BLEU's own leave-one-out rows (every order, length rule and an extra order).
+        for (order, smooth, length) in [
+            (4, "add1", "closest"),
+            (6, "add1", "average"),
+            (2, "method7", "shortest"),
+        ] {
+            let bleu = BleuConfig::new(order, smooth, None, length, false).unwrap();
+            let score = |row: &[f64]| bleu::score(&bleu, row).score;
+            let want = oracle(&bleu, &docs, &lists, &score);
+            for got in run(&|cells| {
+                orange_scores(&bleu, &docs, &lists, Scoring::Sets(&score), cells).unwrap()
+            }) {
+                assert_eq!(got, want, "bleu {order} {smooth} {length}");
+            }
         }
     }
 
