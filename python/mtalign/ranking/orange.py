@@ -642,7 +642,10 @@ def orange(metric: Any, candidates: Sequence[Sequence[Any]], refs: Sequence[Sequ
 
     Without ``chunk_size``, all the scoring is one batch call to the metric: each candidate
     against each of its sentence's R leave-one-out reference sets, and each reference
-    against the others.
+    against the others. For text and a metric whose sentence score is native (ROUGE, BLEU,
+    NIST, chrF, WER, PER) that call is the native ORANGE loop: each distinct candidate of a
+    list scored once, the R leave-one-out means taken natively (from single-reference rows
+    where the metric allows), the same bits as the Python path.
 
     >>> from mtalign import Rouge
     >>> cands = [["the cat sat", "a cat sat down", "dogs"], ["hello world", "hello"]]
