@@ -19,6 +19,7 @@ fn _mtalign(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     metrics::register(m)?;
     kernels::register(m)?;
+    ranking::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -4,10 +4,14 @@
 use crate::batch::BatchScorer;
 use crate::convert::{as_str, items, to_array};
 use crate::enter::enter;
+use crate::errors::{input_err, to_py, ConfigError};
 use mtalign_core::metrics::matrix::MATRIX_INLINE_CELLS;
-use mtalign_core::metrics::orange::{orange_scores, Lists, Scoring, GROUP_CELLS};
+use mtalign_core::metrics::orange::{
+    oracle_ranks, orange_scores, Lists, Oracle, Scoring, GROUP_CELLS,
+};
 use mtalign_core::text::intern::StrTable;
 use mtalign_core::text::refs::RefSets;
+use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 
 /// What `orange_scores` returns: flat candidate scores and flat reference scores (input
@@ -82,4 +86,60 @@ pub(crate) fn orange_text_scores<'py, S: BatchScorer>(
         to_array(py, out.candidates, n_c, &[])?,
         to_array(py, out.references, n_r, &[])?,
     )))
+}
+
+/// The oracle's rank in each list (see `mtalign_core::metrics::orange::oracle_ranks`):
+/// (rank at each list's length, ranks at each of `sizes` shaped `[lists, sizes]`, NaN
+/// where a list is shorter). `candidates` / `references` are flat float64 arrays, the
+/// offsets CSR (`lists + 1` entries); `oracle` is "average_score" or "average_rank".
+#[pyfunction]
+#[pyo3(signature = (candidates, cand_offsets, references, ref_offsets, oracle, higher_is_better, sizes))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn orange_ranks<'py>(
+    py: Python<'py>,
+    candidates: PyReadonlyArray1<'py, f64>,
+    cand_offsets: Vec<usize>,
+    references: PyReadonlyArray1<'py, f64>,
+    ref_offsets: Vec<usize>,
+    oracle: &str,
+    higher_is_better: bool,
+    sizes: Vec<usize>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let oracle = match oracle {
+        "average_score" => Oracle::AverageScore,
+        "average_rank" => Oracle::AverageRank,
+        other => {
+            return Err(ConfigError::new_err(format!(
+                "unknown oracle '{other}' (choose from: average_score, average_rank)"
+            )))
+        }
+    };
+    let not_contiguous = |name: &str| input_err(format!("{name} must be a contiguous array"));
+    let c = candidates
+        .as_slice()
+        .map_err(|_| not_contiguous("candidates"))?;
+    let r = references
+        .as_slice()
+        .map_err(|_| not_contiguous("references"))?;
+    let ranks = oracle_ranks(
+        c,
+        &cand_offsets,
+        r,
+        &ref_offsets,
+        oracle,
+        higher_is_better,
+        &sizes,
+    )
+    .map_err(to_py)?;
+    let lists = ranks.last.len();
+    Ok((
+        to_array(py, ranks.last, lists, &[])?,
+        to_array(py, ranks.grid, lists, &[sizes.len()])?,
+    ))
+}
+
+/// The ranking functions, once.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(orange_ranks, m)?)?;
+    Ok(())
 }

@@ -105,6 +105,78 @@ def test_beta_so_large_that_f_overflows() -> None:
             assert np.array_equal(g, w)
 
 
+# -- ranks: the NumPy computation mtalign.orange used before the native pass, as the oracle
+
+def _padded(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    sizes = np.array([r.size for r in rows], dtype=np.int64)
+    out = np.full((len(rows), int(sizes.max())), np.nan)
+    for i, r in enumerate(rows):
+        out[i, : r.size] = r
+    return out, sizes
+
+
+def _rank_prefix(cands: list[np.ndarray], refs: list[np.ndarray], oracle: str,
+                 higher: bool) -> np.ndarray:
+    """(S, Nmax) oracle rank among the first N candidates (NaN past a list's end is
+    never better nor tied, so padding changes nothing before it)."""
+    cand, _ = _padded(cands)
+    ref, counts = _padded(refs)
+
+    def rank(t: np.ndarray) -> np.ndarray:
+        better = cand > t[:, None] if higher else cand < t[:, None]
+        return 1.0 + np.cumsum(better, axis=1) + 0.5 * np.cumsum(cand == t[:, None], axis=1)
+
+    if oracle == "average_score":
+        acc = np.zeros(len(refs))
+        for k in range(ref.shape[1]):
+            live = counts > k
+            acc[live] += ref[live, k]
+        return rank(acc / counts)
+    out = np.zeros(cand.shape)
+    for k in range(ref.shape[1]):
+        live = counts > k
+        out[live] += rank(np.where(live, ref[:, k], 0.0))[live]
+    return out / counts[:, None]
+
+
+@pytest.mark.parametrize("oracle", ["average_score", "average_rank"])
+@pytest.mark.parametrize("higher", [True, False])
+def test_native_ranks_equal_numpy_cumulative_sums(oracle: str, higher: bool) -> None:
+    rng = np.random.default_rng(7)
+    # Scores on a coarse grid, so ties between candidates and references are common.
+    cands = [rng.integers(0, 6, size=int(n)) / 4 for n in rng.integers(1, 40, size=60)]
+    refs = [rng.integers(0, 6, size=int(r)) / 4 for r in rng.integers(2, 5, size=60)]
+    want = _rank_prefix(cands, refs, oracle, higher)
+    sizes = [c.size for c in cands]
+    grid = [1, 2, 3, 5, 8, 13, 21, 34, 39]
+    last, by_n = orange_mod._oracle_ranks(cands, refs, oracle, higher, grid)
+    assert np.array_equal(last, want[np.arange(60), np.array(sizes) - 1])
+    for k, n in enumerate(grid):
+        live = np.array(sizes) >= n
+        assert np.array_equal(by_n[live, k], want[live, n - 1])
+        assert np.isnan(by_n[~live, k]).all()
+    res = mtalign.orange_from_scores(cands, refs, oracle=oracle, higher_is_better=higher,
+                                     n_bootstrap=0)
+    assert np.array_equal(res.ranks, last)
+    # The curve in any order of N: the same numbers as in ascending order.
+    up = res.curve(grid)
+    down = res.curve(grid[::-1])
+    assert np.array_equal(up.orange[::-1], down.orange)
+    assert np.array_equal(up.avg_rank[::-1], down.avg_rank)
+
+
+def test_native_ranks_refuse_bad_offsets() -> None:
+    from mtalign._mtalign import orange_ranks
+
+    c, r = np.array([0.5, 0.2]), np.array([0.1, 0.3])
+    with pytest.raises(mtalign.InputError, match="offsets"):
+        orange_ranks(c, [0, 3], r, [0, 2], "average_score", True, [])
+    with pytest.raises(mtalign.InputError, match="ascending"):
+        orange_ranks(c, [0, 2], r, [0, 2], "average_score", True, [2, 1])
+    with pytest.raises(mtalign.ConfigError, match="unknown oracle"):
+        orange_ranks(c, [0, 2], r, [0, 2], "best", True, [])
+
+
 @pytest.mark.parametrize("name", PYTHON_ONLY)
 def test_metrics_scored_in_python_keep_the_python_path(name: str) -> None:
     metric, variant = registry.make_metric(name)

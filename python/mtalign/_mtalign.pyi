@@ -29,6 +29,7 @@ __all__ = [
     "lcs_length",
     "lcs_length_dp",
     "ngram_overlap",
+    "orange_ranks",
     "skip_bigram_overlap",
     "stem",
     "tokenize",
@@ -92,6 +93,10 @@ def skip_bigram_overlap(
     hyp: list[int], reference: list[int], max_gap: int | None = None, unigrams: bool = False
 ) -> tuple[int, int, int]: ...
 def default_threads() -> int: ...
+def orange_ranks(
+    candidates: np.ndarray, cand_offsets: list[int], references: np.ndarray,
+    ref_offsets: list[int], oracle: str, higher_is_better: bool, sizes: list[int],
+) -> tuple[np.ndarray, np.ndarray]: ...
 
 def stem(words: list[str], stemmer: str = "nltk_porter") -> list[str]: ...
 

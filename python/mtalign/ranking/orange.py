@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, InputError
+from mtalign._mtalign import ConfigError, InputError, orange_ranks
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
 ORACLES = ("average_score", "average_rank")
@@ -498,38 +498,19 @@ def _row_shape(metric: Any) -> tuple[int, ...]:
 # -- ranking --------------------------------------------------------------------------------
 
 
-def _padded(rows: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    sizes = np.array([r.size for r in rows], dtype=np.int64)
-    width = int(sizes.max()) if sizes.size else 0
-    out = np.full((len(rows), width), np.nan)
-    for i, r in enumerate(rows):
-        out[i, : r.size] = r
-    return out, sizes
-
-
-def _counts(cand: np.ndarray, target: np.ndarray,
-            higher_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, booleans: candidate scores better than / equal to the row's target."""
-    t = target[:, None]
-    better = cand > t if higher_is_better else cand < t
-    return better, cand == t  # NaN padding compares False both ways
-
-
-def _rank_prefix(cand: np.ndarray, refs: np.ndarray, ref_counts: np.ndarray, oracle: str,
-                 higher_is_better: bool) -> np.ndarray:
-    """(S, Nmax) oracle rank among the first N candidates, for every prefix length N."""
-    if oracle == "average_score":
-        oracle_score = _sequential_mean(refs.ravel(), np.arange(refs.shape[0]) * refs.shape[1],
-                                        ref_counts)
-        better, tie = _counts(cand, oracle_score, higher_is_better)
-        return 1.0 + np.cumsum(better, axis=1) + 0.5 * np.cumsum(tie, axis=1)
-    acc = np.zeros(cand.shape, dtype=np.float64)
-    for k in range(refs.shape[1]):
-        better, tie = _counts(cand, refs[:, k], higher_is_better)
-        rank_k = 1.0 + np.cumsum(better, axis=1) + 0.5 * np.cumsum(tie, axis=1)
-        live = ref_counts > k
-        acc[live] += rank_k[live]
-    return acc / ref_counts[:, None]
+def _oracle_ranks(cands: Sequence[np.ndarray], refs: Sequence[np.ndarray], oracle: str,
+                  higher_is_better: bool, sizes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The oracle's rank in each list at its own length, and at each N of ``sizes``
+    (ascending; NaN where a list is shorter), in one native pass over each list."""
+    c_off = np.zeros(len(cands) + 1, dtype=np.int64)
+    np.cumsum([c.size for c in cands], out=c_off[1:])
+    r_off = np.zeros(len(refs) + 1, dtype=np.int64)
+    np.cumsum([r.size for r in refs], out=r_off[1:])
+    flat_c = np.ascontiguousarray(np.concatenate(cands) if cands else np.zeros(0), np.float64)
+    flat_r = np.ascontiguousarray(np.concatenate(refs) if refs else np.zeros(0), np.float64)
+    last, grid = orange_ranks(flat_c, c_off.tolist(), flat_r, r_off.tolist(), oracle,
+                              higher_is_better, [int(n) for n in sizes])
+    return last, grid
 
 
 def _bootstrap(values: Sequence[np.ndarray], n_bootstrap: int,
@@ -557,10 +538,8 @@ def _finish(cand_scores: list[np.ndarray], ref_scores: list[np.ndarray], oracle:
         raise InputError(f"nothing to rank: {what}")
     cands = [cand_scores[i] for i in keep]
     refs = [ref_scores[i] for i in keep]
-    cand_pad, sizes = _padded(cands)
-    ref_pad, ref_counts = _padded(refs)
-    prefix = _rank_prefix(cand_pad, ref_pad, ref_counts, oracle, higher_is_better)
-    ranks = prefix[np.arange(len(keep)), sizes - 1]
+    sizes = np.array([c.size for c in cands], dtype=np.int64)
+    ranks, _ = _oracle_ranks(cands, refs, oracle, higher_is_better, [])
     ratios = ranks / (sizes + 1)
     res = OrangeResult.__new__(OrangeResult)
     res.orange = math.fsum(ratios.tolist()) / len(keep)
@@ -585,19 +564,23 @@ def _finish(cand_scores: list[np.ndarray], ref_scores: list[np.ndarray], oracle:
 
 
 def _curve(res: OrangeResult, sizes: Sequence[int] | None) -> OrangeCurve:
-    cand_pad, list_sizes = _padded(res.candidate_scores)
-    ref_pad, ref_counts = _padded(res.reference_scores)
-    prefix = _rank_prefix(cand_pad, ref_pad, ref_counts, res.oracle, res.higher_is_better)
+    list_sizes = np.array([c.size for c in res.candidate_scores], dtype=np.int64)
     longest = int(list_sizes.max())
     grid = np.arange(1, longest + 1) if sizes is None else np.asarray(list(sizes), np.int64)
     if grid.size and (grid.min() < 1 or grid.max() > longest):
         raise ConfigError(f"curve sizes must be between 1 and the longest list ({longest})")
+    # One pass over each list for every N (ascending; any order given comes back as given).
+    order = np.argsort(grid, kind="stable")
+    _, by_size = _oracle_ranks(res.candidate_scores, res.reference_scores, res.oracle,
+                               res.higher_is_better, grid[order].tolist())
+    prefix = np.empty_like(by_size)
+    prefix[:, order] = by_size
     orange_n = np.empty(grid.size)
     rank_n = np.empty(grid.size)
     count_n = np.empty(grid.size, dtype=np.int64)
     for k, n in enumerate(grid):
         live = list_sizes >= n
-        ranks = prefix[live, n - 1]
+        ranks = prefix[live, k]
         count_n[k] = ranks.size
         orange_n[k] = math.fsum((ranks / (n + 1)).tolist()) / ranks.size
         rank_n[k] = math.fsum(ranks.tolist()) / ranks.size

@@ -287,6 +287,104 @@ fn score_group<M: Metric>(
     Ok(())
 }
 
+/// Where the references stand among the candidates (section 4 of the paper).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oracle {
+    /// The rank of the mean reference score.
+    AverageScore,
+    /// The mean of each reference's own rank.
+    AverageRank,
+}
+
+/// The oracle's ranks: at each list's own length, and at each length of a grid.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OracleRanks {
+    /// Per list, the rank among all its candidates.
+    pub last: Vec<f64>,
+    /// Row-major `[lists, sizes]`: the rank among the first N candidates, N = `sizes[g]`;
+    /// NaN where the list is shorter than N.
+    pub grid: Vec<f64>,
+}
+
+/// The oracle's rank among the candidates of each list, 1 + #better + ½·#ties (better:
+/// higher, or lower when `!higher_is_better`), at each list's length and at each length of
+/// `sizes` (ascending, ≥ 1), in one pass over each list (counts carried from one N to the
+/// next). `candidates` / `references` are flat with `cand_offsets` / `ref_offsets` (CSR,
+/// `lists + 1` entries). The mean reference score and the mean of ranks are summed left to
+/// right and the rank is `(1 + better) + 0.5 · ties`, as NumPy's cumulative sums in
+/// `mtalign.orange` compute them, so the numbers are the same bits.
+pub fn oracle_ranks(
+    candidates: &[f64],
+    cand_offsets: &[usize],
+    references: &[f64],
+    ref_offsets: &[usize],
+    oracle: Oracle,
+    higher_is_better: bool,
+    sizes: &[usize],
+) -> Result<OracleRanks> {
+    let lists = cand_offsets.len().saturating_sub(1);
+    let valid = |o: &[usize], len: usize| {
+        o.first() == Some(&0) && o.last() == Some(&len) && o.windows(2).all(|w| w[0] <= w[1])
+    };
+    if !valid(cand_offsets, candidates.len())
+        || !valid(ref_offsets, references.len())
+        || ref_offsets.len() != cand_offsets.len()
+    {
+        return Err(Error::Input(
+            "candidate and reference offsets must be CSR offsets of as many lists".into(),
+        ));
+    }
+    if sizes.windows(2).any(|w| w[0] > w[1]) || sizes.first() == Some(&0) {
+        return Err(Error::Input(
+            "sizes must be ascending and at least 1".into(),
+        ));
+    }
+    let mut out = OracleRanks {
+        last: Vec::with_capacity(lists),
+        grid: vec![f64::NAN; lists * sizes.len()],
+    };
+    let mut targets = Vec::new();
+    let mut counts: Vec<(u64, u64)> = Vec::new();
+    for i in 0..lists {
+        let cands = &candidates[cand_offsets[i]..cand_offsets[i + 1]];
+        let refs = &references[ref_offsets[i]..ref_offsets[i + 1]];
+        targets.clear();
+        match oracle {
+            Oracle::AverageScore => {
+                let sum = refs.iter().fold(0.0, |acc, &v| acc + v);
+                targets.push(sum / refs.len() as f64);
+            }
+            Oracle::AverageRank => targets.extend_from_slice(refs),
+        }
+        counts.clear();
+        counts.resize(targets.len(), (0, 0));
+        let rank = |counts: &[(u64, u64)]| {
+            let ranks = counts
+                .iter()
+                .map(|&(b, t)| (1.0 + b as f64) + 0.5 * t as f64);
+            match oracle {
+                Oracle::AverageScore => ranks.fold(0.0, |_, r| r),
+                Oracle::AverageRank => ranks.fold(0.0, |acc, r| acc + r) / counts.len() as f64,
+            }
+        };
+        let grid = &mut out.grid[i * sizes.len()..(i + 1) * sizes.len()];
+        let mut g = 0;
+        for (j, &c) in cands.iter().enumerate() {
+            for (count, &t) in counts.iter_mut().zip(&targets) {
+                let better = if higher_is_better { c > t } else { c < t };
+                count.0 += u64::from(better);
+                count.1 += u64::from(c == t);
+            }
+            while g < sizes.len() && sizes[g] == j + 1 {
+                grid[g] = rank(&counts);
+                g += 1;
+            }
+        }
+        out.last.push(rank(&counts));
+    }
+    Ok(out)
+}
+
 /// The mean of `values` summed left to right (as Python's sequential mean).
 fn mean(values: &[f64]) -> f64 {
     values.iter().fold(0.0, |acc, &v| acc + v) / values.len() as f64
@@ -583,6 +681,74 @@ mod tests {
         );
         // The references: "1 2 3 4" against {"2 3", "1 2 3"}: P 1, R 3/4.
         assert!((got.references[0] - 6.0 / 7.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn ranks_by_hand_and_at_every_prefix() {
+        // Scores 0.9, 0.1, 0.5, 0.5 against the references 0.5 and 0.7 (mean 0.6).
+        let cands = [0.9, 0.1, 0.5, 0.5];
+        let refs = [0.5, 0.7];
+        let sizes = [1, 2, 3, 4];
+        let by_score = oracle_ranks(
+            &cands,
+            &[0, 4],
+            &refs,
+            &[0, 2],
+            Oracle::AverageScore,
+            true,
+            &sizes,
+        )
+        .unwrap();
+        // One better (0.9) at every N.
+        assert_eq!(by_score.last, [2.0]);
+        assert_eq!(by_score.grid, [2.0, 2.0, 2.0, 2.0]);
+        let by_rank = oracle_ranks(
+            &cands,
+            &[0, 4],
+            &refs,
+            &[0, 2],
+            Oracle::AverageRank,
+            true,
+            &sizes,
+        )
+        .unwrap();
+        // 0.5: better 0.9, ties 0.5 ×2 → 2 + 1 = 3; 0.7: better 0.9 → 2; mean 2.5.
+        assert_eq!(by_rank.last, [2.5]);
+        assert_eq!(by_rank.grid, [2.0, 2.0, 2.25, 2.5]);
+        // Lower is better (error rates): 0.1 is better than 0.6; 0.5 ×2 too.
+        let low = oracle_ranks(
+            &cands,
+            &[0, 4],
+            &refs,
+            &[0, 2],
+            Oracle::AverageScore,
+            false,
+            &[2, 5],
+        )
+        .unwrap();
+        assert_eq!(low.last, [4.0]);
+        assert_eq!(low.grid[0], 2.0);
+        assert!(low.grid[1].is_nan());
+        assert!(oracle_ranks(
+            &cands,
+            &[0, 3],
+            &refs,
+            &[0, 2],
+            Oracle::AverageScore,
+            true,
+            &[]
+        )
+        .is_err());
+        assert!(oracle_ranks(
+            &cands,
+            &[0, 4],
+            &refs,
+            &[0, 2],
+            Oracle::AverageScore,
+            true,
+            &[2, 1]
+        )
+        .is_err());
     }
 
     #[test]
