@@ -293,8 +293,9 @@ def _scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
     return out if out is not None else _jackknife_scores(scorer, cands, refs, progress)
 
 
-# Cells (candidate × reference comparisons) per native call when progress is reported.
-_PROGRESS_CELLS = 1 << 18
+# Cells (candidate × reference comparisons) per native call when progress is reported (the
+# other paths report every ≤ 20,000 pairs too).
+_PROGRESS_CELLS = 20000
 
 
 def _native_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
@@ -440,14 +441,20 @@ def _single_ref_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[A
         acc = np.zeros(block.shape[0])
         for left_out in range(n_r):  # summed left to right, as _sequential_mean
             keep = [j for j in range(n_r) if j != left_out]
-            acc += combine(block[:, keep], k)
+            value = combine(block[:, keep], k)
+            if value is None:
+                return None  # these rows do not allow it (ROUGE: β so large F overflows)
+            acc += value
         cand_scores.append((acc / n_r)[idx])
     ref_scores = []
     for block in matrices[len(cands):]:
         n_r = block.shape[0]
         others = np.array([[b for b in range(n_r) if b != a] for a in range(n_r)])
         rows = block[np.arange(n_r)[:, None], others]  # (R, R-1, *row)
-        ref_scores.append(np.asarray(combine(rows, k), dtype=np.float64))
+        value = combine(rows, k)
+        if value is None:
+            return None
+        ref_scores.append(np.asarray(value, dtype=np.float64))
     for i, c in enumerate(cand_scores):
         if not np.all(np.isfinite(c)):
             raise InputError(f"{scorer.name} returned a non-finite score in sentence {i}")
