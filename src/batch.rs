@@ -40,6 +40,17 @@ pub(crate) trait BatchScorer: Sync {
     fn cell_score(&self, _k: usize) -> Option<CellScore<'_>> {
         None
     }
+    /// Scalar `k` against a reference set from the rows against each member alone
+    /// (contiguous, `width` each), bit-identical to scoring the set, where the statistics
+    /// allow it (ORANGE's leave-one-out sets are then built from single-reference rows).
+    fn combine_single(&self, _k: usize) -> Option<CellScore<'_>> {
+        None
+    }
+    /// Whether each pair's statistics are independent of the rest of the batch (the core
+    /// metric needs no batch context, or needs none in this configuration).
+    fn pairs_independent(&self) -> bool {
+        !<Self::Core as Metric>::NEEDS_CONTEXT
+    }
     fn kernel(&self) -> impl BatchKernel + '_ {
         |docs: &Docs<'_>, hyps: &[u32], refs: &RefSets| {
             statistics_batch(self.core(), docs, hyps, refs)
@@ -125,6 +136,24 @@ macro_rules! batch_pymethods {
                 let encoder = crate::batch::BatchScorer::encoder(self);
                 let cell = scalar.and_then(|k| crate::batch::BatchScorer::cell_score(self, k));
                 crate::batch::score_text_matrices(py, encoder, blocks, threads, &shape, crate::batch::BatchScorer::core(self), cell)
+            }
+
+            /// ORANGE's scores with scalar `scalar`: `candidates[i]` and `refs[i]` are lists of
+            /// str; returns (flat candidate scores, each the mean over the leave-one-out
+            /// reference sets; flat reference scores, each against the other references), or
+            /// None when the scalar is not computed natively. `group_cells` bounds the cells
+            /// scored at once (memory only; never a result).
+            #[pyo3(signature = (candidates, refs, threads=None, scalar=0, group_cells=None))]
+            fn orange_scores<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+                candidates: &pyo3::Bound<'py, pyo3::PyAny>,
+                refs: &pyo3::Bound<'py, pyo3::PyAny>,
+                threads: Option<usize>,
+                scalar: usize,
+                group_cells: Option<usize>,
+            ) -> pyo3::PyResult<crate::ranking::OrangeOut<'py>> {
+                crate::ranking::orange_text_scores(py, self, candidates, refs, threads, scalar, group_cells)
             }
 
             /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns

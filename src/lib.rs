@@ -10,6 +10,7 @@ mod enter;
 mod errors;
 mod kernels;
 mod metrics;
+mod ranking;
 
 use pyo3::prelude::*;
 
@@ -18,6 +19,7 @@ fn _mtalign(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     metrics::register(m)?;
     kernels::register(m)?;
+    ranking::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

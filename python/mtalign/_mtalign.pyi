@@ -29,6 +29,7 @@ __all__ = [
     "lcs_length",
     "lcs_length_dp",
     "ngram_overlap",
+    "orange_ranks",
     "skip_bigram_overlap",
     "stem",
     "tokenize",
@@ -59,6 +60,10 @@ class _NativeMetric:
     def score_one(
         self, hyp: Any, refs: Any
     ) -> tuple[list[float], list[int], list[tuple[int, int]]]: ...
+    def orange_scores(
+        self, candidates: Any, refs: Any, threads: int | None = None, scalar: int = 0,
+        group_cells: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray] | None: ...
 
 @final
 class RougeCore(_NativeMetric):
@@ -88,6 +93,10 @@ def skip_bigram_overlap(
     hyp: list[int], reference: list[int], max_gap: int | None = None, unigrams: bool = False
 ) -> tuple[int, int, int]: ...
 def default_threads() -> int: ...
+def orange_ranks(
+    candidates: np.ndarray, cand_offsets: list[int], references: np.ndarray,
+    ref_offsets: list[int], oracle: str, higher_is_better: bool, sizes: list[int],
+) -> tuple[np.ndarray, np.ndarray]: ...
 
 def stem(words: list[str], stemmer: str = "nltk_porter") -> list[str]: ...
 

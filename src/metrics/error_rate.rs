@@ -29,6 +29,10 @@ impl BatchScorer for ErrorRateCore {
     fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
         Some(Box::new(|row| error_rate::rate(row[0], row[1])))
     }
+    /// A set's rate is its best reference's: the minimum of the single rates.
+    fn combine_single(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
+        Some(Box::new(error_rate::best_rate))
+    }
 }
 
 batch_pymethods! {

@@ -28,6 +28,16 @@ impl BatchScorer for NistCore {
     fn core(&self) -> &nist::Nist {
         &self.nist
     }
+    /// Sentence NIST weighs each pair by its own references.
+    fn pairs_independent(&self) -> bool {
+        !self.nist.corpus_weights()
+    }
+    /// Sentence NIST (each pair's own weights) only: corpus weights depend on the batch.
+    fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
+        let n = self.nist.max_order();
+        (!self.nist.corpus_weights())
+            .then(|| -> crate::batch::CellScore<'_> { Box::new(move |row| nist::score(n, row)) })
+    }
 }
 
 batch_pymethods! {

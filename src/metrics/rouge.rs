@@ -93,4 +93,12 @@ impl BatchScorer for RougeCore {
         (k < self.config.variants.len())
             .then(|| -> crate::batch::CellScore<'_> { Box::new(move |row| row[3 * k + 2]) })
     }
+    /// `multi_ref="max"` without jackknife (eqs. 7-9): P and R are the maxima of the single
+    /// references' and F is computed from them, as scoring the set does.
+    fn combine_single(&self, k: usize) -> Option<crate::batch::CellScore<'_>> {
+        let c = &self.config;
+        (k < c.variants.len() && c.combines_singles()).then(|| -> crate::batch::CellScore<'_> {
+            Box::new(move |rows| c.max_of_singles(k, rows))
+        })
+    }
 }

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, InputError
+from mtalign._mtalign import ConfigError, InputError, orange_ranks
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
 ORACLES = ("average_score", "average_rank")
@@ -284,10 +284,74 @@ def _jackknife_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[An
 
 def _scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
             progress: ProgressFn | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Candidate and reference scores: from single-reference rows where the metric allows
-    it (:func:`_single_ref_scores`), else by scoring every leave-one-out set."""
-    out = _single_ref_scores(scorer, cands, refs, progress)
+    """Candidate and reference scores: in the native loop where the metric computes its
+    scalar natively (:func:`_native_scores`), else from single-reference rows where the
+    metric allows it (:func:`_single_ref_scores`), else by scoring every leave-one-out set."""
+    out = _native_scores(scorer, cands, refs, progress)
+    if out is None:
+        out = _single_ref_scores(scorer, cands, refs, progress)
     return out if out is not None else _jackknife_scores(scorer, cands, refs, progress)
+
+
+# Cells (candidate × reference comparisons) per native call when progress is reported (the
+# other paths report every ≤ 20,000 pairs too).
+_PROGRESS_CELLS = 20000
+
+
+def _native_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
+                   progress: ProgressFn | None
+                   ) -> tuple[list[np.ndarray], list[np.ndarray]] | None:
+    """The scores of :func:`_single_ref_scores` / :func:`_jackknife_scores`, bit for bit,
+    from the native ORANGE loop (``orange_scores`` of the metric's core: texts encoded
+    once, each candidate against each reference once where the metric combines
+    single-reference rows, else against each leave-one-out set, means taken natively, no
+    Python object per pair). None when it does not apply: a callable or a metric whose
+    scores are made in Python, token-list input, or a scalar not computed natively."""
+    metric = scorer.metric
+    native = getattr(getattr(metric, "_core", None), "orange_scores", None)
+    if not scorer.native or native is None or not metric._native_matrix(["a"], ["a"]):
+        return None
+    if not cands:
+        return [], []
+    if not all(isinstance(c[0], str) for c in cands) or \
+            not all(isinstance(r[0], str) for r in refs):
+        return None
+    k = metric.scalar_names().index(scorer.variant)
+    # Groups of sentences (all at once without progress), each one native call.
+    cells = [(len(c) + len(r)) * len(r) for c, r in zip(cands, refs, strict=True)]
+    limit = _PROGRESS_CELLS if progress is not None else max(sum(cells), 1)
+    total, done, start = sum(cells), 0, 0
+    flat_c: list[np.ndarray] = []
+    flat_r: list[np.ndarray] = []
+    while start < len(cands):
+        end, size = start, 0
+        while end < len(cands) and (end == start or size + cells[end] <= limit):
+            size += cells[end]
+            end += 1
+        try:
+            out = native(cands[start:end], refs[start:end], scorer.threads, k)
+        except InputError as e:
+            if "is not a str" in str(e):
+                return None  # token lists among the texts: the Python path takes them
+            raise
+        if out is None:
+            return None
+        flat_c.append(out[0])
+        flat_r.append(out[1])
+        done += size
+        start = end
+        if progress is not None:
+            progress(done, total)
+    c_all = np.concatenate(flat_c) if len(flat_c) != 1 else flat_c[0]
+    r_all = np.concatenate(flat_r) if len(flat_r) != 1 else flat_r[0]
+    c_ends = np.cumsum([len(c) for c in cands])
+    r_ends = np.cumsum([len(r) for r in refs])
+    cand_scores = np.split(c_all, c_ends[:-1])
+    ref_scores = np.split(r_all, r_ends[:-1])
+    for i, c in enumerate(cand_scores):
+        if not np.all(np.isfinite(c)):
+            raise InputError(f"{scorer.name} returned a non-finite score in sentence {i}")
+    return cand_scores, ref_scores
 
 
 def _streamed_scores(scorer: Scorer, candidates: Any, refs: Any, chunk_size: int,
@@ -377,14 +441,20 @@ def _single_ref_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[A
         acc = np.zeros(block.shape[0])
         for left_out in range(n_r):  # summed left to right, as _sequential_mean
             keep = [j for j in range(n_r) if j != left_out]
-            acc += combine(block[:, keep], k)
+            value = combine(block[:, keep], k)
+            if value is None:
+                return None  # these rows do not allow it (ROUGE: β so large F overflows)
+            acc += value
         cand_scores.append((acc / n_r)[idx])
     ref_scores = []
     for block in matrices[len(cands):]:
         n_r = block.shape[0]
         others = np.array([[b for b in range(n_r) if b != a] for a in range(n_r)])
         rows = block[np.arange(n_r)[:, None], others]  # (R, R-1, *row)
-        ref_scores.append(np.asarray(combine(rows, k), dtype=np.float64))
+        value = combine(rows, k)
+        if value is None:
+            return None
+        ref_scores.append(np.asarray(value, dtype=np.float64))
     for i, c in enumerate(cand_scores):
         if not np.all(np.isfinite(c)):
             raise InputError(f"{scorer.name} returned a non-finite score in sentence {i}")
@@ -435,38 +505,19 @@ def _row_shape(metric: Any) -> tuple[int, ...]:
 # -- ranking --------------------------------------------------------------------------------
 
 
-def _padded(rows: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    sizes = np.array([r.size for r in rows], dtype=np.int64)
-    width = int(sizes.max()) if sizes.size else 0
-    out = np.full((len(rows), width), np.nan)
-    for i, r in enumerate(rows):
-        out[i, : r.size] = r
-    return out, sizes
-
-
-def _counts(cand: np.ndarray, target: np.ndarray,
-            higher_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, booleans: candidate scores better than / equal to the row's target."""
-    t = target[:, None]
-    better = cand > t if higher_is_better else cand < t
-    return better, cand == t  # NaN padding compares False both ways
-
-
-def _rank_prefix(cand: np.ndarray, refs: np.ndarray, ref_counts: np.ndarray, oracle: str,
-                 higher_is_better: bool) -> np.ndarray:
-    """(S, Nmax) oracle rank among the first N candidates, for every prefix length N."""
-    if oracle == "average_score":
-        oracle_score = _sequential_mean(refs.ravel(), np.arange(refs.shape[0]) * refs.shape[1],
-                                        ref_counts)
-        better, tie = _counts(cand, oracle_score, higher_is_better)
-        return 1.0 + np.cumsum(better, axis=1) + 0.5 * np.cumsum(tie, axis=1)
-    acc = np.zeros(cand.shape, dtype=np.float64)
-    for k in range(refs.shape[1]):
-        better, tie = _counts(cand, refs[:, k], higher_is_better)
-        rank_k = 1.0 + np.cumsum(better, axis=1) + 0.5 * np.cumsum(tie, axis=1)
-        live = ref_counts > k
-        acc[live] += rank_k[live]
-    return acc / ref_counts[:, None]
+def _oracle_ranks(cands: Sequence[np.ndarray], refs: Sequence[np.ndarray], oracle: str,
+                  higher_is_better: bool, sizes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The oracle's rank in each list at its own length, and at each N of ``sizes``
+    (ascending; NaN where a list is shorter), in one native pass over each list."""
+    c_off = np.zeros(len(cands) + 1, dtype=np.int64)
+    np.cumsum([c.size for c in cands], out=c_off[1:])
+    r_off = np.zeros(len(refs) + 1, dtype=np.int64)
+    np.cumsum([r.size for r in refs], out=r_off[1:])
+    flat_c = np.ascontiguousarray(np.concatenate(cands) if cands else np.zeros(0), np.float64)
+    flat_r = np.ascontiguousarray(np.concatenate(refs) if refs else np.zeros(0), np.float64)
+    last, grid = orange_ranks(flat_c, c_off.tolist(), flat_r, r_off.tolist(), oracle,
+                              higher_is_better, [int(n) for n in sizes])
+    return last, grid
 
 
 def _bootstrap(values: Sequence[np.ndarray], n_bootstrap: int,
@@ -494,10 +545,8 @@ def _finish(cand_scores: list[np.ndarray], ref_scores: list[np.ndarray], oracle:
         raise InputError(f"nothing to rank: {what}")
     cands = [cand_scores[i] for i in keep]
     refs = [ref_scores[i] for i in keep]
-    cand_pad, sizes = _padded(cands)
-    ref_pad, ref_counts = _padded(refs)
-    prefix = _rank_prefix(cand_pad, ref_pad, ref_counts, oracle, higher_is_better)
-    ranks = prefix[np.arange(len(keep)), sizes - 1]
+    sizes = np.array([c.size for c in cands], dtype=np.int64)
+    ranks, _ = _oracle_ranks(cands, refs, oracle, higher_is_better, [])
     ratios = ranks / (sizes + 1)
     res = OrangeResult.__new__(OrangeResult)
     res.orange = math.fsum(ratios.tolist()) / len(keep)
@@ -522,19 +571,23 @@ def _finish(cand_scores: list[np.ndarray], ref_scores: list[np.ndarray], oracle:
 
 
 def _curve(res: OrangeResult, sizes: Sequence[int] | None) -> OrangeCurve:
-    cand_pad, list_sizes = _padded(res.candidate_scores)
-    ref_pad, ref_counts = _padded(res.reference_scores)
-    prefix = _rank_prefix(cand_pad, ref_pad, ref_counts, res.oracle, res.higher_is_better)
+    list_sizes = np.array([c.size for c in res.candidate_scores], dtype=np.int64)
     longest = int(list_sizes.max())
     grid = np.arange(1, longest + 1) if sizes is None else np.asarray(list(sizes), np.int64)
     if grid.size and (grid.min() < 1 or grid.max() > longest):
         raise ConfigError(f"curve sizes must be between 1 and the longest list ({longest})")
+    # One pass over each list for every N (ascending; any order given comes back as given).
+    order = np.argsort(grid, kind="stable")
+    _, by_size = _oracle_ranks(res.candidate_scores, res.reference_scores, res.oracle,
+                               res.higher_is_better, grid[order].tolist())
+    prefix = np.empty_like(by_size)
+    prefix[:, order] = by_size
     orange_n = np.empty(grid.size)
     rank_n = np.empty(grid.size)
     count_n = np.empty(grid.size, dtype=np.int64)
     for k, n in enumerate(grid):
         live = list_sizes >= n
-        ranks = prefix[live, n - 1]
+        ranks = prefix[live, k]
         count_n[k] = ranks.size
         orange_n[k] = math.fsum((ranks / (n + 1)).tolist()) / ranks.size
         rank_n[k] = math.fsum(ranks.tolist()) / ranks.size
@@ -579,7 +632,10 @@ def orange(metric: Any, candidates: Sequence[Sequence[Any]], refs: Sequence[Sequ
 
     Without ``chunk_size``, all the scoring is one batch call to the metric: each candidate
     against each of its sentence's R leave-one-out reference sets, and each reference
-    against the others.
+    against the others. For text and a metric whose sentence score is native (ROUGE, BLEU,
+    NIST, chrF, WER, PER) that call is the native ORANGE loop: each distinct candidate of a
+    list scored once, the R leave-one-out means taken natively (from single-reference rows
+    where the metric allows), the same bits as the Python path.
 
     >>> from mtalign import Rouge
     >>> cands = [["the cat sat", "a cat sat down", "dogs"], ["hello world", "hello"]]

@@ -184,6 +184,8 @@ pub struct BleuScratch {
     ref_count: Vec<u32>,
     /// First id of each order's n-grams (ids are numbered order by order).
     order_start: Vec<u32>,
+    /// Per reference, the counts of the hypothesis's n-grams (leave-one-out rows).
+    per_ref: Vec<u32>,
 }
 
 impl BleuScratch {
@@ -209,6 +211,21 @@ impl BleuScratch {
         if hyp.is_empty() {
             return;
         }
+        self.count_hyp(hyp, k);
+        self.max_ref.clear();
+        self.max_ref.resize(self.hyp_count.len(), 0);
+        for r in refs {
+            self.count_ref(r, k);
+            for (m, c) in self.max_ref.iter_mut().zip(self.ref_count.iter_mut()) {
+                *m = (*m).max(*c);
+                *c = 0;
+            }
+        }
+        self.hits(k, row);
+    }
+
+    /// The hypothesis's distinct n-grams (ids numbered order by order) and their counts.
+    fn count_hyp(&mut self, hyp: &[u32], k: usize) {
         self.ids.clear();
         self.hyp_count.clear();
         self.order_start.clear();
@@ -229,19 +246,19 @@ impl BleuScratch {
         for n in last_order + 1..=k + 1 {
             self.order_start[n] = distinct as u32;
         }
-        self.max_ref.clear();
-        self.max_ref.resize(distinct, 0);
         self.ref_count.clear();
         self.ref_count.resize(distinct, 0);
-        for r in refs {
-            let ref_count = &mut self.ref_count;
-            self.ids
-                .lookup_all(r, k, |_, id| ref_count[id as usize] += 1);
-            for (m, c) in self.max_ref.iter_mut().zip(self.ref_count.iter_mut()) {
-                *m = (*m).max(*c);
-                *c = 0;
-            }
-        }
+    }
+
+    /// Adds the counts of the hypothesis's n-grams in `r` to `ref_count`.
+    fn count_ref(&mut self, r: &[u32], k: usize) {
+        let ref_count = &mut self.ref_count;
+        self.ids
+            .lookup_all(r, k, |_, id| ref_count[id as usize] += 1);
+    }
+
+    /// Clipped matches per order from `hyp_count` and `max_ref`, into `row`.
+    fn hits(&self, k: usize, row: &mut [f64]) {
         for n in 1..=k {
             let (a, b) = (
                 self.order_start[n] as usize,
@@ -252,6 +269,51 @@ impl BleuScratch {
                 .sum();
             row[1 + n] = hit as f64;
         }
+    }
+
+    /// [`Metric::leave_one_out_rows`]: the hypothesis's n-grams counted once and each
+    /// reference read once; set `l`'s clipping count is the maximum over the other
+    /// references (integers: the same numbers as [`BleuScratch::stats`] of the set).
+    fn leave_one_out(&mut self, cfg: &BleuConfig, hyp: &[u32], refs: &[&[u32]], rows: &mut [f64]) {
+        let k = cfg.orders();
+        let width = cfg.width();
+        let r = refs.len();
+        for (l, row) in rows.chunks_exact_mut(width).enumerate() {
+            row.fill(0.0);
+            row[0] = hyp.len() as f64;
+            let set = refs.iter().enumerate().filter(|&(b, _)| b != l);
+            row[1] = cfg.ref_length.pick(hyp.len(), set.map(|(_, t)| t.len()));
+            for n in 1..=k {
+                let t = (hyp.len() + 1).saturating_sub(n);
+                row[1 + k + n] = t as f64;
+                row[1 + 2 * k + n] = t.max(1) as f64;
+            }
+        }
+        if hyp.is_empty() {
+            return;
+        }
+        self.count_hyp(hyp, k);
+        let distinct = self.hyp_count.len();
+        let mut per_ref = std::mem::take(&mut self.per_ref);
+        per_ref.clear();
+        per_ref.resize(r * distinct, 0);
+        for (j, t) in refs.iter().enumerate() {
+            self.count_ref(t, k);
+            per_ref[j * distinct..(j + 1) * distinct].copy_from_slice(&self.ref_count);
+            self.ref_count.fill(0);
+        }
+        for (l, row) in rows.chunks_exact_mut(width).enumerate() {
+            self.max_ref.clear();
+            self.max_ref.resize(distinct, 0);
+            for j in (0..r).filter(|&j| j != l) {
+                let counts = &per_ref[j * distinct..(j + 1) * distinct];
+                for (m, &c) in self.max_ref.iter_mut().zip(counts) {
+                    *m = (*m).max(c);
+                }
+            }
+            self.hits(k, row);
+        }
+        self.per_ref = per_ref;
     }
 }
 
@@ -321,6 +383,20 @@ impl Metric for BleuConfig {
 
     fn pair_statistics(&self, _: &(), s: &mut BleuScratch, pair: Pair<'_>, row: &mut [f64]) {
         s.stats(self, pair.hyp(), pair.refs(), row);
+    }
+
+    fn has_leave_one_out(&self) -> bool {
+        true
+    }
+
+    fn leave_one_out_rows(
+        &self,
+        s: &mut BleuScratch,
+        hyp: &[u32],
+        refs: &[&[u32]],
+        rows: &mut [f64],
+    ) {
+        s.leave_one_out(self, hyp, refs, rows);
     }
 }
 

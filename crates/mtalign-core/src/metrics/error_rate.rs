@@ -24,6 +24,14 @@ choice_enum! {
     }
 }
 
+/// The rate against a set from the rows `[errors, ref_len]` against each member alone
+/// (contiguous): its best reference's, the minimum of the single rates.
+pub fn best_rate(rows: &[f64]) -> f64 {
+    rows.chunks_exact(2)
+        .map(|r| rate(r[0], r[1]))
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// errors / ref_len, with the empty-reference convention.
 pub fn rate(errors: f64, ref_len: f64) -> f64 {
     if ref_len > 0.0 {

@@ -146,6 +146,26 @@ pub trait Metric: Sync {
         self.mirror(a, b, row, out)
     }
 
+    /// Whether [`Metric::leave_one_out_rows`] is provided (ORANGE's jackknife then costs
+    /// one pass over the references per hypothesis instead of one per set).
+    fn has_leave_one_out(&self) -> bool {
+        false
+    }
+
+    /// The rows of `hyp` against each leave-one-out set of `refs` (set `l`: every reference
+    /// but `l`, in order), `width()` each into `rows` (`refs.len()` rows), bit-identical to
+    /// [`Metric::pair_statistics`] of each set; only called when
+    /// [`Metric::has_leave_one_out`] and for at least 2 references.
+    fn leave_one_out_rows(
+        &self,
+        _scratch: &mut Self::Scratch,
+        _hyp: &[u32],
+        _refs: &[&[u32]],
+        _rows: &mut [f64],
+    ) {
+        unreachable!("leave_one_out_rows called on a metric without it")
+    }
+
     /// Computed once per batch, before any pair.
     fn context(&self, _docs: &Docs<'_>, _hyps: &[u32], _ref_sets: &RefSets) -> Self::Context {
         Self::Context::default()

@@ -12,6 +12,7 @@ pub mod matrix;
 pub mod meteor;
 pub mod metric;
 pub mod nist;
+pub mod orange;
 pub mod ribes;
 pub mod rouge;
 pub mod sia;

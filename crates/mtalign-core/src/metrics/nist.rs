@@ -83,6 +83,9 @@ pub struct NistScratch {
     info: Vec<f64>,
     local_window: Vec<u32>,
     global_window: Vec<u32>,
+    /// Leave-one-out rows: the references they were built for, and set l's weights.
+    loo_refs: Vec<Vec<u32>>,
+    loo_weights: Vec<InfoWeights>,
 }
 
 impl NistScratch {
@@ -173,6 +176,30 @@ impl NistScratch {
     }
 }
 
+impl NistScratch {
+    /// The weights of each leave-one-out set of `refs`, kept while the references stay the
+    /// same (an n-best list's candidates share them).
+    fn leave_one_out_weights(&mut self, refs: &[&[u32]], n: usize) {
+        let same = self.loo_refs.len() == refs.len()
+            && self
+                .loo_refs
+                .iter()
+                .zip(refs)
+                .all(|(a, b)| a.as_slice() == *b);
+        if same {
+            return;
+        }
+        self.loo_refs.clear();
+        self.loo_refs.extend(refs.iter().map(|r| r.to_vec()));
+        self.loo_weights
+            .resize_with(refs.len(), InfoWeights::default);
+        for (l, w) in self.loo_weights.iter_mut().enumerate() {
+            let set = refs.iter().enumerate().filter(|&(b, _)| b != l);
+            w.build(set.map(|(_, &t)| t), n);
+        }
+    }
+}
+
 /// Python's tuple comparison `a > b` for (precision, numerator, denominator, ref_len).
 fn greater(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
     [a.0, a.1, a.2, a.3]
@@ -200,6 +227,11 @@ impl Nist {
         })
     }
 
+    /// Whether information weights come from the whole batch's references (corpus NIST).
+    pub fn corpus_weights(&self) -> bool {
+        self.corpus_weights
+    }
+
     pub fn max_order(&self) -> usize {
         self.max_order
     }
@@ -224,6 +256,28 @@ impl Metric for Nist {
         let refs = (0..hyps.len()).flat_map(|i| ref_sets.get(i).iter());
         weights.build(refs.map(|&r| docs.tokens(r as usize)), self.max_order);
         Some(weights)
+    }
+
+    /// Sentence NIST: each leave-one-out set's weights built once per reference list.
+    fn has_leave_one_out(&self) -> bool {
+        !self.corpus_weights
+    }
+
+    fn leave_one_out_rows(
+        &self,
+        s: &mut NistScratch,
+        hyp: &[u32],
+        refs: &[&[u32]],
+        rows: &mut [f64],
+    ) {
+        let n = self.max_order;
+        s.leave_one_out_weights(refs, n);
+        let weights = std::mem::take(&mut s.loo_weights);
+        for (l, row) in rows.chunks_exact_mut(width(n)).enumerate() {
+            let set = refs.iter().enumerate().filter(|&(b, _)| b != l);
+            s.stats(&weights[l], hyp, set.map(|(_, &t)| t), n, row);
+        }
+        s.loo_weights = weights;
     }
 
     fn pair_statistics(

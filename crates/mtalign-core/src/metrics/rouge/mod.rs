@@ -246,6 +246,24 @@ impl RougeConfig {
         }
     }
 
+    /// Whether a score against a set is a function of the rows against each member alone
+    /// (`multi_ref="max"` without jackknife): [`RougeConfig::max_of_singles`] then gives it.
+    pub fn combines_singles(&self) -> bool {
+        self.multi_ref == MultiRef::Max && !self.jackknife
+    }
+
+    /// The F-measure of variant `k` against a set, from the statistics rows against each of
+    /// its references alone (`rows`: contiguous, `3 · variants` each): P and R are the
+    /// maxima (eqs. 7-9), bit-identical to scoring the set when [`Self::combines_singles`].
+    pub fn max_of_singles(&self, k: usize, rows: &[f64]) -> f64 {
+        let (mut p, mut r) = (0.0f64, 0.0f64);
+        for row in rows.chunks_exact(3 * self.variants.len()) {
+            p = p.max(row[3 * k]);
+            r = r.max(row[3 * k + 1]);
+        }
+        f_measure(p, r, self.beta)
+    }
+
     /// Whether a variant needs the lines of the texts.
     pub fn needs_lines(&self) -> bool {
         self.variants.contains(&Variant::LcsSum)
