@@ -326,6 +326,7 @@ impl Wlcs155Scratch {
         self.saved_c.clear();
         self.saved_k.clear();
         if !self.forward_checkpoints(x, y, every_row, every_col) {
+            self.release_checkpoints();
             return 0.0;
         }
         let samples = (n - 1) / every_col;
@@ -415,16 +416,20 @@ impl Wlcs155Scratch {
             }
         }
         self.marks = [pm, cm];
-        // A long pair's tables are not kept for the next (mostly short) ones.
+        self.release_checkpoints();
+        if interrupted {
+            return 0.0;
+        }
+        self.recount()
+    }
+
+    /// A long pair's tables are not kept for the next (mostly short) ones.
+    fn release_checkpoints(&mut self) {
         self.up = Vec::new();
         self.saved_c = Vec::new();
         self.saved_k = Vec::new();
         self.col_c = Vec::new();
         self.col_k = Vec::new();
-        if interrupted {
-            return 0.0;
-        }
-        self.recount()
     }
 
     /// Σ f(run) over the runs of consecutive marked reference positions.
