@@ -37,6 +37,7 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Default)]
 pub struct DcsScratch {
     occ: Occurrences,
+    grams: Grams,
     runs: Vec<Block>,
     sorted: Vec<Block>,
     len_start: Vec<usize>,
@@ -155,6 +156,109 @@ fn for_each_run_until(
     occ.release(x);
 }
 
+/// Longest run length streamed through [`for_each_run_of_len`] (its L-gram ids cost L passes
+/// over both texts); longer lengths are streamed by [`for_each_run_until`].
+const MAX_GRAM: usize = 16;
+
+/// The maximal runs of exactly `len` (2 ≤ `len`), in the order [`for_each_run_until`] meets
+/// them, with its early exits; only pairs of positions whose `len`-grams are equal are
+/// visited (far fewer than the equal-symbol pairs once `len` > 1). Each `len`-gram of x gets
+/// an id (a prefix's id and one more symbol, through one hash map); a y position whose
+/// `len`-gram is absent from x is skipped.
+fn for_each_run_of_len(
+    grams: &mut Grams,
+    x: &[u32],
+    y: &[u32],
+    len: usize,
+    mut f: impl FnMut(usize, Option<Block>) -> bool,
+) {
+    let (m, n) = (x.len(), y.len());
+    if len > m || len > n {
+        return;
+    }
+    grams.ids(x, y, len);
+    let Grams { gx, gy, occ, .. } = grams;
+    // Group x positions by gram id: the ids are dense, so they stand in for symbols.
+    let xs: Vec<u32> = gx[..=m - len].to_vec();
+    occ.prepare_with(&xs, |p| {
+        (
+            if p > 0 { x[p - 1] } else { EDGE_X },
+            x.get(p + len).copied().unwrap_or(EDGE_X),
+        )
+    });
+    for j in 0..=n - len {
+        let g = gy[j];
+        if g == NONE {
+            continue;
+        }
+        let list = occ.of(g);
+        if list.is_empty() || !f(j, None) {
+            continue;
+        }
+        let left = if j > 0 { y[j - 1] } else { EDGE_Y };
+        let right = y.get(j + len).copied().unwrap_or(EDGE_Y);
+        for o in list {
+            // Left-maximal and not longer than `len`.
+            if o.left == left || o.right == right {
+                continue;
+            }
+            let p = o.at as usize;
+            let go_on = f(
+                j,
+                Some(Block {
+                    len: len as u32,
+                    x_end: (p + len) as u32,
+                    y_end: (j + len) as u32,
+                }),
+            );
+            if !go_on {
+                break;
+            }
+        }
+    }
+    occ.release(&xs);
+}
+
+/// Ids of the L-grams of x and y (y's absent from x: NONE).
+#[derive(Debug, Default)]
+struct Grams {
+    map: rustc_hash::FxHashMap<(u32, u32), u32>,
+    gx: Vec<u32>,
+    gy: Vec<u32>,
+    occ: Occurrences,
+}
+
+impl Grams {
+    /// `gx[p]` / `gy[j]`: the id of the `len`-gram starting there (positions with a whole
+    /// `len`-gram only), built from the 1-grams up.
+    fn ids(&mut self, x: &[u32], y: &[u32], len: usize) {
+        self.gx.clear();
+        self.gx.extend_from_slice(x);
+        self.gy.clear();
+        self.gy.extend_from_slice(y);
+        for l in 2..=len {
+            self.map.clear();
+            let mut next = 0u32;
+            for p in 0..=x.len() - l {
+                let key = (self.gx[p], x[p + l - 1]);
+                self.gx[p] = *self.map.entry(key).or_insert_with(|| {
+                    next += 1;
+                    next - 1
+                });
+            }
+            for j in 0..=y.len() - l {
+                let key = (self.gy[j], y[j + l - 1]);
+                self.gy[j] = match self.gy[j] {
+                    NONE => NONE,
+                    _ => self.map.get(&key).copied().unwrap_or(NONE),
+                };
+            }
+        }
+        // A 1-gram of y absent from x is NONE too (only used when len == 1).
+        self.map = Default::default();
+    }
+}
+
 /// Neighbours beyond the ends of x and of y (never equal to each other or to a symbol).
 const EDGE_X: u32 = u32::MAX;
 const EDGE_Y: u32 = u32::MAX - 1;
@@ -178,6 +282,16 @@ struct Occurrences {
 
 impl Occurrences {
     fn prepare(&mut self, x: &[u32]) {
+        self.prepare_with(x, |p| {
+            (
+                if p > 0 { x[p - 1] } else { EDGE_X },
+                x.get(p + 1).copied().unwrap_or(EDGE_X),
+            )
+        });
+    }
+
+    /// Groups the positions of `x` by symbol, each with `neighbours(position)`.
+    fn prepare_with(&mut self, x: &[u32], neighbours: impl Fn(usize) -> (u32, u32)) {
         let max_id = x.iter().copied().max().unwrap_or(0) as usize;
         if self.group.len() <= max_id {
             self.group.resize(max_id + 1, NONE);
@@ -203,10 +317,11 @@ impl Occurrences {
         let mut fill = self.start.clone();
         for (p, &s) in x.iter().enumerate() {
             let g = self.group[s as usize] as usize;
+            let (left, right) = neighbours(p);
             self.list[fill[g] as usize] = Occurrence {
                 at: p as u32,
-                left: if p > 0 { x[p - 1] } else { EDGE_X },
-                right: x.get(p + 1).copied().unwrap_or(EDGE_X),
+                left,
+                right,
             };
             fill[g] += 1;
         }
@@ -375,7 +490,21 @@ impl DcsScratch {
                             }
                         }
                     };
-                if hist[hi] > max_buffered {
+                let mut no_look_ahead = false;
+                if hist[hi] > max_buffered && (2..=MAX_GRAM).contains(&hi) {
+                    // One length, streamed from the pairs of equal hi-grams, with the column
+                    // skips below; no look-ahead (shorter runs are not visited).
+                    no_look_ahead = true;
+                    for_each_run_of_len(&mut self.grams, x, y, hi, |j, b| {
+                        let (xu, yu) = (&mut self.x_used, &mut self.y_used);
+                        let Some(b) = b else {
+                            return !yu[j..j + hi].iter().all(|&u| u);
+                        };
+                        let before = self.kept.len();
+                        keep_if_free(xu, yu, &mut self.kept, &mut self.used, b);
+                        self.kept.len() == before
+                    });
+                } else if hist[hi] > max_buffered {
                     // One length, streamed in generation order. A column whose y positions
                     // j..j+hi are all used holds no run of this length that can be kept
                     // (nor, used positions only growing, of any shorter one starting there:
@@ -420,7 +549,7 @@ impl DcsScratch {
                         self.keep_if_free(*b);
                     }
                 }
-                if ahead_fits {
+                if ahead_fits && !no_look_ahead {
                     // Every shorter run that could still be kept: sort and finish.
                     self.runs = std::mem::take(&mut ahead);
                     self.sort_runs();
