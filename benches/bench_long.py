@@ -7,8 +7,18 @@ call minus before: the memory beyond the input). A metric stops growing after it
 length over ``--timeout``. DCS at character level uses ``5 ×`` the word count in
 characters (the issue's 500k-character target at 100k words).
 
+After the table, metrics measured together with a reference variant in the same run get a
+ratio per length (``RATIOS``: ROUGE-1.5.5's ROUGE-W against the paper's, whose kernel it
+shares; DCS at character level against word level): the ratio, not the absolute time, is
+what a loaded machine still shows.
+
 Usage: python benches/bench_long.py [--sizes 10000 30000 100000]
        [--metrics rougeS* dcs-char ...] [--threads 2] [--timeout 60]
+Issue 13's ROUGE-W / DCS targets (one pair, 2 threads, <= 10 s, <= 200 MB; DCS char at
+500k characters is the 100k column)::
+
+    python benches/bench_long.py --sizes 1000 3000 10000 30000 100000 --timeout 70 \
+        --metrics rougeW-1.2 rougeW-1.2-1.5.5 dcs-word dcs-char
 Don't run the full sizes while the machine is busy: the numbers are per run, not averaged.
 """
 
@@ -70,6 +80,10 @@ CHILD = textwrap.dedent("""
 """)
 
 
+#: (metric, reference measured in the same run): the ratio of their times is printed.
+RATIOS = [("rougeW-1.2-1.5.5", "rougeW-1.2"), ("dcs-char", "dcs-word")]
+
+
 def run(make: str, words: int, chars: int, threads: int, timeout: float) -> dict:
     env = {**os.environ, "MTALIGN_NUM_THREADS": str(threads)}
     try:
@@ -96,6 +110,7 @@ def main() -> None:
           f"DCS char: 5 chars per word")
     head = f"{'metric':18}" + "".join(f"{n:>20,}" for n in args.lengths)
     print(head)
+    seconds: dict[tuple[str, int], float] = {}
     for name in args.metrics:
         cells = []
         stopped = False
@@ -116,8 +131,15 @@ def main() -> None:
                 stopped = True
             else:
                 cells.append(f"{r['seconds']:.2f}s/{r['peak_mb']:.0f}MB")
+                seconds[name, n] = r["seconds"]
                 stopped = r["seconds"] > args.timeout / 3
         print(f"{name:18}" + "".join(f"{c:>20}" for c in cells), flush=True)
+    for name, base in RATIOS:
+        if name in args.metrics and base in args.metrics:
+            cells = [f"{seconds[name, n] / seconds[base, n]:.2f}x"
+                     if (name, n) in seconds and (base, n) in seconds and seconds[base, n] > 0
+                     else "-" for n in args.lengths]
+            print(f"{name + ' / ' + base:34}"[:34] + "".join(f"{c:>12}" for c in cells))
 
 
 if __name__ == "__main__":

@@ -113,3 +113,26 @@ def test_batch_of_16_long_pairs_within_2_gb(name: str, make: str, size: int | di
     assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
     got = json.loads(out.stdout.splitlines()[-1])
     assert got["peak_mb"] < BATCH_BUDGET_MB, got
+
+
+#: Issue 13's bound for one long pair on 2 threads: 200 MB beyond the input. The address
+#: space is capped there, and the peak resident growth is asserted below it too.
+PAIR_BUDGET_MB = 200
+PAIR_CASES = [
+    # The traceback keeps checkpoint rows and columns (64 MB at most), not a band of bits.
+    ("rougeW, rouge155", "mtalign.Rouge(['rougeW-1.2'], compat='rouge155')", 20_000),
+    ("dcs word", "mtalign.Dcs(level='word')", 20_000),
+    ("dcs char", "mtalign.Dcs()", {"words": 20_000, "chars": 20_000}),
+]
+
+
+@pytest.mark.parametrize("name,make,size", PAIR_CASES, ids=[c[0] for c in PAIR_CASES])
+def test_long_pair_within_200_mb(name: str, make: str, size: int | dict) -> None:
+    spec = size if isinstance(size, dict) else {"words": size}
+    spec = {**spec, "make": make, "budget_mb": PAIR_BUDGET_MB}
+    env = {**os.environ, "MALLOC_ARENA_MAX": "2"}
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True,
+                         text=True, timeout=300, env=env)
+    assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
+    got = json.loads(out.stdout.splitlines()[-1])
+    assert got["peak_mb"] < PAIR_BUDGET_MB, got

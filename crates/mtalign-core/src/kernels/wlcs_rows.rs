@@ -121,11 +121,29 @@ pub fn row(
     marks: &mut RowMarks,
     value: impl Fn(f64, u32) -> f64,
 ) {
+    row_from(prev, cur, cols, matches, prev_marks, marks, value, (0.0, 0));
+}
+
+/// [`row`] for a block of columns whose column 0 is a cell of the whole table: `left` is
+/// (row i's cell in column 0, row i−1's run length in column 0), so a match in column 1
+/// reads its diagonal run from there. Column 0 of `prev` holds row i−1's cell.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn row_from(
+    prev: &[f64],
+    cur: &mut [f64],
+    cols: usize,
+    matches: &[u32],
+    prev_marks: &RowMarks,
+    marks: &mut RowMarks,
+    value: impl Fn(f64, u32) -> f64,
+    left: (f64, u32),
+) {
     marks.clear();
     let prev = &prev[..=cols];
     let cur = &mut cur[..=cols];
-    cur[0] = 0.0;
-    let mut carry = 0.0f64;
+    cur[0] = left.0;
+    let mut carry = left.0;
     let mut c = 1usize;
     let (mut mi, mut fi, mut pi) = (0usize, 0usize, 0usize);
     let falls = &prev_marks.falls;
@@ -154,6 +172,7 @@ pub fn row(
             }
             let k = match prev_marks.matches.get(pi) {
                 Some(&x) if x as usize == diag => prev_marks.runs[pi],
+                _ if diag == 0 => left.1,
                 _ => 0,
             };
             let v = value(prev[diag], k);

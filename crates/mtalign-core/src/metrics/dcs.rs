@@ -36,8 +36,8 @@ const NONE: u32 = u32::MAX;
 /// Reusable buffers for [`dcs`].
 #[derive(Debug, Default)]
 pub struct DcsScratch {
-    head: Vec<u32>,
-    next: Vec<u32>,
+    occ: Occurrences,
+    grams: Grams,
     runs: Vec<Block>,
     sorted: Vec<Block>,
     len_start: Vec<usize>,
@@ -90,52 +90,261 @@ pub fn matching_cells(x: &[u32], y: &[u32]) -> u64 {
 /// Calls `f` on every maximal diagonal run of (x, y), in (y start, x start) order.
 ///
 /// Only cells where the symbols are equal are visited: for each y position the positions of
-/// the same symbol in x are walked through a linked list threaded over x (`head` indexed by
-/// symbol id, `next` by x position), and each run is followed from its first cell. Work is
-/// O(|x| + |y| + matching cells), not O(|x|·|y|); memory O(|x| + alphabet).
-fn for_each_run(
-    head: &mut Vec<u32>,
-    next: &mut Vec<u32>,
+/// the same symbol in x are read from a list grouped by symbol ([`Occurrences`]), and each
+/// run is followed from its first cell. Work is O(|x| + |y| + matching cells), not
+/// O(|x|·|y|); memory O(|x| + alphabet).
+fn for_each_run(occ: &mut Occurrences, x: &[u32], y: &[u32], mut f: impl FnMut(Block)) {
+    for_each_run_until(occ, x, y, |_, b| {
+        if let Some(b) = b {
+            f(b)
+        }
+        true
+    });
+}
+
+/// [`for_each_run`] with early exits: `f(j, None)` is asked at the start of column `j`
+/// (the runs starting at y position `j`) and `f(j, Some(run))` for each run; either
+/// returning false skips the rest of the column.
+///
+/// The positions of each symbol in x are kept contiguous, ascending, each with its two
+/// neighbours in x, so a column reads one array in order: a cell starts a run unless its
+/// left neighbours match, and a run of one (most of them) is told by the right neighbours
+/// without reading x.
+fn for_each_run_until(
+    occ: &mut Occurrences,
     x: &[u32],
     y: &[u32],
-    mut f: impl FnMut(Block),
+    mut f: impl FnMut(usize, Option<Block>) -> bool,
 ) {
-    let m = x.len();
-    let max_id = x.iter().copied().max().unwrap_or(0) as usize;
-    if head.len() <= max_id {
-        head.resize(max_id + 1, NONE);
-    }
-    next.clear();
-    next.resize(m, NONE);
-    for (i, &s) in x.iter().enumerate().rev() {
-        next[i] = head[s as usize];
-        head[s as usize] = i as u32;
-    }
+    occ.prepare(x);
+    let n = y.len();
     for (j, &s) in y.iter().enumerate() {
-        let mut i = match head.get(s as usize) {
-            Some(&i) => i,
-            None => continue,
-        };
-        while i != NONE {
-            let iu = i as usize;
-            // (i, j) starts a run unless (i-1, j-1) matches too.
-            if iu == 0 || j == 0 || x[iu - 1] != y[j - 1] {
-                let len = x[iu..]
-                    .iter()
-                    .zip(&y[j..])
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                f(Block {
-                    len: len as u32,
-                    x_end: (iu + len) as u32,
-                    y_end: (j + len) as u32,
-                });
+        let list = occ.of(s);
+        if list.is_empty() || !f(j, None) {
+            continue;
+        }
+        let left = if j > 0 { y[j - 1] } else { EDGE_Y };
+        let right = if j + 1 < n { y[j + 1] } else { EDGE_Y };
+        for o in list {
+            // (p, j) starts a run unless (p-1, j-1) matches too.
+            if o.left == left {
+                continue;
             }
-            i = next[iu];
+            let p = o.at as usize;
+            let len = if o.right != right {
+                1
+            } else {
+                2 + x[p + 2..]
+                    .iter()
+                    .zip(&y[j + 2..])
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            };
+            let go_on = f(
+                j,
+                Some(Block {
+                    len: len as u32,
+                    x_end: (p + len) as u32,
+                    y_end: (j + len) as u32,
+                }),
+            );
+            if !go_on {
+                break;
+            }
         }
     }
-    for &s in x {
-        head[s as usize] = NONE;
+    occ.release(x);
+}
+
+/// Longest run length streamed through [`for_each_run_of_len`] (its L-gram ids cost L passes
+/// over both texts); longer lengths are streamed by [`for_each_run_until`].
+const MAX_GRAM: usize = 16;
+
+/// The maximal runs of exactly `len` (2 ≤ `len`), in the order [`for_each_run_until`] meets
+/// them, with its early exits; only pairs of positions whose `len`-grams are equal are
+/// visited (far fewer than the equal-symbol pairs once `len` > 1). Each `len`-gram of x gets
+/// an id (a prefix's id and one more symbol, through one hash map); a y position whose
+/// `len`-gram is absent from x is skipped.
+fn for_each_run_of_len(
+    grams: &mut Grams,
+    x: &[u32],
+    y: &[u32],
+    len: usize,
+    mut f: impl FnMut(usize, Option<Block>) -> bool,
+) {
+    let (m, n) = (x.len(), y.len());
+    if len > m || len > n {
+        return;
+    }
+    grams.ids(x, y, len);
+    let Grams { gx, gy, occ, .. } = grams;
+    // Group x positions by gram id: the ids are dense, so they stand in for symbols.
+    let xs: Vec<u32> = gx[..=m - len].to_vec();
+    occ.prepare_with(&xs, |p| {
+        (
+            if p > 0 { x[p - 1] } else { EDGE_X },
+            x.get(p + len).copied().unwrap_or(EDGE_X),
+        )
+    });
+    for j in 0..=n - len {
+        let g = gy[j];
+        if g == NONE {
+            continue;
+        }
+        let list = occ.of(g);
+        if list.is_empty() || !f(j, None) {
+            continue;
+        }
+        let left = if j > 0 { y[j - 1] } else { EDGE_Y };
+        let right = y.get(j + len).copied().unwrap_or(EDGE_Y);
+        for o in list {
+            // Left-maximal and not longer than `len`.
+            if o.left == left || o.right == right {
+                continue;
+            }
+            let p = o.at as usize;
+            let go_on = f(
+                j,
+                Some(Block {
+                    len: len as u32,
+                    x_end: (p + len) as u32,
+                    y_end: (j + len) as u32,
+                }),
+            );
+            if !go_on {
+                break;
+            }
+        }
+    }
+    occ.release(&xs);
+}
+
+/// Ids of the L-grams of x and y (y's absent from x: NONE).
+#[derive(Debug, Default)]
+struct Grams {
+    map: rustc_hash::FxHashMap<(u32, u32), u32>,
+    gx: Vec<u32>,
+    gy: Vec<u32>,
+    occ: Occurrences,
+}
+
+impl Grams {
+    /// `gx[p]` / `gy[j]`: the id of the `len`-gram starting there (positions with a whole
+    /// `len`-gram only), built from the 1-grams up.
+    fn ids(&mut self, x: &[u32], y: &[u32], len: usize) {
+        self.gx.clear();
+        self.gx.extend_from_slice(x);
+        self.gy.clear();
+        self.gy.extend_from_slice(y);
+        for l in 2..=len {
+            self.map.clear();
+            let mut next = 0u32;
+            for p in 0..=x.len() - l {
+                let key = (self.gx[p], x[p + l - 1]);
+                self.gx[p] = *self.map.entry(key).or_insert_with(|| {
+                    next += 1;
+                    next - 1
+                });
+            }
+            for j in 0..=y.len() - l {
+                let key = (self.gy[j], y[j + l - 1]);
+                self.gy[j] = match self.gy[j] {
+                    NONE => NONE,
+                    _ => self.map.get(&key).copied().unwrap_or(NONE),
+                };
+            }
+        }
+        // A 1-gram of y absent from x is NONE too (only used when len == 1).
+        self.map = Default::default();
+    }
+}
+
+/// Neighbours beyond the ends of x and of y (never equal to each other or to a symbol).
+const EDGE_X: u32 = u32::MAX;
+const EDGE_Y: u32 = u32::MAX - 1;
+
+/// One position of a symbol in x with its neighbours there.
+#[derive(Debug, Clone, Copy, Default)]
+struct Occurrence {
+    at: u32,
+    left: u32,
+    right: u32,
+}
+
+/// The positions of every symbol of x, grouped by symbol, ascending within a group.
+#[derive(Debug, Default)]
+struct Occurrences {
+    /// Group of each symbol id (NONE when absent from x).
+    group: Vec<u32>,
+    start: Vec<u32>,
+    list: Vec<Occurrence>,
+}
+
+impl Occurrences {
+    fn prepare(&mut self, x: &[u32]) {
+        self.prepare_with(x, |p| {
+            (
+                if p > 0 { x[p - 1] } else { EDGE_X },
+                x.get(p + 1).copied().unwrap_or(EDGE_X),
+            )
+        });
+    }
+
+    /// Groups the positions of `x` by symbol, each with `neighbours(position)`.
+    fn prepare_with(&mut self, x: &[u32], neighbours: impl Fn(usize) -> (u32, u32)) {
+        let max_id = x.iter().copied().max().unwrap_or(0) as usize;
+        if self.group.len() <= max_id {
+            self.group.resize(max_id + 1, NONE);
+        }
+        self.start.clear();
+        for &s in x {
+            let g = &mut self.group[s as usize];
+            if *g == NONE {
+                *g = self.start.len() as u32;
+                self.start.push(0);
+            }
+            self.start[*g as usize] += 1;
+        }
+        let mut total = 0;
+        for c in self.start.iter_mut() {
+            let k = *c;
+            *c = total;
+            total += k;
+        }
+        self.start.push(total);
+        self.list.clear();
+        self.list.resize(x.len(), Occurrence::default());
+        let mut fill = self.start.clone();
+        for (p, &s) in x.iter().enumerate() {
+            let g = self.group[s as usize] as usize;
+            let (left, right) = neighbours(p);
+            self.list[fill[g] as usize] = Occurrence {
+                at: p as u32,
+                left,
+                right,
+            };
+            fill[g] += 1;
+        }
+    }
+
+    #[inline]
+    fn of(&self, s: u32) -> &[Occurrence] {
+        match self.group.get(s as usize) {
+            Some(&g) if g != NONE => {
+                &self.list[self.start[g as usize] as usize..self.start[g as usize + 1] as usize]
+            }
+            _ => &[],
+        }
+    }
+
+    /// Clears the symbol table (kept for the next pair) and drops a long pair's lists.
+    fn release(&mut self, x: &[u32]) {
+        for &s in x {
+            self.group[s as usize] = NONE;
+        }
+        if self.list.len() > 1 << 16 {
+            self.list = Vec::new();
+        }
     }
 }
 
@@ -180,7 +389,7 @@ impl DcsScratch {
     fn maximal_runs(&mut self, x: &[u32], y: &[u32]) {
         let mut runs = std::mem::take(&mut self.runs);
         runs.clear();
-        for_each_run(&mut self.head, &mut self.next, x, y, |b| runs.push(b));
+        for_each_run(&mut self.occ, x, y, |b| runs.push(b));
         self.runs = runs;
     }
 
@@ -237,7 +446,7 @@ impl DcsScratch {
         runs.clear();
         hist.clear();
         hist.resize(m.min(n) + 1, 0);
-        for_each_run(&mut self.head, &mut self.next, x, y, |b| {
+        for_each_run(&mut self.occ, x, y, |b| {
             hist[b.len as usize] += 1;
             if runs.len() < max_buffered {
                 runs.push(b);
@@ -281,15 +490,41 @@ impl DcsScratch {
                             }
                         }
                     };
-                if hist[hi] > max_buffered {
-                    // One length, streamed in generation order.
-                    for_each_run(&mut self.head, &mut self.next, x, y, |b| {
+                let mut no_look_ahead = false;
+                if hist[hi] > max_buffered && (2..=MAX_GRAM).contains(&hi) {
+                    // One length, streamed from the pairs of equal hi-grams, with the column
+                    // skips below; no look-ahead (shorter runs are not visited).
+                    no_look_ahead = true;
+                    for_each_run_of_len(&mut self.grams, x, y, hi, |j, b| {
                         let (xu, yu) = (&mut self.x_used, &mut self.y_used);
+                        let Some(b) = b else {
+                            return !yu[j..j + hi].iter().all(|&u| u);
+                        };
+                        let before = self.kept.len();
+                        keep_if_free(xu, yu, &mut self.kept, &mut self.used, b);
+                        self.kept.len() == before
+                    });
+                } else if hist[hi] > max_buffered {
+                    // One length, streamed in generation order. A column whose y positions
+                    // j..j+hi are all used holds no run of this length that can be kept
+                    // (nor, used positions only growing, of any shorter one starting there:
+                    // its y positions lie inside), and once one is kept its column is used up:
+                    // such columns are skipped.
+                    for_each_run_until(&mut self.occ, x, y, |j, b| {
+                        let (xu, yu) = (&mut self.x_used, &mut self.y_used);
+                        let Some(b) = b else {
+                            return !yu[j..(j + hi).min(yu.len())].iter().all(|&u| u);
+                        };
                         if b.len as usize == hi {
+                            let before = self.kept.len();
                             keep_if_free(xu, yu, &mut self.kept, &mut self.used, b);
+                            if self.kept.len() > before {
+                                return false;
+                            }
                         } else if (b.len as usize) < hi {
                             look_ahead(b, xu, yu, &mut ahead);
                         }
+                        true
                     });
                 } else {
                     let mut held = hist[hi];
@@ -300,7 +535,7 @@ impl DcsScratch {
                     runs.clear();
                     let band = lo as u32..=hi as u32;
                     let (xu, yu) = (&self.x_used, &self.y_used);
-                    for_each_run(&mut self.head, &mut self.next, x, y, |b| {
+                    for_each_run(&mut self.occ, x, y, |b| {
                         if band.contains(&b.len) {
                             runs.push(b);
                         } else if b.len < lo as u32 {
@@ -314,7 +549,7 @@ impl DcsScratch {
                         self.keep_if_free(*b);
                     }
                 }
-                if ahead_fits {
+                if ahead_fits && !no_look_ahead {
                     // Every shorter run that could still be kept: sort and finish.
                     self.runs = std::mem::take(&mut ahead);
                     self.sort_runs();
@@ -533,6 +768,45 @@ mod tests {
             let mut got = s.runs.clone();
             got.sort_unstable_by_key(|b| (b.y_end, b.x_end));
             proptest::prop_assert_eq!(&got, &maximal_runs_dense(&x, &y));
+        }
+    }
+
+    /// Steps 1 and 2 as the authors' code does them: the dense table walk, a stable sort by
+    /// length, the greedy check. The kept blocks, in x order.
+    fn kept_by_table_walk(x: &[u32], y: &[u32]) -> Vec<Block> {
+        let mut runs = maximal_runs_dense(x, y);
+        runs.sort_by_key(|b| std::cmp::Reverse(b.len));
+        let (mut xu, mut yu) = (vec![false; x.len()], vec![false; y.len()]);
+        let mut kept = Vec::new();
+        for b in runs {
+            let xs = (b.x_end - b.len) as usize..b.x_end as usize;
+            let ys = (b.y_end - b.len) as usize..b.y_end as usize;
+            if xu[xs.clone()].contains(&false) && yu[ys.clone()].contains(&false) {
+                xu[xs].fill(true);
+                yu[ys].fill(true);
+                kept.push(b);
+            }
+        }
+        kept.sort_by_key(|b| b.x_end);
+        kept
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+        #[test]
+        fn selection_equals_the_table_walk(
+            x in proptest::collection::vec(0u32..4, 0..90),
+            y in proptest::collection::vec(0u32..4, 0..90),
+            limit in 1usize..40,
+        ) {
+            // Every path: one buffer, bands of lengths, single lengths streamed with their
+            // columns skipped once used.
+            let want = kept_by_table_walk(&x, &y);
+            let mut s = DcsScratch::new();
+            s.dcs(&x, &y);
+            proptest::prop_assert_eq!(s.kept_blocks(), &want[..]);
+            s.dcs_buffering(&x, &y, limit);
+            proptest::prop_assert_eq!(s.kept_blocks(), &want[..]);
         }
     }
 

@@ -13,8 +13,16 @@ use crate::kernels::wlcs::SEGMENT_CELLS;
 use crate::kernels::wlcs_rows::{self, Columns, RowMarks};
 
 /// Tables of at most this many cells keep every back pointer; larger ones keep checkpoint
-/// rows and recompute one band of rows at a time during the traceback (linear memory).
+/// rows and columns and recompute one block at a time during the traceback.
 const FULL_TABLE_CELLS: usize = 1 << 24;
+
+/// Bytes the checkpoints of a long pair may take (rows every `S` rows and columns every `S`
+/// columns, 12 bytes a cell): `S` is chosen so they fit.
+const CHECKPOINT_BYTES: usize = 64 << 20;
+
+/// Checkpoint spacing at most this (a block's back pointers are S²/8 bytes); a pair that
+/// would need more falls back to the row-band traceback.
+const MAX_BLOCK_SIDE: usize = 1 << 13;
 
 /// Reusable tables of the ROUGE-1.5.5 weighted LCS.
 #[derive(Debug, Default)]
@@ -34,6 +42,9 @@ pub struct Wlcs155Scratch {
     /// DP rows saved every `band` rows (c and k), for the banded traceback.
     saved_c: Vec<f64>,
     saved_k: Vec<u32>,
+    /// Cells (c and k) of every row in the checkpoint columns S, 2S, ... < n, row-major.
+    col_c: Vec<f64>,
+    col_k: Vec<u32>,
     marked: Vec<bool>,
 }
 
@@ -187,14 +198,253 @@ impl Wlcs155Scratch {
 
     /// The recounted hit weight of reference `x` (rows) and candidate `y` (columns).
     pub fn hit(&mut self, x: &[u32], y: &[u32], weight: f64) -> f64 {
-        let band = if x.len().saturating_mul(y.len()) <= FULL_TABLE_CELLS {
-            x.len().max(1)
-        } else {
-            // Saved rows (12 bytes a column each) and one band of bits balance at
-            // band ≈ √(96·m); never fewer than 64 rows.
-            (((96 * x.len()) as f64).sqrt() as usize).max(64)
-        };
+        let cells = x.len().saturating_mul(y.len());
+        if cells <= FULL_TABLE_CELLS {
+            return self.hit_banded(x, y, weight, x.len().max(1));
+        }
+        // Checkpoint rows and columns every S: 24·m·n/S bytes; the traceback recomputes
+        // about (m + n)·S cells, S = √(m·n)/32 (6% of the table for a square one) unless
+        // the checkpoints would exceed their budget.
+        let side = ((cells as f64).sqrt() as usize / 32)
+            .max(cells / (CHECKPOINT_BYTES / 24))
+            .max(64);
+        if side <= MAX_BLOCK_SIDE {
+            return self.hit_blocked(x, y, weight, side, side);
+        }
+        // Saved rows (12 bytes a column each) and one band of bits balance at
+        // band ≈ √(96·m); never fewer than 64 rows.
+        let band = (((96 * x.len()) as f64).sqrt() as usize).max(64);
         self.hit_banded(x, y, weight, band)
+    }
+
+    /// Forward pass of [`Self::hit_blocked`], by vertical strips `every_col` columns wide
+    /// (two rows of a strip stay in cache; each strip starts from the last column of the
+    /// one before): keeps rows `every_row`, 2·`every_row`, ... < m whole and, of every row,
+    /// the cells in columns `every_col`, 2·`every_col`, ... < n. False when interrupted.
+    fn forward_checkpoints(
+        &mut self,
+        x: &[u32],
+        y: &[u32],
+        every_row: usize,
+        every_col: usize,
+    ) -> bool {
+        let (m, n) = (x.len(), y.len());
+        let n1 = n + 1;
+        let samples = (n - 1) / every_col;
+        self.col_c.clear();
+        self.col_c.resize((m + 1) * samples, 0.0);
+        self.col_k.clear();
+        self.col_k.resize((m + 1) * samples, 0);
+        let saved_rows = (m - 1) / every_row;
+        self.saved_c.clear();
+        self.saved_c.resize(saved_rows * n1, 0.0);
+        self.saved_k.clear();
+        self.saved_k.resize(saved_rows * n1, 0);
+        let [mut pm, mut cm] = std::mem::take(&mut self.marks);
+        let mut poll = crate::interrupt::Poll::new(every_col);
+        let mut done = true;
+        'strips: for strip in 0..=samples {
+            let c0 = strip * every_col;
+            let w = every_col.min(n - c0);
+            self.columns.prepare(&y[c0..c0 + w]);
+            self.prev_c[..=w].fill(0.0);
+            pm.clear();
+            for (i, &xi) in x.iter().enumerate() {
+                if poll.stop() {
+                    done = false;
+                    break 'strips;
+                }
+                // Row i+1's cell and row i's run length in column c0 (left strip's last).
+                let left = if strip == 0 {
+                    (0.0, 0)
+                } else {
+                    let at = strip - 1;
+                    (
+                        self.col_c[(i + 1) * samples + at],
+                        self.col_k[i * samples + at],
+                    )
+                };
+                let f = &self.f;
+                wlcs_rows::row_from(
+                    &self.prev_c,
+                    &mut self.cur_c,
+                    w,
+                    self.columns.of(xi),
+                    &pm,
+                    &mut cm,
+                    // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
+                    |diag, k| diag + f[k as usize + 1] - f[k as usize],
+                    left,
+                );
+                std::mem::swap(&mut self.prev_c, &mut self.cur_c);
+                std::mem::swap(&mut pm, &mut cm);
+                if strip < samples {
+                    let at = (i + 1) * samples + strip;
+                    self.col_c[at] = self.prev_c[w];
+                    if pm.matches.last() == Some(&(w as u32)) {
+                        self.col_k[at] = pm.runs[pm.runs.len() - 1];
+                    }
+                }
+                if (i + 1).is_multiple_of(every_row) && i + 1 < m {
+                    let at = ((i + 1) / every_row - 1) * n1 + c0;
+                    self.saved_c[at + 1..=at + w].copy_from_slice(&self.prev_c[1..=w]);
+                    for (&c, &r) in pm.matches.iter().zip(&pm.runs) {
+                        self.saved_k[at + c as usize] = r;
+                    }
+                }
+            }
+        }
+        self.marks = [pm, cm];
+        done
+    }
+
+    /// [`Self::hit`] with checkpoint rows every `every_row` rows and checkpoint columns every
+    /// `every_col` columns: the traceback recomputes only the blocks it passes through, each
+    /// from its top row and left column. O((m / every_row + n / every_col)·(m + n) +
+    /// every_row·every_col / 8) memory; the same cells, so the same numbers, for any spacing.
+    fn hit_blocked(
+        &mut self,
+        x: &[u32],
+        y: &[u32],
+        weight: f64,
+        every_row: usize,
+        every_col: usize,
+    ) -> f64 {
+        let (m, n) = (x.len(), y.len());
+        if m == 0 || n == 0 {
+            return 0.0;
+        }
+        self.ensure_f(weight, m.max(n));
+        for v in [&mut self.prev_c, &mut self.cur_c] {
+            v.clear();
+            v.resize(n + 1, 0.0);
+        }
+        for v in [&mut self.prev_k, &mut self.cur_k] {
+            v.clear();
+            v.resize(n + 1, 0);
+        }
+        self.saved_c.clear();
+        self.saved_k.clear();
+        if !self.forward_checkpoints(x, y, every_row, every_col) {
+            self.release_checkpoints();
+            return 0.0;
+        }
+        let samples = (n - 1) / every_col;
+        self.marked.clear();
+        self.marked.resize(m, false);
+        let [mut pm, mut cm] = std::mem::take(&mut self.marks);
+        let (mut i, mut j) = (m, n);
+        let mut poll = crate::interrupt::Poll::new(every_col);
+        let mut interrupted = false;
+        'blocks: while i > 0 && j > 0 {
+            let r0 = (i - 1) / every_row * every_row;
+            let c0 = (j - 1) / every_col * every_col;
+            let w = j - c0;
+            // The block's top row (row r0, columns c0..=j).
+            if r0 == 0 {
+                self.prev_c[..=w].fill(0.0);
+                self.prev_k[..=w].fill(0);
+            } else {
+                let at = (r0 / every_row - 1) * (n + 1) + c0;
+                self.prev_c[..=w].copy_from_slice(&self.saved_c[at..=at + w]);
+                self.prev_k[..=w].copy_from_slice(&self.saved_k[at..=at + w]);
+            }
+            pm.from_row(&self.prev_c, &self.prev_k, w);
+            // Cells and run lengths of column c0 in row `r` (zero in column 0).
+            let left = |r: usize| -> (f64, u32) {
+                if c0 == 0 {
+                    (0.0, 0)
+                } else {
+                    let at = r * samples + c0 / every_col - 1;
+                    (self.col_c[at], self.col_k[at])
+                }
+            };
+            self.columns.prepare(&y[c0..j]);
+            let stride = w.div_ceil(64);
+            self.up.clear();
+            self.up.resize((i - r0) * stride, 0);
+            for (r, &xr) in x.iter().enumerate().take(i).skip(r0) {
+                if poll.stop() {
+                    interrupted = true;
+                    break 'blocks;
+                }
+                let f = &self.f;
+                let (c_here, _) = left(r + 1);
+                let (_, k_above) = left(r);
+                wlcs_rows::row_from(
+                    &self.prev_c,
+                    &mut self.cur_c,
+                    w,
+                    self.columns.of(xr),
+                    &pm,
+                    &mut cm,
+                    |diag, k| diag + f[k as usize + 1] - f[k as usize],
+                    (c_here, k_above),
+                );
+                // "Took the upper value" (up >= left) for every cell, then not for matches.
+                let base = (r - r0) * stride;
+                let (prev, cur) = (&self.prev_c, &self.cur_c);
+                for (wd, word) in self.up[base..base + stride].iter_mut().enumerate() {
+                    let lo = wd * 64;
+                    let hi = (lo + 64).min(w);
+                    let mut b = 0u64;
+                    for (t, (&up, &lf)) in prev[lo + 1..=hi].iter().zip(&cur[lo..hi]).enumerate() {
+                        b |= u64::from(up >= lf) << t;
+                    }
+                    *word = b;
+                }
+                for &c in &cm.matches {
+                    let bit = c as usize - 1;
+                    self.up[base + bit / 64] &= !(1 << (bit % 64));
+                }
+                std::mem::swap(&mut self.prev_c, &mut self.cur_c);
+                std::mem::swap(&mut pm, &mut cm);
+            }
+            while i > r0 && j > c0 {
+                if x[i - 1] == y[j - 1] {
+                    self.marked[i - 1] = true;
+                    i -= 1;
+                    j -= 1;
+                } else {
+                    let bit = (i - 1 - r0) * stride * 64 + (j - c0 - 1);
+                    if self.up[bit / 64] >> (bit % 64) & 1 == 1 {
+                        i -= 1;
+                    } else {
+                        j -= 1;
+                    }
+                }
+            }
+        }
+        self.marks = [pm, cm];
+        self.release_checkpoints();
+        if interrupted {
+            return 0.0;
+        }
+        self.recount()
+    }
+
+    /// A long pair's tables are not kept for the next (mostly short) ones.
+    fn release_checkpoints(&mut self) {
+        self.up = Vec::new();
+        self.saved_c = Vec::new();
+        self.saved_k = Vec::new();
+        self.col_c = Vec::new();
+        self.col_k = Vec::new();
+    }
+
+    /// Σ f(run) over the runs of consecutive marked reference positions.
+    fn recount(&self) -> f64 {
+        let mut hit = 0.0;
+        let mut run = 0;
+        for k in 0..=self.marked.len() {
+            if k < self.marked.len() && self.marked[k] {
+                run += 1;
+            } else if run > 0 {
+                hit += self.f(run);
+                run = 0;
+            }
+        }
+        hit
     }
 
     /// [`Self::hit`] with checkpoints every `band` rows: O((m / band + band / 64)·n) memory,
@@ -269,17 +519,7 @@ impl Wlcs155Scratch {
             self.saved_c = Vec::new();
             self.saved_k = Vec::new();
         }
-        let mut hit = 0.0;
-        let mut run = 0;
-        for k in 0..=m {
-            if k < m && self.marked[k] {
-                run += 1;
-            } else if run > 0 {
-                hit += self.f(run);
-                run = 0;
-            }
-        }
-        hit
+        self.recount()
     }
 
     /// ROUGE-1.5.5's ROUGE-W statistics: (recounted hit, n^w, m^(w·w)).
@@ -403,6 +643,52 @@ mod tests {
             proptest::prop_assert_eq!(s.hit(&x, &y, weight).to_bits(), want.to_bits());
             proptest::prop_assert_eq!(s.hit_banded(&x, &y, weight, band).to_bits(), want.to_bits());
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn blocked_traceback_equals_the_full_table(
+            x in proptest::collection::vec(0u32..6, 1..300),
+            y in proptest::collection::vec(0u32..6, 1..300),
+            every_row in 1usize..70,
+            every_col in 1usize..70,
+            weight in proptest::sample::select(vec![1.0, 1.2, 2.0, 0.5]),
+        ) {
+            let want = hit_full_table(&x, &y, weight);
+            let mut s = Wlcs155Scratch::default();
+            let got = s.hit_blocked(&x, &y, weight, every_row, every_col);
+            proptest::prop_assert_eq!(got.to_bits(), want.to_bits());
+        }
+
+        #[test]
+        fn blocked_traceback_on_near_copies(
+            x in proptest::collection::vec(0u32..30, 1..400),
+            edits in proptest::collection::vec((0usize..400, 0u32..30), 0..20),
+            every in 1usize..100,
+        ) {
+            // Long diagonal runs crossing block corners (k from the left column and the
+            // top row).
+            let mut y = x.clone();
+            for (at, s) in edits {
+                if at < y.len() {
+                    y[at] = s;
+                }
+            }
+            let want = hit_full_table(&x, &y, 1.2);
+            let mut s = Wlcs155Scratch::default();
+            proptest::prop_assert_eq!(s.hit_blocked(&x, &y, 1.2, every, every + 3).to_bits(), want.to_bits());
+        }
+    }
+
+    #[test]
+    fn long_pairs_blocked() {
+        // 6000 × 5000 cells: above the full-table limit, so blocked.
+        let x: Vec<u32> = (0..6000u32).map(|i| (i * 7) % 13).collect();
+        let y: Vec<u32> = (0..5000u32).map(|i| (i * 5) % 11).collect();
+        let mut s = Wlcs155Scratch::default();
+        let h = s.hit(&x, &y, 1.2);
+        assert_eq!(s.col_c.capacity(), 0, "a long pair's tables are released");
+        assert_eq!(h.to_bits(), s.hit_banded(&x, &y, 1.2, 6000).to_bits());
     }
 
     #[test]
