@@ -22,6 +22,9 @@
 //! reach the best value found: each is at most the highest chain score in its rows
 //! (`upto`) and in its columns (a max segment tree over the columns of the rows done), and
 //! its term at most that of a one-column gap; the bound is strict, so ties are unaffected.
+//! A cell below the diagonal (j < i) scans columns leftwards instead (the same cells, rows
+//! and columns swapped): the scan that crosses the shorter side stops sooner, which matters
+//! for the cells off the alignment's path in long, alike texts.
 //! The rounds stop once a round leaves the total unchanged ([`sia_score`]: neither the
 //! round's best score nor its weight can grow later, so no later round can change it). [`best_chain_naive`] is the paper's O(M²N²) programme, kept as
 //! the test oracle.
@@ -101,6 +104,11 @@ pub struct ChainScratch {
     upto: Vec<f64>,
     /// The highest `best` per column over the rows done so far, as a max segment tree.
     columns: MaxTree,
+    /// The highest `best` per row done, as a max segment tree.
+    rows: MaxTree,
+    /// `col_cells[col_start[b]..col_start[b+1]]`: the cells of column b, by row.
+    col_start: Vec<usize>,
+    col_cells: Vec<u32>,
 }
 
 /// Point updates (raise to a maximum) and range maxima over `0..len`, in O(log len).
@@ -171,6 +179,28 @@ pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
     s.upto.resize(rows + 1, f64::NEG_INFINITY);
     let cols = cells.iter().map(|c| c.j).max().unwrap_or(0) as usize;
     s.columns.reset(cols + 1);
+    s.rows.reset(rows + 1);
+    s.col_start.clear();
+    s.col_start.resize(cols + 2, 0);
+    for c in cells {
+        s.col_start[c.j as usize + 1] += 1;
+    }
+    for b in 1..s.col_start.len() {
+        s.col_start[b] += s.col_start[b - 1];
+    }
+    s.col_cells.clear();
+    s.col_cells.resize(cells.len(), 0);
+    // Fill column by column in row-major order, moving each column's start as a cursor,
+    // then move the starts back.
+    for (k, c) in cells.iter().enumerate() {
+        let b = c.j as usize;
+        s.col_cells[s.col_start[b]] = k as u32;
+        s.col_start[b] += 1;
+    }
+    for b in (1..s.col_start.len()).rev() {
+        s.col_start[b] = s.col_start[b - 1];
+    }
+    s.col_start[0] = 0;
     let mut done = 0; // rows 1..=done are complete in `upto` and `columns`
                       // A cell looks at the rows above it: a Ctrl-C is seen within a few million steps.
     let mut poll = crate::interrupt::Poll::new(rows);
@@ -186,9 +216,47 @@ pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
                 s.columns.raise(cells[q].j as usize, s.best[q]);
             }
             s.upto[done] = s.upto[done - 1].max(row_max);
+            s.rows.raise(done, row_max);
         }
         let mut best_v = term(c.w, c.i, c.j);
         let mut best_p = START;
+        if c.j < c.i {
+            // Fewer columns than rows below-left: the same scan with rows and columns swapped,
+            // leftwards over columns with the highest row seen so far. It visits the same
+            // cells that are not strictly dominated (and stops by the same bound, by columns),
+            // and the comparison does not depend on the order of the visits.
+            let mut lo = 0u32;
+            let mut in_rows = s.rows.max(0, c.i as usize);
+            for b in (1..c.j as usize).rev() {
+                let left = s.columns.max(0, b + 1);
+                if left.min(in_rows) + term(c.w, 1, c.j - b as u32) < best_v {
+                    break;
+                }
+                let col = &s.col_cells[s.col_start[b]..s.col_start[b + 1]];
+                let end = col.partition_point(|&x| cells[x as usize].i < c.i);
+                if end == 0 {
+                    continue;
+                }
+                let start = col[..end].partition_point(|&x| cells[x as usize].i < lo);
+                for &x in &col[start..end] {
+                    let idx = x as usize;
+                    let p = &cells[idx];
+                    let v = s.best[idx] + term(c.w, c.i - p.i, c.j - p.j);
+                    if v > best_v || (v == best_v && best_p != START && idx < best_p) {
+                        best_v = v;
+                        best_p = idx;
+                    }
+                }
+                let top = cells[col[end - 1] as usize].i;
+                if top > lo {
+                    lo = top;
+                    in_rows = s.rows.max(lo as usize, c.i as usize);
+                }
+            }
+            s.best.push(best_v);
+            s.back.push(best_p);
+            continue;
+        }
         // Highest column (< c.j) among candidates in the rows already scanned: a cell of a
         // lower row with a smaller column has one of them strictly inside its box.
         let mut lo = 0u32;
