@@ -211,9 +211,10 @@ pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
         while done + 1 < c.i as usize {
             done += 1;
             let mut row_max = f64::NEG_INFINITY;
-            for q in s.row_start[done]..s.row_start[done + 1] {
-                row_max = row_max.max(s.best[q]);
-                s.columns.raise(cells[q].j as usize, s.best[q]);
+            let span = s.row_start[done]..s.row_start[done + 1];
+            for (x, &v) in cells[span.clone()].iter().zip(&s.best[span]) {
+                row_max = row_max.max(v);
+                s.columns.raise(x.j as usize, v);
             }
             s.upto[done] = s.upto[done - 1].max(row_max);
             s.rows.raise(done, row_max);
