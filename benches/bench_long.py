@@ -3,9 +3,13 @@
 Each (metric, length) runs in a fresh child process that builds one pair of Zipf-distributed
 synthetic documents (5000-word vocabulary), scores it once on ``--threads`` threads and
 reports the wall time and the growth of its peak resident memory (``ru_maxrss`` after the
-call minus before: the memory beyond the input). A metric stops growing after its first
-length over ``--timeout``. DCS at character level uses ``5 ×`` the word count in
-characters (the issue's 500k-character target at 100k words).
+call minus before: the memory beyond the input). ``--text unrelated`` (the default) draws
+the two documents independently; ``--text mt`` draws the reference and makes the hypothesis
+from it as a translation differs: 10% of the words replaced, 5% dropped, 5% inserted, and a
+phrase of 2-6 words moved by up to 20 words every 40 words (TER's shifts, SIA's and RIBES's
+reordering). TER, SIA and RIBES depend on how alike the texts are: run both.
+A metric stops growing after its first length over ``--timeout``. DCS at character level
+uses ``5 ×`` the word count in characters (the issue's 500k-character target at 100k words).
 
 After the table, metrics measured together with a reference variant in the same run get a
 ratio per length (``RATIOS``: ROUGE-1.5.5's ROUGE-W against the paper's, whose kernel it
@@ -13,7 +17,7 @@ shares; DCS at character level against word level): the ratio, not the absolute 
 what a loaded machine still shows.
 
 Usage: python benches/bench_long.py [--sizes 10000 30000 100000]
-       [--metrics rougeS* dcs-char ...] [--threads 2] [--timeout 60]
+       [--metrics rougeS* dcs-char ...] [--threads 2] [--timeout 60] [--text unrelated|mt]
 Issue 13's ROUGE-W / DCS targets (one pair, 2 threads, <= 10 s, <= 200 MB; DCS char at
 500k characters is the 100k column)::
 
@@ -57,12 +61,30 @@ METRICS = {
 CHILD = textwrap.dedent("""
     import json, random, resource, sys, time
     import mtalign
-    make, words, chars, threads = json.loads(sys.argv[1])
+    make, words, chars, threads, text = json.loads(sys.argv[1])
     rng = random.Random(13)
     vocab = [f"w{i}" for i in range(5000)]
     weights = [1 / (k + 1) for k in range(len(vocab))]
-    hyp = " ".join(rng.choices(vocab, weights, k=words))
-    ref = " ".join(rng.choices(vocab, weights, k=words))
+    ref_words = rng.choices(vocab, weights, k=words)
+    if text == "mt":
+        out = []
+        for w in ref_words:
+            u = rng.random()
+            if u < 0.05:
+                continue
+            out.append(rng.choices(vocab, weights)[0] if u < 0.15 else w)
+            if rng.random() < 0.05:
+                out.append(rng.choices(vocab, weights)[0])
+        for at in range(0, len(out) - 30, 40):
+            k = rng.randint(2, 6)
+            phrase = out[at:at + k]
+            del out[at:at + k]
+            to = min(len(out), at + rng.randint(1, 20))
+            out[to:to] = phrase
+        hyp_words = out
+    else:
+        hyp_words = rng.choices(vocab, weights, k=words)
+    hyp, ref = " ".join(hyp_words), " ".join(ref_words)
     if chars:
         hyp, ref = hyp[:chars], ref[:chars]
     metric = eval(make, {"mtalign": mtalign})
@@ -84,11 +106,12 @@ CHILD = textwrap.dedent("""
 RATIOS = [("rougeW-1.2-1.5.5", "rougeW-1.2"), ("dcs-char", "dcs-word")]
 
 
-def run(make: str, words: int, chars: int, threads: int, timeout: float) -> dict:
+def run(make: str, words: int, chars: int, threads: int, timeout: float,
+        text: str = "unrelated") -> dict:
     env = {**os.environ, "MTALIGN_NUM_THREADS": str(threads)}
     try:
         out = subprocess.run([sys.executable, "-c", CHILD, json.dumps([make, words, chars,
-                                                                        threads])],
+                                                                        threads, text])],
                              capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"timeout": True}
@@ -105,9 +128,11 @@ def main() -> None:
     ap.add_argument("--metrics", nargs="+", default=list(METRICS), choices=list(METRICS))
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--text", choices=["unrelated", "mt"], default="unrelated",
+                    help="two independent documents, or a reference and an MT-like copy")
     args = ap.parse_args()
-    print(f"one pair, {args.threads} threads; time (s) / peak memory beyond the input (MB); "
-          f"DCS char: 5 chars per word")
+    print(f"one pair ({args.text} texts), {args.threads} threads; time (s) / peak memory "
+          f"beyond the input (MB); DCS char: 5 chars per word")
     head = f"{'metric':18}" + "".join(f"{n:>20,}" for n in args.lengths)
     print(head)
     seconds: dict[tuple[str, int], float] = {}
@@ -119,7 +144,7 @@ def main() -> None:
                 cells.append("-")
                 continue
             chars = 5 * n if name == "dcs-char" else 0
-            r = run(METRICS[name], n, chars, args.threads, args.timeout)
+            r = run(METRICS[name], n, chars, args.threads, args.timeout, args.text)
             if r.get("timeout"):
                 cells.append(f">{args.timeout:.0f}s")
                 stopped = True

@@ -18,7 +18,15 @@
 //! predecessor and the cell could be inserted into the chain and would raise its score
 //! (its own term is positive and it shrinks the last gap). Scanning rows downwards while
 //! tracking the highest column seen so far visits exactly those, O(M + N) per candidate, so
-//! O(K·(M+N)) for K candidates. [`best_chain_naive`] is the paper's O(M²N²) programme, kept as
+//! O(K·(M+N)) for K candidates at worst. The scan stops as soon as no cell left in it can
+//! reach the best value found: each is at most the highest chain score in its rows
+//! (`upto`) and in its columns (a max segment tree over the columns of the rows done), and
+//! its term at most that of a one-column gap; the bound is strict, so ties are unaffected.
+//! A cell below the diagonal (j < i) scans columns leftwards instead (the same cells, rows
+//! and columns swapped): the scan that crosses the shorter side stops sooner, which matters
+//! for the cells off the alignment's path in long, alike texts.
+//! The rounds stop once a round leaves the total unchanged ([`sia_score`]: neither the
+//! round's best score nor its weight can grow later, so no later round can change it). [`best_chain_naive`] is the paper's O(M²N²) programme, kept as
 //! the test oracle.
 //!
 //! Tie-break (it decides which positions are blocked): candidates in row-major order; each
@@ -92,6 +100,57 @@ pub struct ChainScratch {
     best: Vec<f64>,
     back: Vec<usize>,
     row_start: Vec<usize>,
+    /// `upto[a]`: the highest `best` of the cells in rows 1..=a (rows done so far).
+    upto: Vec<f64>,
+    /// The highest `best` per column over the rows done so far, as a max segment tree.
+    columns: MaxTree,
+    /// The highest `best` per row done, as a max segment tree.
+    rows: MaxTree,
+    /// `col_cells[col_start[b]..col_start[b+1]]`: the cells of column b, by row.
+    col_start: Vec<usize>,
+    col_cells: Vec<u32>,
+}
+
+/// Point updates (raise to a maximum) and range maxima over `0..len`, in O(log len).
+#[derive(Debug, Default)]
+struct MaxTree {
+    half: usize,
+    t: Vec<f64>,
+}
+
+impl MaxTree {
+    fn reset(&mut self, len: usize) {
+        self.half = len.next_power_of_two();
+        self.t.clear();
+        self.t.resize(2 * self.half, f64::NEG_INFINITY);
+    }
+
+    fn raise(&mut self, at: usize, v: f64) {
+        let mut k = at + self.half;
+        while k >= 1 && self.t[k] < v {
+            self.t[k] = v;
+            k /= 2;
+        }
+    }
+
+    /// The maximum over `lo..hi`.
+    fn max(&self, lo: usize, hi: usize) -> f64 {
+        let (mut l, mut r) = (lo + self.half, hi + self.half);
+        let mut m = f64::NEG_INFINITY;
+        while l < r {
+            if l & 1 == 1 {
+                m = m.max(self.t[l]);
+                l += 1;
+            }
+            if r & 1 == 1 {
+                r -= 1;
+                m = m.max(self.t[r]);
+            }
+            l /= 2;
+            r /= 2;
+        }
+        m
+    }
 }
 
 /// The best chain through `cells` (row-major order, unblocked, w > 0), fast.
@@ -116,18 +175,102 @@ pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
     }
     s.best.clear();
     s.back.clear();
-    // A cell looks at every row above it: a Ctrl-C is seen within a few million steps.
+    s.upto.clear();
+    s.upto.resize(rows + 1, f64::NEG_INFINITY);
+    let cols = cells.iter().map(|c| c.j).max().unwrap_or(0) as usize;
+    s.columns.reset(cols + 1);
+    s.rows.reset(rows + 1);
+    s.col_start.clear();
+    s.col_start.resize(cols + 2, 0);
+    for c in cells {
+        s.col_start[c.j as usize + 1] += 1;
+    }
+    for b in 1..s.col_start.len() {
+        s.col_start[b] += s.col_start[b - 1];
+    }
+    s.col_cells.clear();
+    s.col_cells.resize(cells.len(), 0);
+    // Fill column by column in row-major order, moving each column's start as a cursor,
+    // then move the starts back.
+    for (k, c) in cells.iter().enumerate() {
+        let b = c.j as usize;
+        s.col_cells[s.col_start[b]] = k as u32;
+        s.col_start[b] += 1;
+    }
+    for b in (1..s.col_start.len()).rev() {
+        s.col_start[b] = s.col_start[b - 1];
+    }
+    s.col_start[0] = 0;
+    let mut done = 0; // rows 1..=done are complete in `upto` and `columns`
+                      // A cell looks at the rows above it: a Ctrl-C is seen within a few million steps.
     let mut poll = crate::interrupt::Poll::new(rows);
     for (k, c) in cells.iter().enumerate() {
         if poll.stop() {
             return Chain::default();
         }
+        while done + 1 < c.i as usize {
+            done += 1;
+            let mut row_max = f64::NEG_INFINITY;
+            let span = s.row_start[done]..s.row_start[done + 1];
+            for (x, &v) in cells[span.clone()].iter().zip(&s.best[span]) {
+                row_max = row_max.max(v);
+                s.columns.raise(x.j as usize, v);
+            }
+            s.upto[done] = s.upto[done - 1].max(row_max);
+            s.rows.raise(done, row_max);
+        }
         let mut best_v = term(c.w, c.i, c.j);
         let mut best_p = START;
+        if c.j < c.i {
+            // Fewer columns than rows below-left: the same scan with rows and columns swapped,
+            // leftwards over columns with the highest row seen so far. It visits the same
+            // cells that are not strictly dominated (and stops by the same bound, by columns),
+            // and the comparison does not depend on the order of the visits.
+            let mut lo = 0u32;
+            let mut in_rows = s.rows.max(0, c.i as usize);
+            for b in (1..c.j as usize).rev() {
+                let left = s.columns.max(0, b + 1);
+                if left.min(in_rows) + term(c.w, 1, c.j - b as u32) < best_v {
+                    break;
+                }
+                let col = &s.col_cells[s.col_start[b]..s.col_start[b + 1]];
+                let end = col.partition_point(|&x| cells[x as usize].i < c.i);
+                if end == 0 {
+                    continue;
+                }
+                let start = col[..end].partition_point(|&x| cells[x as usize].i < lo);
+                for &x in &col[start..end] {
+                    let idx = x as usize;
+                    let p = &cells[idx];
+                    let v = s.best[idx] + term(c.w, c.i - p.i, c.j - p.j);
+                    if v > best_v || (v == best_v && best_p != START && idx < best_p) {
+                        best_v = v;
+                        best_p = idx;
+                    }
+                }
+                let top = cells[col[end - 1] as usize].i;
+                if top > lo {
+                    lo = top;
+                    in_rows = s.rows.max(lo as usize, c.i as usize);
+                }
+            }
+            s.best.push(best_v);
+            s.back.push(best_p);
+            continue;
+        }
         // Highest column (< c.j) among candidates in the rows already scanned: a cell of a
         // lower row with a smaller column has one of them strictly inside its box.
         let mut lo = 0u32;
+        // The highest `best` in columns lo..c.j of the rows done.
+        let mut in_columns = s.columns.max(0, c.j as usize);
         for a in (1..c.i as usize).rev() {
+            // The cells left to look at (rows 1..=a, columns lo..c.j) are each at most
+            // `upto[a]` and `in_columns`, and their term at most that of a one-column gap; the
+            // float operations are monotone, so once that bound is below `best_v` none can
+            // reach it and the scan stops (strictly: a tie could change the predecessor).
+            if s.upto[a].min(in_columns) + term(c.w, c.i - a as u32, 1) < best_v {
+                break;
+            }
             let row = &cells[s.row_start[a]..s.row_start[a + 1]];
             let end = row.partition_point(|x| x.j < c.j);
             if end == 0 {
@@ -143,7 +286,10 @@ pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
                     best_p = idx;
                 }
             }
-            lo = lo.max(row[end - 1].j);
+            if row[end - 1].j > lo {
+                lo = row[end - 1].j;
+                in_columns = s.columns.max(lo as usize, c.j as usize);
+            }
         }
         debug_assert_eq!(s.best.len(), k);
         s.best.push(best_v);
@@ -275,6 +421,32 @@ pub fn sia_detail(
     config: &SiaConfig,
     fast: bool,
 ) -> SiaDetail {
+    sia_rounds(mt, refs, weight, config, fast, true)
+}
+
+/// The score of [`sia_detail`], bit for bit, with the rounds that can no longer change it
+/// left out (fast only): a round adds `score × weight` to the total, and neither factor
+/// grows from one round to the next (blocking only removes candidates, every chain keeps its
+/// score; the weights decay), so once a round's addition leaves the total unchanged, no
+/// later one can change it (float addition and multiplication are monotone).
+pub fn sia_score(
+    mt: &[u32],
+    refs: &[&[u32]],
+    weight: impl Fn(u32, u32) -> f64,
+    config: &SiaConfig,
+) -> f64 {
+    sia_rounds(mt, refs, weight, config, true, false).score
+}
+
+/// The rounds of SIA: all of them (`all_rounds`), or until the total stops changing.
+fn sia_rounds(
+    mt: &[u32],
+    refs: &[&[u32]],
+    weight: impl Fn(u32, u32) -> f64,
+    config: &SiaConfig,
+    fast: bool,
+    all_rounds: bool,
+) -> SiaDetail {
     let m = mt.len();
     let ref_lens: Vec<usize> = refs.iter().map(|r| r.len()).collect();
     let lp = length_penalty(m, &ref_lens);
@@ -320,7 +492,11 @@ pub fn sia_detail(
             }
         }
         let Some(r) = max_ref else { break };
+        let before = total;
         total += max_score * weight_now;
+        if !all_rounds && total == before {
+            break;
+        }
         let pairs = std::mem::take(&mut chains[r].pairs);
         chains[r].raw = 0.0;
         for &(i, j) in &pairs {
@@ -372,7 +548,11 @@ impl<W: Fn(u32, u32) -> f64 + Sync> Metric for Sia<'_, W> {
 
     fn pair_statistics(&self, _: &(), _: &mut (), pair: Pair<'_>, row: &mut [f64]) {
         let refs: Vec<&[u32]> = pair.refs().collect();
-        row[0] = sia_detail(pair.hyp(), &refs, self.weight, self.config, self.fast).score;
+        row[0] = if self.fast {
+            sia_score(pair.hyp(), &refs, self.weight, self.config)
+        } else {
+            sia_detail(pair.hyp(), &refs, self.weight, self.config, false).score
+        };
     }
 }
 
@@ -502,6 +682,18 @@ mod tests {
         }
 
         #[test]
+        fn longer_chains_fast_equals_naive(
+            mt in proptest::collection::vec(0u32..5, 0..45),
+            r in proptest::collection::vec(0u32..5, 0..45),
+            rare in 0u32..3,
+        ) {
+            // Repeated words on long-ish sentences: the scan's bounds stop it early often.
+            let sim = |a: u32, b: u32| if a + b == rare + 1 { 0.5 } else { 0.0 };
+            let cells = all_cells(&mt, &r, &sim);
+            prop_assert_eq!(best_chain(&cells), best_chain_naive(&cells, mt.len(), r.len()));
+        }
+
+        #[test]
         fn sentence_fast_equals_naive(
             mt in proptest::collection::vec(0u32..4, 0..12),
             r1 in proptest::collection::vec(0u32..4, 0..12),
@@ -518,6 +710,11 @@ mod tests {
                 sia_detail(&mt, &[&r1, &r2], exact, &c, true),
                 sia_detail(&mt, &[&r1, &r2], exact, &c, false)
             );
+            for d in [Decay::Figure, Decay::Geometric] {
+                let c = SiaConfig::new(alpha, d).unwrap();
+                let all = sia_detail(&mt, &[&r1, &r2], sim, &c, false).score;
+                prop_assert_eq!(sia_score(&mt, &[&r1, &r2], sim, &c).to_bits(), all.to_bits());
+            }
         }
     }
 }
