@@ -136,3 +136,23 @@ def test_long_pair_within_200_mb(name: str, make: str, size: int | dict) -> None
     assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
     got = json.loads(out.stdout.splitlines()[-1])
     assert got["peak_mb"] < PAIR_BUDGET_MB, got
+
+
+def test_sia_refuses_a_word_grid_over_its_limit_by_name() -> None:
+    """SIA keeps every matching cell: past 2^27 cells (about 11,600 words a side) a pair is
+    refused with an InputError naming the sizes, in a batch and in ``explain``, before any
+    cell is stored (a 12,000 × 12,000-word pair of one repeated word would need 2.3 GB)."""
+    import mtalign
+    from mtalign.errors import InputError
+
+    hyp = " ".join(["a"] * 12_000)
+    ref = " ".join(["a"] * 12_000)
+    sia = mtalign.Sia()
+    with pytest.raises(InputError, match=r"hyps\[1\].*12000 words × 12000 words.*134217728"):
+        sia.batch_score(["a b", hyp], [["a b"], [ref]])
+    with pytest.raises(InputError, match=r"134217728"):
+        sia.sentence_score(hyp, [ref])
+    with pytest.raises(InputError, match=r"134217728"):
+        sia.explain(hyp, [ref])
+    # A long hypothesis against a short reference is well under the limit: scored.
+    assert float(sia.sentence_score(hyp, ["a a b"])) > 0

@@ -471,6 +471,7 @@ impl SiaCore {
             None => encode_tokens(&all).sentences,
         };
         let ref_ids: Vec<&[u32]> = (1..all.len()).map(|k| sentences.get(k)).collect();
+        sia::check_size(sentences.get(0).len(), ref_ids.iter().map(|r| r.len())).map_err(to_py)?;
         let fast = !naive;
         let d = match &self.table {
             None => sia::sia_detail(sentences.get(0), &ref_ids, sia::exact, &self.config, fast),

@@ -393,6 +393,27 @@ pub fn length_penalty(m: usize, ref_lens: &[usize]) -> f64 {
     }
 }
 
+/// The largest word grid (MT words × reference words) SIA scores: its chains keep every
+/// matching cell (16 bytes each; 2 GiB if every pair of words matched), and 2^27 cells
+/// (about 11,600 words a side) already take tens of seconds.
+pub const MAX_GRID_CELLS: usize = 1 << 27;
+
+/// Refuses a pair whose word grid with some reference exceeds [`MAX_GRID_CELLS`] (an
+/// `Error::Input` naming the sizes and the limit), before any cell is stored.
+pub fn check_size(mt_len: usize, ref_lens: impl IntoIterator<Item = usize>) -> Result<()> {
+    for (k, m) in ref_lens.into_iter().enumerate() {
+        let cells = mt_len.saturating_mul(m);
+        if cells > MAX_GRID_CELLS {
+            return Err(Error::Input(format!(
+                "SIA compares every word pair and keeps each match: {mt_len} words × {m} \
+                 words of reference {k} = {cells} cells, over the limit of {MAX_GRID_CELLS} \
+                 (about 11,600 words a side); score shorter segments"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// All cells of (mt, reference) with weight > 0, row-major.
 fn all_cells(mt: &[u32], reference: &[u32], weight: &impl Fn(u32, u32) -> f64) -> Vec<Cell> {
     let mut cells = Vec::new();
@@ -541,6 +562,11 @@ impl<W: Fn(u32, u32) -> f64 + Sync> Metric for Sia<'_, W> {
     type Scratch = ();
     type Context = ();
     const TASK_PAIRS: usize = 16;
+    const CHECKS_PAIRS: bool = true;
+
+    fn check_pair(&self, pair: Pair<'_>) -> Result<()> {
+        check_size(pair.hyp().len(), pair.refs().map(<[u32]>::len))
+    }
 
     fn width(&self) -> usize {
         1
