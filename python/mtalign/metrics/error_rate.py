@@ -48,15 +48,27 @@ class _ErrorRate(Metric[CorpusResult]):
         """A set's rate is its best reference's: the minimum of the single rates."""
         return np.asarray(_rates(rows[..., 0], rows[..., 1])).min(axis=1)
 
+    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
+                    signature: Any) -> CorpusResult:
+        if isinstance(row, np.ndarray):
+            return self._result(row, n_empty_hyps, n_empty_refs, signature)
+        # The flat row [errors, ref_len] of the native one-pair call: no array is made.
+        return self._one_sentence(row[0], row[1], n_empty_hyps, n_empty_refs, signature)
+
+    def _one_sentence(self, e: float, n: float, n_empty_hyps: int, n_empty_refs: int,
+                      signature: Any) -> CorpusResult:
+        """One sentence's result: its rate, without array arithmetic."""
+        return CorpusResult(self._kind.upper(), e / n if n > 0 else float(e > 0),
+                            lambda: _rates(np.array([e]), np.array([n])),
+                            {"errors": int(e), "ref_len": int(n)}, n_empty_hyps,
+                            n_empty_refs, signature, 1)
+
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
         """Total errors / total reference words (each sentence's best reference)."""
-        if rows.shape[0] == 1:  # one sentence: its rate, without array arithmetic
+        if rows.shape[0] == 1:
             e, n = rows[0].tolist()
-            return CorpusResult(self._kind.upper(), e / n if n > 0 else float(e > 0),
-                                lambda: _rates(rows[:, 0], rows[:, 1]),
-                                {"errors": int(e), "ref_len": int(n)}, n_empty_hyps,
-                                n_empty_refs, signature, 1)
+            return self._one_sentence(e, n, n_empty_hyps, n_empty_refs, signature)
         errors, ref_len = rows[:, 0].sum(), rows[:, 1].sum()
         score = _rates(np.array([errors]), np.array([ref_len]))[0]
         return CorpusResult(self._kind.upper(), score, _rates(rows[:, 0], rows[:, 1]),
