@@ -668,6 +668,27 @@ mod tests {
             .collect()
     }
 
+    /// `encode_texts` with the `unicode` tokenizer gives the tokenizer's tokens, ids in
+    /// first-seen order and vanished texts.
+    fn encoded_as_the_tokenizer_says(
+        texts: &[String],
+        lowercase: bool,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let tokenizer = Tokenizer::new(TokenizerKind::Unicode, lowercase);
+        let enc = encode_texts(&tokenizer, texts);
+        let want = interned_one_by_one(&tokenizer, texts);
+        let got: Vec<Vec<u32>> = enc.sentences.iter().map(<[u32]>::to_vec).collect();
+        proptest::prop_assert_eq!(got, want);
+        let vanished: Vec<usize> = (0..texts.len())
+            .filter(|&k| {
+                tokenizer.tokenize(&texts[k]).is_empty()
+                    && texts[k].chars().any(|c| !c.is_whitespace())
+            })
+            .collect();
+        proptest::prop_assert_eq!(enc.vanished, vanished);
+        Ok(())
+    }
+
     proptest::proptest! {
         /// Short (packed) and long strings share one id space in first-seen order; strings
         /// that differ only by trailing NUL bytes or length stay apart.
@@ -695,18 +716,7 @@ mod tests {
             texts in proptest::collection::vec("[aAbB1 .,\\x0b\\t-]{0,12}", 0..12),
             lowercase: bool,
         ) {
-            let tokenizer = Tokenizer::new(TokenizerKind::Unicode, lowercase);
-            let enc = encode_texts(&tokenizer, &texts);
-            let want = interned_one_by_one(&tokenizer, &texts);
-            let got: Vec<Vec<u32>> = enc.sentences.iter().map(<[u32]>::to_vec).collect();
-            proptest::prop_assert_eq!(got, want);
-            let vanished: Vec<usize> = (0..texts.len())
-                .filter(|&k| {
-                    tokenizer.tokenize(&texts[k]).is_empty()
-                        && texts[k].chars().any(|c| !c.is_whitespace())
-                })
-                .collect();
-            proptest::prop_assert_eq!(enc.vanished, vanished);
+            encoded_as_the_tokenizer_says(&texts, lowercase)?;
         }
     }
 
@@ -722,11 +732,7 @@ mod tests {
             ),
             lowercase: bool,
         ) {
-            let tokenizer = Tokenizer::new(TokenizerKind::Unicode, lowercase);
-            let enc = encode_texts(&tokenizer, &texts);
-            let want = interned_one_by_one(&tokenizer, &texts);
-            let got: Vec<Vec<u32>> = enc.sentences.iter().map(<[u32]>::to_vec).collect();
-            proptest::prop_assert_eq!(got, want);
+            encoded_as_the_tokenizer_says(&texts, lowercase)?;
         }
     }
 
