@@ -70,7 +70,8 @@ macro_rules! batch_pymethods {
         impl $ty {
             $($methods)*
 
-            /// Scores text input (tokenized here, each distinct text once).
+            /// Scores text input (tokenized here: chunk by chunk for pair-local metrics,
+            /// else each distinct text once).
             #[pyo3(signature = (hyps, refs, threads=None))]
             fn score_texts<'py>(
                 &self,
