@@ -67,6 +67,35 @@ pub fn statistics_matrix<M: Metric>(
     statistics_matrices(metric, docs, std::slice::from_ref(block))
 }
 
+/// Checks every block's pairs (a bad one is named with its block when there are several).
+fn check_blocks<M: Metric>(metric: &M, docs: &Docs<'_>, blocks: &[MatrixBlock]) -> Result<()> {
+    for (b, block) in blocks.iter().enumerate() {
+        check_block(metric, docs, block).map_err(|e| match e {
+            Error::Input(m) if blocks.len() > 1 => Error::Input(format!("block {b}: {m}")),
+            other => other,
+        })?;
+    }
+    Ok(())
+}
+
+/// Each block's prepared texts (if the metric prepares matrices) and whether its mirrored
+/// cells are derived rather than scored.
+fn prepare_blocks<M: Metric>(
+    metric: &M,
+    docs: &Docs<'_>,
+    blocks: &[MatrixBlock],
+) -> (Vec<Option<PreparedBlock>>, Vec<bool>) {
+    let prepared = blocks
+        .iter()
+        .map(|b| PreparedBlock::new(metric, docs, b))
+        .collect();
+    let mirrors = blocks
+        .iter()
+        .map(|b| b.symmetric && metric.has_mirror())
+        .collect();
+    (prepared, mirrors)
+}
+
 /// Statistics of every block, concatenated (block after block, each row-major
 /// `[n_b, m_b, width]`). Runs on the current rayon pool, or inline for at most
 /// [`MATRIX_INLINE_CELLS`] cells; the result never depends on the thread count.
@@ -75,12 +104,7 @@ pub fn statistics_matrices<M: Metric>(
     docs: &Docs<'_>,
     blocks: &[MatrixBlock],
 ) -> Result<Vec<f64>> {
-    for (b, block) in blocks.iter().enumerate() {
-        check_block(metric, docs, block).map_err(|e| match e {
-            Error::Input(m) if blocks.len() > 1 => Error::Input(format!("block {b}: {m}")),
-            other => other,
-        })?;
-    }
+    check_blocks(metric, docs, blocks)?;
     let width = metric.width();
     let total: usize = blocks.iter().map(MatrixBlock::cells).sum();
     let mut out = vec![0.0; total * width];
@@ -88,14 +112,7 @@ pub fn statistics_matrices<M: Metric>(
         return Ok(out);
     }
     let context = matrix_context(metric, docs, blocks, total);
-    let prepared: Vec<Option<PreparedBlock>> = blocks
-        .iter()
-        .map(|b| PreparedBlock::new(metric, docs, b))
-        .collect();
-    let mirrors: Vec<bool> = blocks
-        .iter()
-        .map(|b| b.symmetric && metric.has_mirror())
-        .collect();
+    let (prepared, mirrors) = prepare_blocks(metric, docs, blocks);
     // One task per row: (block, row, the row's cells).
     let mut rows: Vec<(usize, usize, &mut [f64])> = Vec::new();
     let mut rest: &mut [f64] = &mut out;
@@ -188,12 +205,7 @@ pub fn scores_matrices<M: Metric>(
     blocks: &[MatrixBlock],
     score: &(dyn Fn(&[f64]) -> f64 + Sync),
 ) -> Result<Vec<f64>> {
-    for (b, block) in blocks.iter().enumerate() {
-        check_block(metric, docs, block).map_err(|e| match e {
-            Error::Input(m) if blocks.len() > 1 => Error::Input(format!("block {b}: {m}")),
-            other => other,
-        })?;
-    }
+    check_blocks(metric, docs, blocks)?;
     let width = metric.width();
     let total: usize = blocks.iter().map(MatrixBlock::cells).sum();
     let mut out = vec![0.0; total];
@@ -201,14 +213,7 @@ pub fn scores_matrices<M: Metric>(
         return Ok(out);
     }
     let context = matrix_context(metric, docs, blocks, total);
-    let prepared: Vec<Option<PreparedBlock>> = blocks
-        .iter()
-        .map(|b| PreparedBlock::new(metric, docs, b))
-        .collect();
-    let mirrors: Vec<bool> = blocks
-        .iter()
-        .map(|b| b.symmetric && metric.has_mirror())
-        .collect();
+    let (prepared, mirrors) = prepare_blocks(metric, docs, blocks);
     // Mirrored cells (j, i) for j > i are written by task i into row i of `lower`.
     let lower_len: usize = blocks
         .iter()
