@@ -133,6 +133,7 @@ impl ShortTable {
     }
 
     /// The id of the key, or where it goes.
+    #[inline]
     fn find(&self, bytes: u64, len: u32) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut i = self.slot_of(bytes, len);
@@ -248,14 +249,21 @@ impl StrTable {
 
     /// [`StrTable::intern`] of the ASCII string of `len` ≤ 8 bytes packed little-endian in
     /// `bytes` (zero above `len`).
+    #[inline]
     fn intern_packed(&mut self, bytes: u64, len: u32) -> (u32, bool) {
         if self.short.slots.is_empty() {
             self.short.resize(16); // a default (empty) table
         }
-        let slot = match self.short.find(bytes, len) {
-            Ok(id) => return (id, false),
-            Err(slot) => slot,
-        };
+        // A hit is inlined into the word reader; a new string (rarer) is a call.
+        match self.short.find(bytes, len) {
+            Ok(id) => (id, false),
+            Err(slot) => (self.insert_packed(slot, bytes, len), true),
+        }
+    }
+
+    /// Adds the packed string at the free slot `slot` of the short table: its new id.
+    #[inline(never)]
+    fn insert_packed(&mut self, slot: usize, bytes: u64, len: u32) -> u32 {
         let id = self.ends.len() as u32;
         let packed = bytes.to_le_bytes();
         let packed = &packed[..len as usize];
@@ -264,7 +272,7 @@ impl StrTable {
             .push_str(std::str::from_utf8(packed).unwrap_or_default());
         self.ends.push(self.text.len());
         self.short.insert_at(slot, ShortKey { bytes, len, id });
-        (id, true)
+        id
     }
 }
 

@@ -380,8 +380,24 @@ pub fn variant_counts<'a>(
             }));
         }
         (Variant::Lcs, _) => {
-            scratch.lcs.prepare(hyp);
-            out.extend(refs.map(|r| Counts::new(scratch.lcs.lcs(r) as f64, n, r.len() as f64)));
+            let mut refs = refs.peekable();
+            match (refs.next(), refs.peek()) {
+                (Some(r), None) if r.len() <= LONG_LCS => {
+                    // One reference: it is the pattern (the LCS length is symmetric), so the
+                    // pairs that share it, consecutive in a batch, prepare its masks once.
+                    scratch.lcs.prepare(r);
+                    out.push(Counts::new(scratch.lcs.lcs(hyp) as f64, n, r.len() as f64));
+                }
+                (first, _) => {
+                    scratch.lcs.prepare(hyp);
+                    out.extend(
+                        first
+                            .into_iter()
+                            .chain(refs)
+                            .map(|r| Counts::new(scratch.lcs.lcs(r) as f64, n, r.len() as f64)),
+                    );
+                }
+            }
         }
         (Variant::Wlcs(w), Compat::Rouge155) => {
             out.extend(refs.map(|r| scratch.wlcs155.counts(r, hyp, w)));
