@@ -2,8 +2,8 @@
 //! once: text or token input → ids → the metric's kernel → a NumPy array.
 
 use crate::convert::{
-    as_str, items, one_pair_items, pair_texts, read_matrix_texts, read_text_batch,
-    read_token_batch, to_array, TextBatch,
+    as_str, items, matrix_items, one_pair_items, pair_texts, read_token_batch, text_batch_items,
+    to_array, TextBatch,
 };
 use crate::enter::{enter, is_small, INLINE_BYTES};
 use crate::errors::input_err;
@@ -230,16 +230,16 @@ pub(crate) fn score_text_batch<'py>(
     kernel: impl BatchKernel,
     chunked: Option<&ChunkedKernel>,
 ) -> PyResult<BatchOut<'py>> {
-    let batch = read_text_batch(hyps, refs)?;
+    let items = text_batch_items(hyps, refs)?;
+    let batch = items.read()?;
     let small = is_small(batch.hyp_ids.len(), batch.texts.bytes());
     let chunked = chunked.filter(|_| encode_by_chunks(&encoder, &batch));
     let (scores, vanished) = enter(py, threads, small, || {
+        let texts = batch.texts.as_slice();
         if let Some(score) = chunked {
-            let texts: Vec<&str> = batch.texts.iter().collect();
-            return score(&encoder, &texts, &batch.hyp_ids, &batch.ref_sets);
+            return score(&encoder, texts, &batch.hyp_ids, &batch.ref_sets);
         }
-        let texts: Vec<&str> = batch.texts.iter().collect();
-        let encoded = encoder.encode_texts(&texts);
+        let encoded = encoder.encode_texts(texts);
         let scores = kernel(&encoded.docs()?, &batch.hyp_ids, &batch.ref_sets)?;
         Ok((scores, encoded.vanished))
     })?;
@@ -261,7 +261,8 @@ pub(crate) fn score_text_matrix<'py, M: Metric>(
     metric: &M,
     cell: Option<CellScore<'_>>,
 ) -> PyResult<BatchOut<'py>> {
-    let batch = read_matrix_texts(hyps, refs.unwrap_or(hyps))?;
+    let items = matrix_items(hyps, refs.unwrap_or(hyps))?;
+    let batch = items.read()?;
     let (n, m) = (batch.hyp_ids.len(), batch.ref_sets.len());
     let block = if refs.is_none() {
         MatrixBlock::symmetric(batch.hyp_ids.clone())
@@ -274,8 +275,7 @@ pub(crate) fn score_text_matrix<'py, M: Metric>(
     };
     let small = is_small_matrix(n * m, batch.texts.bytes());
     let (scores, vanished) = enter(py, threads, small, || {
-        let texts: Vec<&str> = batch.texts.iter().collect();
-        let encoded = encoder.encode_texts(&texts);
+        let encoded = encoder.encode_texts(batch.texts.as_slice());
         let docs = encoded.docs()?;
         let scores = match &cell {
             Some(f) => scores_matrices(metric, &docs, std::slice::from_ref(&block), f)?,
@@ -304,7 +304,8 @@ pub(crate) fn score_text_aggregate<'py>(
     width: usize,
     rows: impl Fn(&Docs<'_>, &[u32], &[u32], &[f64]) -> Vec<f64> + Send + Sync,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let batch = read_matrix_texts(hyps, samples)?;
+    let items = matrix_items(hyps, samples)?;
+    let batch = items.read()?;
     let m = batch.ref_sets.len();
     if m == 0 {
         return Err(input_err("samples is empty".into()));
@@ -337,8 +338,7 @@ pub(crate) fn score_text_aggregate<'py>(
     let n = batch.hyp_ids.len();
     let small = is_small(n + m, batch.texts.bytes());
     let scores = enter(py, threads, small, || {
-        let texts: Vec<&str> = batch.texts.iter().collect();
-        let encoded = encoder.encode_texts(&texts);
+        let encoded = encoder.encode_texts(batch.texts.as_slice());
         Ok(rows(
             &encoded.docs()?,
             &batch.hyp_ids,

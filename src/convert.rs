@@ -3,7 +3,7 @@
 
 use crate::errors::input_err;
 use mtalign_core::kernels::counts::Counts;
-use mtalign_core::text::intern::StrTable;
+use mtalign_core::text::distinct::DistinctTexts;
 use mtalign_core::text::refs::RefSets;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -60,10 +60,12 @@ fn not_utf8(py: Python<'_>, e: PyErr, what: impl FnOnce() -> String) -> PyErr {
     ))
 }
 
-/// Owned copy of a text batch: every distinct text (hypothesis or reference) once, in one
-/// buffer, so the GIL can be released while it is tokenized and scored.
-pub(crate) struct TextBatch {
-    pub(crate) texts: StrTable,
+/// A text batch read in place: every distinct text (hypothesis or reference) once,
+/// borrowed from the Python objects that [`TextItems`] holds. Python strings are immutable
+/// and those references keep them alive, so the GIL can be released while the texts are
+/// tokenized and scored, with no copy.
+pub(crate) struct TextBatch<'a> {
+    pub(crate) texts: DistinctTexts<'a>,
     /// Sentence index of each hypothesis.
     pub(crate) hyp_ids: Vec<u32>,
     pub(crate) ref_sets: RefSets,
@@ -71,9 +73,9 @@ pub(crate) struct TextBatch {
     pub(crate) ref_origin: Vec<Option<(usize, usize)>>,
 }
 
-impl TextBatch {
-    /// The sentence index of `s`, storing it if it is new.
-    fn intern(&mut self, s: &str) -> u32 {
+impl<'a> TextBatch<'a> {
+    /// The sentence index of `s`, numbering it if it is new.
+    fn intern(&mut self, s: &'a str) -> u32 {
         let (id, new) = self.texts.intern(s);
         if new {
             self.ref_origin.push(None);
@@ -138,66 +140,90 @@ fn aligned_items<'py>(
     Ok((hyp_items, ref_items))
 }
 
-/// Reads `hyps` (list of str) and `refs` (list of str or list of str) into a [`TextBatch`].
-/// Equal texts are stored (and later tokenized) once, however many places share them:
-/// references repeated for every system, identical outputs of different systems.
-pub(crate) fn read_text_batch(
-    hyps: &Bound<'_, PyAny>,
-    refs: &Bound<'_, PyAny>,
-) -> PyResult<TextBatch> {
-    let (hyp_items, ref_items) = aligned_items(hyps, refs)?;
-    read_texts(&hyp_items, &ref_items)
+/// The Python objects of a text batch, held while their texts are read in place: the
+/// hypotheses, the reference items, and the members of each reference item that is a list
+/// (empty for a str).
+pub(crate) struct TextItems<'py> {
+    hyps: Items<'py>,
+    refs: Items<'py>,
+    members: Vec<Items<'py>>,
 }
 
-/// Reads hypotheses and reference sets of any two lengths (a matrix's rows and columns) into
-/// a [`TextBatch`] with one reference set per item of `refs`.
-pub(crate) fn read_matrix_texts(
-    hyps: &Bound<'_, PyAny>,
-    refs: &Bound<'_, PyAny>,
-) -> PyResult<TextBatch> {
-    read_texts(&items(hyps, "hyps")?, &items(refs, "refs")?)
+/// The objects of `hyps` (list of str) and `refs` (list of str or list of str), aligned.
+pub(crate) fn text_batch_items<'py>(
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+) -> PyResult<TextItems<'py>> {
+    let (hyps, refs) = aligned_items(hyps, refs)?;
+    text_items(hyps, refs)
 }
 
-fn read_texts(
-    hyp_items: &[Bound<'_, PyAny>],
-    ref_items: &[Bound<'_, PyAny>],
-) -> PyResult<TextBatch> {
-    let mut batch = TextBatch {
-        texts: StrTable::with_capacity(hyp_items.len()),
-        hyp_ids: Vec::with_capacity(hyp_items.len()),
-        ref_sets: RefSets::new(),
-        ref_origin: Vec::new(),
-    };
-    for (i, h) in hyp_items.iter().enumerate() {
-        let id = batch.intern(as_str(h, || format!("hyps[{i}]"))?);
-        batch.hyp_ids.push(id);
-    }
-    let mut members: Vec<u32> = Vec::new();
-    for (i, r) in ref_items.iter().enumerate() {
-        members.clear();
+/// The objects of hypotheses and reference sets of any two lengths (a matrix's rows and
+/// columns), one reference set per item of `refs`.
+pub(crate) fn matrix_items<'py>(
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+) -> PyResult<TextItems<'py>> {
+    text_items(items(hyps, "hyps")?, items(refs, "refs")?)
+}
+
+fn text_items<'py>(hyps: Items<'py>, refs: Items<'py>) -> PyResult<TextItems<'py>> {
+    let mut members = Vec::with_capacity(refs.len());
+    for (i, r) in refs.iter().enumerate() {
         if r.cast::<PyString>().is_ok() {
-            let id = batch.intern(as_str(r, || format!("refs[{i}]"))?);
-            batch.ref_origin[id as usize].get_or_insert((i, 0));
-            members.push(id);
+            members.push(Vec::new());
         } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {
             let alternatives = items(r, "")?;
             if alternatives.is_empty() {
                 return Err(input_err(format!("refs[{i}] is empty")));
             }
-            for (j, alt) in alternatives.iter().enumerate() {
-                let id = batch.intern(as_str(alt, || format!("refs[{i}][{j}]"))?);
-                batch.ref_origin[id as usize].get_or_insert((i, j));
-                members.push(id);
-            }
+            members.push(alternatives);
         } else {
             return Err(input_err(format!(
                 "refs[{i}] must be a str or a list of str (got {})",
                 type_name(r)
             )));
         }
-        batch.ref_sets.push(members.iter().copied());
     }
-    Ok(batch)
+    Ok(TextItems {
+        hyps,
+        refs,
+        members,
+    })
+}
+
+impl TextItems<'_> {
+    /// The batch, its texts borrowed from these objects. Equal texts are numbered (and later
+    /// tokenized) once, however many places share them: references repeated for every
+    /// system, identical outputs of different systems.
+    pub(crate) fn read(&self) -> PyResult<TextBatch<'_>> {
+        let mut batch = TextBatch {
+            texts: DistinctTexts::with_capacity(self.hyps.len()),
+            hyp_ids: Vec::with_capacity(self.hyps.len()),
+            ref_sets: RefSets::new(),
+            ref_origin: Vec::new(),
+        };
+        for (i, h) in self.hyps.iter().enumerate() {
+            let id = batch.intern(as_str(h, || format!("hyps[{i}]"))?);
+            batch.hyp_ids.push(id);
+        }
+        let mut ids: Vec<u32> = Vec::new();
+        for (i, (r, alternatives)) in self.refs.iter().zip(&self.members).enumerate() {
+            ids.clear();
+            if alternatives.is_empty() {
+                let id = batch.intern(as_str(r, || format!("refs[{i}]"))?);
+                batch.ref_origin[id as usize].get_or_insert((i, 0));
+                ids.push(id);
+            }
+            for (j, alt) in alternatives.iter().enumerate() {
+                let id = batch.intern(as_str(alt, || format!("refs[{i}][{j}]"))?);
+                batch.ref_origin[id as usize].get_or_insert((i, j));
+                ids.push(id);
+            }
+            batch.ref_sets.push(ids.iter().copied());
+        }
+        Ok(batch)
+    }
 }
 
 /// Owned pre-tokenized batch: hypotheses first, then distinct references.

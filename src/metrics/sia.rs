@@ -2,7 +2,7 @@
 //! tables, and the SIA scorer. Thin: conversion, GIL release, error mapping.
 
 use crate::batch::{finish_text_batch, score_text_batch, score_token_batch, BatchOut};
-use crate::convert::{items, read_text_batch, read_token_batch, to_array, type_name};
+use crate::convert::{items, read_token_batch, text_batch_items, to_array, type_name};
 use crate::enter::run_detached;
 use crate::errors::{input_err, to_py, ConfigError};
 use mtalign_core::metrics::metric::statistics_batch;
@@ -382,11 +382,11 @@ impl SiaCore {
             );
         };
         // With a table, tokens are numbered by the table so its rows apply directly.
-        let batch = read_text_batch(hyps, refs)?;
+        let items = text_batch_items(hyps, refs)?;
+        let batch = items.read()?;
         let tokenizer = self.tokenizer;
         let (scores, vanished) = run_detached(py, threads, || {
-            let texts: Vec<&str> = batch.texts.iter().collect();
-            let (sentences, vanished) = table.encode_texts(&tokenizer, &texts);
+            let (sentences, vanished) = table.encode_texts(&tokenizer, batch.texts.as_slice());
             let docs = Docs::single_lines(&sentences);
             let scores = self.batch(&docs, &batch.hyp_ids, &batch.ref_sets, fast)?;
             Ok((scores, vanished))

@@ -1,5 +1,6 @@
 //! Text → ids: tokenizers, stemmers, interning of texts and tokens, reference sets.
 
+pub mod distinct;
 pub mod docs;
 pub mod encoder;
 pub mod intern;
