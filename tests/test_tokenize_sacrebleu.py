@@ -3,6 +3,8 @@ reference and system output of the WMT21 extracts (German, English, Chinese, Jap
 
 from __future__ import annotations
 
+import hypothesis
+import hypothesis.strategies as st
 import pytest
 import wmt_data
 
@@ -53,3 +55,23 @@ def test_rouge_accepts_13a(mtalign):
     r = mtalign.Rouge("rouge1", tokenize="13a", lowercase=False)
     # 13a keeps "It's" whole and splits "world!" -> "world" "!"
     assert r.sentence_score("It's world!", "It's world")["rouge1"].recall == 1.0
+
+
+# Pieces of adversarial 13a input for the one-scan tokenizer: runs of periods and commas
+# beside digits, dashes after digits, symbols, the replacements' patterns (whole, cut,
+# cased), Python whitespace (ASCII and not), non-ASCII letters, digits and punctuation.
+PIECES = [
+    "a", "B", "7", "0", "12", ".", ",", "-", "--", " ", "\t", "\n", "\x1c", "'", '"', "(",
+    "$", "/", "@", "_", "~", "{", "^", "+", ":", "?", "<", ">", "&", "&quot;", "&amp;",
+    "&lt;", "&gt;", "&QUOT;", "&amp", "<skipped>", "<SKIPPED>", "-\n", "é", "É", "Σ", "İ",
+    "’", "…", "€", "\x85", "\xa0", "\u2000", "\u200b", "\u2028", "\u3000", "中", "٣",
+]
+
+
+@hypothesis.settings(max_examples=1500, deadline=None)
+@hypothesis.given(pieces=st.lists(st.sampled_from(PIECES), max_size=24),
+                  lowercase=st.booleans())
+def test_13a_adversarial_text_matches_sacrebleu(mtalign, pieces, lowercase):
+    text = "".join(pieces)
+    assert (mtalign.tokenize(text, tokenize="13a", lowercase=lowercase)
+            == sacre_tokens("13a", text, lowercase))

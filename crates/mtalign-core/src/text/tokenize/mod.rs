@@ -121,6 +121,15 @@ impl Tokenizer {
     /// sacrebleu's tokenizers rewrite the text, so the (lowercased) input is an argument and
     /// `buf` receives the tokenized line.
     fn sacrebleu_into(&self, text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+        if self.kind == TokenizerKind::Sacre13a {
+            // Lowercases as it scans.
+            return crate::text::tokenize::sacrebleu::tokenize_13a(
+                text,
+                self.lowercase,
+                buf,
+                spans,
+            );
+        }
         let lowered;
         let text = if self.lowercase {
             lowered = if text.is_ascii() {
@@ -133,9 +142,6 @@ impl Tokenizer {
             text
         };
         match self.kind {
-            TokenizerKind::Sacre13a => {
-                crate::text::tokenize::sacrebleu::tokenize_13a(text, buf, spans)
-            }
             TokenizerKind::SacreZh => {
                 crate::text::tokenize::sacrebleu::tokenize_zh(text, buf, spans)
             }

@@ -5,6 +5,9 @@
 //! where the pattern matches at position `i`, writes the replacement and resumes at `i + 2`
 //! (otherwise copies one character): [`sub_pairs`] reproduces exactly that, including the
 //! cases where a character consumed by one match cannot start the next (`"a.,b"`).
+//! `13a` runs its passes as one scan over the bytes ([`tokenize_13a`]: where each pass cuts
+//! is decided from the characters around a period, comma or dash), proptested against the
+//! passes run one after another ([`tokenize_13a_passes`], which `zh` still uses).
 //!
 //! As sacrebleu's BLEU does, the text is right-stripped (Python whitespace) before the
 //! tokenizer runs: it matters for `intl` (`"1. "` and `"1."` tokenize differently) and for
@@ -123,8 +126,9 @@ fn is_13a_symbol(c: char) -> bool {
     matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
 }
 
-/// sacrebleu's `13a` (mteval-v13a.pl) tokenization of `text` (already lowercased if asked).
-pub fn tokenize_13a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+/// 13a's replacements before its regular expressions (sacrebleu's `Tokenizer13a.__call__`),
+/// on the right-stripped line.
+fn replace_13a(text: &str) -> Cow<'_, str> {
     let mut line = Cow::Borrowed(rstrip(text));
     line = replace_all(line, "<skipped>", "");
     line = replace_all(line, "-\n", "");
@@ -135,6 +139,39 @@ pub fn tokenize_13a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
         line = replace_all(line, "&lt;", "<");
         line = replace_all(line, "&gt;", ">");
     }
+    line
+}
+
+/// sacrebleu's `13a` (mteval-v13a.pl) tokenization of `text`, lowercased first if asked.
+///
+/// One scan over the bytes ([`scan_13a`]) gives the tokens of the replacements and the four
+/// regular-expression passes. A text with `<`, `&` or a line feed (where the replacements
+/// may change something) is lowercased and replaced first, then scanned.
+pub fn tokenize_13a(text: &str, lowercase: bool, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+    let lowered;
+    let (text, lower_ascii) = if lowercase && !text.is_ascii() {
+        lowered = text.to_lowercase();
+        (lowered.as_str(), false)
+    } else {
+        (text, lowercase)
+    };
+    if !scan_13a(text, lower_ascii, false, buf, spans) {
+        let lowered;
+        let text = if lower_ascii {
+            lowered = text.to_ascii_lowercase();
+            lowered.as_str()
+        } else {
+            text
+        };
+        let line = replace_13a(text);
+        scan_13a(&line, false, true, buf, spans);
+    }
+}
+
+/// The 13a tokenization by its passes, one after the other, as sacrebleu runs them
+/// (`text` already lowercased if asked): the oracle of [`scan_13a`].
+pub fn tokenize_13a_passes(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+    let line = replace_13a(text);
     BYTES.with(|cell| {
         let (a, b) = &mut *cell.borrow_mut();
         b.clear();
@@ -143,6 +180,195 @@ pub fn tokenize_13a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
         b.push(b' ');
         regexp_passes(a, b, buf, spans);
     });
+}
+
+/// Byte classes of [`scan_13a`].
+const WORD: u8 = 0; // ASCII letters, digits, `'`, and non-ASCII bytes that start no space
+const SPACE: u8 = 1; // ASCII whitespace of `str.split()`
+const SYMBOL: u8 = 2; // 13a's symbols, always a token of their own
+const PERIOD_COMMA: u8 = 3;
+const DASH: u8 = 4;
+const LEAD: u8 = 5; // first byte of a character that may be Python whitespace
+const REPLACE: u8 = 6; // `<`, `&`, `\n`: the replacements may apply
+
+const CLASS_13A: [u8; 256] = {
+    let mut t = [WORD; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if matches!(c, b'\t'..=b'\r' | 0x1c..=0x1f | b' ') {
+            SPACE
+        } else if matches!(c, b'{'..=b'~' | b'['..=b'`' | b'!'..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
+        {
+            SYMBOL
+        } else if c == b'.' || c == b',' {
+            PERIOD_COMMA
+        } else if c == b'-' {
+            DASH
+        } else {
+            WORD
+        };
+        b += 1;
+    }
+    // U+0085, U+00A0, U+1680, U+2000..U+205F and U+3000 start with these bytes.
+    t[0xC2] = LEAD;
+    t[0xE1] = LEAD;
+    t[0xE2] = LEAD;
+    t[0xE3] = LEAD;
+    t[b'<' as usize] = REPLACE;
+    t[b'&' as usize] = REPLACE;
+    t[b'\n' as usize] = REPLACE;
+    t
+};
+
+/// Tokens being written to `buf` (one space apart) and their spans.
+struct Tokens<'a> {
+    buf: &'a mut String,
+    spans: &'a mut Vec<(u32, u32)>,
+    /// Start of the open token in `buf`, if one is open.
+    open: Option<usize>,
+    lower_ascii: bool,
+}
+
+impl Tokens<'_> {
+    /// Appends `piece` to the open token, opening one if none is.
+    fn push(&mut self, piece: &str) {
+        if self.open.is_none() {
+            if !self.buf.is_empty() {
+                self.buf.push(' ');
+            }
+            self.open = Some(self.buf.len());
+        }
+        let at = self.buf.len();
+        self.buf.push_str(piece);
+        if self.lower_ascii {
+            self.buf[at..].make_ascii_lowercase();
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some(start) = self.open.take() {
+            self.spans.push((start as u32, self.buf.len() as u32));
+        }
+    }
+
+    /// `piece` as a token of its own.
+    fn alone(&mut self, piece: &str) {
+        self.close();
+        self.push(piece);
+        self.close();
+    }
+}
+
+/// 13a's four regular-expression passes over ` {text} ` in one scan. Unless `replaced`,
+/// `false` (with `buf` and `spans` in any state) when `text` has a byte where 13a's
+/// replacements might apply (`<`, `&`, a line feed).
+///
+/// Every pass only inserts spaces, so the tokens are the runs of non-space characters of
+/// `text` cut where some pass inserts a space. Where each pass does, decided locally:
+/// * symbols (`[{-~[-` -&(-+:-@/]`) are cut on both sides;
+/// * a dash right after an ASCII digit is cut on both sides (`([0-9])(-)` never has a
+///   match consumed by another, and the passes before it insert spaces only next to
+///   periods, commas and symbols, none of which is a digit or a dash);
+/// * a run of `m` periods and commas between `l` and `r` (the characters around it, a space
+///   beyond the ends): with `m = 1` it is kept whole when `l` and `r` are both digits
+///   (`3.5`) and cut on both sides otherwise. With `m ≥ 2` (`a..5`) the second pass matches
+///   the run pairwise from its left end, so every mark is cut from the next, from `l`
+///   (by the second or the third pass), and the last one from `r` unless `r` is a digit and
+///   the pairing left it next to `r` (`m` odd after a digit, even after a non-digit).
+fn scan_13a(
+    text: &str,
+    lower_ascii: bool,
+    replaced: bool,
+    buf: &mut String,
+    spans: &mut Vec<(u32, u32)>,
+) -> bool {
+    buf.clear();
+    spans.clear();
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let digit_at = |k: usize| k < n && bytes[k].is_ascii_digit();
+    let mut out = Tokens {
+        buf,
+        spans,
+        open: None,
+        lower_ascii,
+    };
+    let mut i = 0;
+    while i < n {
+        let c = bytes[i];
+        match CLASS_13A[c as usize] {
+            WORD => {
+                let start = i;
+                i += 1;
+                while i < n && CLASS_13A[bytes[i] as usize] == WORD {
+                    i += 1;
+                }
+                // Ends at an ASCII byte, a lead byte or the end: a character boundary.
+                out.push(&text[start..i]);
+            }
+            SPACE => {
+                out.close();
+                i += 1;
+            }
+            SYMBOL => {
+                out.alone(&text[i..i + 1]);
+                i += 1;
+            }
+            DASH => {
+                if i > 0 && bytes[i - 1].is_ascii_digit() {
+                    out.alone("-");
+                } else {
+                    out.push("-");
+                }
+                i += 1;
+            }
+            PERIOD_COMMA => {
+                let start = i;
+                while i < n && CLASS_13A[bytes[i] as usize] == PERIOD_COMMA {
+                    i += 1;
+                }
+                let m = i - start;
+                let left_digit = start > 0 && bytes[start - 1].is_ascii_digit();
+                let right_digit = digit_at(i);
+                if m == 1 && left_digit && right_digit {
+                    out.push(&text[start..i]);
+                    continue;
+                }
+                let last_joins_right = right_digit && left_digit == (m % 2 == 1);
+                out.close();
+                for k in start..i - 1 {
+                    out.alone(&text[k..k + 1]);
+                }
+                if last_joins_right {
+                    out.push(&text[i - 1..i]);
+                } else {
+                    out.alone(&text[i - 1..i]);
+                }
+            }
+            LEAD => {
+                let ch = text[i..].chars().next().unwrap_or(' ');
+                let len = ch.len_utf8();
+                if py_isspace(ch) {
+                    out.close();
+                } else {
+                    out.push(&text[i..i + len]);
+                }
+                i += len;
+            }
+            REPLACE if replaced => {
+                if c == b'\n' {
+                    out.close();
+                } else {
+                    out.alone(&text[i..i + 1]);
+                }
+                i += 1;
+            }
+            _ => return false,
+        }
+    }
+    out.close();
+    true
 }
 
 /// sacrebleu's `TokenizerRegexp`, the passes `13a` and `zh` share, on the text in `b`; the
@@ -384,6 +610,157 @@ mod tests {
         }
     }
 
+    /// Pieces of adversarial 13a input: runs of periods and commas beside digits and
+    /// letters, dashes, symbols, the replacements' patterns (whole, cut or cased), Python's
+    /// whitespace (ASCII and not), and non-ASCII letters, digits and punctuation.
+    const PIECES: &[&str] = &[
+        "a",
+        "B",
+        "x",
+        "7",
+        "0",
+        "12",
+        ".",
+        ",",
+        ".",
+        ",",
+        "-",
+        "--",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r",
+        "\x1c",
+        "\x0b",
+        "'",
+        "\"",
+        "(",
+        ")",
+        "$",
+        "%",
+        "/",
+        "\\",
+        "@",
+        "_",
+        "`",
+        "~",
+        "{",
+        "}",
+        "[",
+        "^",
+        "|",
+        "+",
+        "=",
+        ":",
+        ";",
+        "?",
+        "!",
+        "#",
+        "*",
+        "<",
+        ">",
+        "&",
+        "&quot;",
+        "&amp;",
+        "&lt;",
+        "&gt;",
+        "&QUOT;",
+        "&amp",
+        "<skipped>",
+        "<SKIPPED>",
+        "<skip",
+        "-\n",
+        "é",
+        "É",
+        "ß",
+        "Σ",
+        "İ",
+        "\u{212a}",
+        "’",
+        "“",
+        "…",
+        "€",
+        "£",
+        "\u{85}",
+        "\u{a0}",
+        "\u{1680}",
+        "\u{2000}",
+        "\u{200a}",
+        "\u{200b}",
+        "\u{2028}",
+        "\u{202f}",
+        "\u{205f}",
+        "\u{3000}",
+        "\u{3001}",
+        "中",
+        "٣",
+        "\u{ff0c}",
+        "\u{e1}",
+        "\u{2212}",
+    ];
+
+    /// The oracle: lowercased as `Tokenizer::sacrebleu_into` did, then the passes in turn.
+    fn passes(text: &str, lowercase: bool) -> Vec<String> {
+        let lowered = match (lowercase, text.is_ascii()) {
+            (false, _) => text.to_string(),
+            (true, true) => text.to_ascii_lowercase(),
+            (true, false) => text.to_lowercase(),
+        };
+        run(tokenize_13a_passes, &lowered)
+    }
+
+    fn scanned(text: &str, lowercase: bool) -> Vec<String> {
+        let (mut buf, mut spans) = (String::from("stale"), vec![(0, 1)]);
+        tokenize_13a(text, lowercase, &mut buf, &mut spans);
+        let tokens: Vec<String> = spans
+            .iter()
+            .map(|&(s, e)| buf[s as usize..e as usize].to_string())
+            .collect();
+        // The buffer is the tokens one space apart, as `' '.join(line.split())`.
+        assert_eq!(buf, tokens.join(" "));
+        tokens
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// The one-scan 13a equals the passes run one after another.
+        #[test]
+        fn scan_equals_the_passes(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..24),
+            lowercase: bool,
+        ) {
+            let text = pieces.concat();
+            proptest::prop_assert_eq!(scanned(&text, lowercase), passes(&text, lowercase));
+        }
+
+        /// The same on ASCII text drawn byte by byte around digits, periods, commas, dashes.
+        #[test]
+        fn scan_equals_the_passes_ascii(text in "[0-9.,a-c \\-&;<>()'\"\n]{0,40}", lowercase: bool) {
+            proptest::prop_assert_eq!(scanned(&text, lowercase), passes(&text, lowercase));
+        }
+    }
+
+    #[test]
+    fn scan_runs_of_periods_and_commas() {
+        // Figures from sacrebleu 2.6.0's Tokenizer13a.
+        let cases: [(&str, &[&str]); 10] = [
+            ("a..5", &["a", ".", ".5"]),
+            ("a...5", &["a", ".", ".", ".", "5"]),
+            ("3..5", &["3", ".", ".", "5"]),
+            ("3...5", &["3", ".", ".", ".5"]),
+            ("3.,5", &["3", ".", ",", "5"]),
+            ("x.5", &["x", ".", "5"]),
+            (".5", &[".", "5"]),
+            ("3,000.50", &["3,000.50"]),
+            ("1--x", &["1", "-", "-x"]),
+            ("e.g.,5", &["e", ".", "g", ".", ",5"]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(scanned(text, false), want, "{text:?}");
+        }
+    }
+
     fn run(f: fn(&str, &mut String, &mut Vec<(u32, u32)>), text: &str) -> Vec<String> {
         let (mut buf, mut spans) = (String::new(), Vec::new());
         f(text, &mut buf, &mut spans);
@@ -393,21 +770,25 @@ mod tests {
             .collect()
     }
 
+    fn thirteen_a(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
+        tokenize_13a(text, false, buf, spans)
+    }
+
     #[test]
-    fn thirteen_a() {
+    fn thirteen_a_examples() {
         // Figures from sacrebleu 2.6.0's Tokenizer13a.
         assert_eq!(
-            run(tokenize_13a, "Hello, world! It's 3.5-km (1,000 m)."),
+            run(thirteen_a, "Hello, world! It's 3.5-km (1,000 m)."),
             ["Hello", ",", "world", "!", "It's", "3.5", "-", "km", "(", "1,000", "m", ")", "."]
         );
-        assert_eq!(run(tokenize_13a, "a.,b"), ["a", ".", ",", "b"]);
+        assert_eq!(run(thirteen_a, "a.,b"), ["a", ".", ",", "b"]);
         assert_eq!(
-            run(tokenize_13a, "&amp;lt; &quot;x&quot;"),
+            run(thirteen_a, "&amp;lt; &quot;x&quot;"),
             ["<", "\"", "x", "\""]
         );
-        assert_eq!(run(tokenize_13a, "foo-\n"), ["foo-"]);
-        assert_eq!(run(tokenize_13a, "a<skipped>b"), ["ab"]);
-        assert!(run(tokenize_13a, " \u{3000}").is_empty());
+        assert_eq!(run(thirteen_a, "foo-\n"), ["foo-"]);
+        assert_eq!(run(thirteen_a, "a<skipped>b"), ["ab"]);
+        assert!(run(thirteen_a, " \u{3000}").is_empty());
     }
 
     #[test]
