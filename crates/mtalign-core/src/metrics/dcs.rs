@@ -14,6 +14,10 @@
 //! 5. With A = √(|x|·|y|): cs0 = (largest summed length of a chain)/A, cs1 = √ΣL²/A,
 //!    cs2 = √(Σ L_a·L_b over chain neighbours)/A, dcs = √(S1 + S2)/A.
 //!
+//! Steps 1 and 2 are done two ways, with the same kept blocks in the same order: short pairs
+//! generate the runs as above; long pairs (`takes_long_path`) select from a suffix array of
+//! both texts and never meet a run that cannot be kept (`dcs/long.rs` says why that is exact).
+//!
 //! Consequences kept on purpose: cs0 is not always the LCS, values can exceed 1, and
 //! swapping the arguments can change the result.
 
