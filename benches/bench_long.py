@@ -10,6 +10,13 @@ phrase of 2-6 words moved by up to 20 words every 40 words (TER's shifts, SIA's 
 reordering). TER, SIA and RIBES depend on how alike the texts are: run both.
 A metric stops growing after its first length over ``--timeout``. DCS at character level
 uses ``5 ×`` the word count in characters (the issue's 500k-character target at 100k words).
+Besides the synthetic texts, four DCS character rows use real text from ``--data-dir``
+(WMT21 news in ``shared/data``), each ``5 ×`` the word count in characters:
+``dcs-char-en-de`` English (de-en references and outputs, en-de source) against German
+(en-de references); ``dcs-char-mt`` three German system outputs of WMT21 en-de against its
+three references (long documents that translate the same text); ``dcs-char-same`` the German
+text against itself; ``dcs-char-periodic`` one German sentence repeated against the same with
+every 101st character replaced (highly repetitive: billions of equal-symbol pairs).
 
 After the table, metrics measured together with a reference variant in the same run get a
 ratio per length (``RATIOS``: ROUGE-1.5.5's ROUGE-W against the paper's, whose kernel it
@@ -18,11 +25,14 @@ what a loaded machine still shows.
 
 Usage: python benches/bench_long.py [--sizes 10000 30000 100000]
        [--metrics rougeS* dcs-char ...] [--threads 2] [--timeout 60] [--text unrelated|mt]
+       [--data-dir ../shared/data]
 Issue 13's ROUGE-W / DCS targets (one pair, 2 threads, <= 10 s, <= 200 MB; DCS char at
 500k characters is the 100k column)::
 
     python benches/bench_long.py --sizes 1000 3000 10000 30000 100000 --timeout 70 \
         --metrics rougeW-1.2 rougeW-1.2-1.5.5 dcs-word dcs-char
+    python benches/bench_long.py --sizes 200 1000 10000 30000 100000 --timeout 70 \
+        --metrics dcs-word dcs-char dcs-char-en-de dcs-char-mt dcs-char-same dcs-char-periodic
 Don't run the full sizes while the machine is busy: the numbers are per run, not averaged.
 """
 
@@ -34,6 +44,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 METRICS = {
     "rougeS*": "mtalign.Rouge(['rougeS*'])",
@@ -53,15 +64,40 @@ METRICS = {
     "sia": "mtalign.Sia()",
     "dcs-word": "mtalign.Dcs(level='word')",
     "dcs-char": "mtalign.Dcs()",
+    "dcs-char-en-de": "mtalign.Dcs()",
+    "dcs-char-mt": "mtalign.Dcs()",
+    "dcs-char-same": "mtalign.Dcs()",
+    "dcs-char-periodic": "mtalign.Dcs()",
     "chrf": "mtalign.Chrf()",
     "chrf++": "mtalign.Chrf(word_order=2)",
     "ter": "mtalign.Ter()",
 }
 
+#: Rows on real text (``--data-dir``): metric -> text kind of the child.
+REAL_TEXT = {"dcs-char-en-de": "en-de", "dcs-char-mt": "de-mt", "dcs-char-same": "same",
+             "dcs-char-periodic": "periodic"}
+#: Files of each language under ``--data-dir``, read in this order until a text is long enough.
+ENGLISH = ["wmt21_ende_news/src.en", "wmt21_deen_news/ref.*.en", "wmt21_deen_news/hyp/*.en"]
+GERMAN = ["wmt21_ende_news/ref.*.de", "wmt21_deen_news/src.de", "wmt21_ende_news/hyp/*.de"]
+
 CHILD = textwrap.dedent("""
-    import json, random, resource, sys, time
+    import glob, json, os, random, resource, sys, time
     import mtalign
-    make, words, chars, threads, text = json.loads(sys.argv[1])
+    make, words, chars, threads, text, data = json.loads(sys.argv[1])
+
+    def gather(patterns, n):
+        # Non-empty lines of the files, in order, joined by spaces until n characters.
+        out, total = [], 0
+        for pattern in patterns:
+            for path in sorted(glob.glob(os.path.join(data["dir"], pattern))):
+                for line in open(path, encoding="utf-8"):
+                    if line.strip():
+                        out.append(line.strip())
+                        total += len(out[-1]) + 1
+                        if total >= n:
+                            return " ".join(out)[:n]
+        sys.exit(f"only {total} characters under {data['dir']} for {patterns}")
+
     rng = random.Random(13)
     vocab = [f"w{i}" for i in range(5000)]
     weights = [1 / (k + 1) for k in range(len(vocab))]
@@ -87,6 +123,15 @@ CHILD = textwrap.dedent("""
     hyp, ref = " ".join(hyp_words), " ".join(ref_words)
     if chars:
         hyp, ref = hyp[:chars], ref[:chars]
+    if text == "en-de":
+        hyp, ref = gather(data["en"], chars), gather(data["de"], chars)
+    elif text == "de-mt":
+        hyp, ref = gather(["wmt21_ende_news/hyp/*.de"], chars), gather(data["de"], chars)
+    elif text == "same":
+        hyp = ref = gather(data["de"], chars)
+    elif text == "periodic":
+        ref = ("Die Kommission hat heute beschlossen, den Vorschlag anzunehmen. " * chars)[:chars]
+        hyp = "".join("#" if i % 101 == 100 else c for i, c in enumerate(ref))
     metric = eval(make, {"mtalign": mtalign})
     metric.batch_score(["warm up"], ["warm up"], threads=threads)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -103,15 +148,18 @@ CHILD = textwrap.dedent("""
 
 
 #: (metric, reference measured in the same run): the ratio of their times is printed.
-RATIOS = [("rougeW-1.2-1.5.5", "rougeW-1.2"), ("dcs-char", "dcs-word")]
+RATIOS = [("rougeW-1.2-1.5.5", "rougeW-1.2"), ("dcs-char", "dcs-word"),
+          ("dcs-char-en-de", "dcs-word"), ("dcs-char-mt", "dcs-word"),
+          ("dcs-char-same", "dcs-word"), ("dcs-char-periodic", "dcs-word")]
 
 
 def run(make: str, words: int, chars: int, threads: int, timeout: float,
-        text: str = "unrelated") -> dict:
+        text: str = "unrelated", data_dir: str = "") -> dict:
     env = {**os.environ, "MTALIGN_NUM_THREADS": str(threads)}
+    data = {"dir": data_dir, "en": ENGLISH, "de": GERMAN}
     try:
         out = subprocess.run([sys.executable, "-c", CHILD, json.dumps([make, words, chars,
-                                                                        threads, text])],
+                                                                        threads, text, data])],
                              capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"timeout": True}
@@ -130,6 +178,9 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--text", choices=["unrelated", "mt"], default="unrelated",
                     help="two independent documents, or a reference and an MT-like copy")
+    ap.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[1].parent
+                                              / "shared" / "data"),
+                    help="WMT21 news sets for the dcs-char-{en-de,mt,same} rows")
     args = ap.parse_args()
     print(f"one pair ({args.text} texts), {args.threads} threads; time (s) / peak memory "
           f"beyond the input (MB); DCS char: 5 chars per word")
@@ -143,13 +194,15 @@ def main() -> None:
             if stopped:
                 cells.append("-")
                 continue
-            chars = 5 * n if name == "dcs-char" else 0
-            r = run(METRICS[name], n, chars, args.threads, args.timeout, args.text)
+            chars = 5 * n if name.startswith("dcs-char") else 0
+            r = run(METRICS[name], n, chars, args.threads, args.timeout,
+                    REAL_TEXT.get(name, args.text), args.data_dir)
             if r.get("timeout"):
                 cells.append(f">{args.timeout:.0f}s")
                 stopped = True
             elif "crash" in r:
                 cells.append(f"exit {r['crash']}")
+                print(r["stderr"], file=sys.stderr)
                 stopped = True
             elif r["error"]:
                 cells.append("refused")

@@ -58,15 +58,8 @@ pub(crate) fn wlcs_py(x: Vec<i64>, y: Vec<i64>, weight: f64) -> PyResult<f64> {
 #[pyo3(name = "dcs")]
 pub(crate) fn dcs_py(x: Vec<i64>, y: Vec<i64>) -> PyResult<(f64, f64, f64, f64)> {
     let (x, y) = dense_ids(&x, &y);
-    let cells = dcs::matching_cells(&x, &y);
-    if cells > dcs::MAX_MATCHING_CELLS {
-        return Err(crate::errors::input_err(format!(
-            "DCS would visit {cells} matching symbol pairs (x {} symbols, y {} symbols; the \
-             limit is {})",
-            x.len(),
-            y.len(),
-            dcs::MAX_MATCHING_CELLS
-        )));
+    if let Some(message) = dcs::check_pair_length("DCS of x and y", y.len(), x.len()) {
+        return Err(crate::errors::input_err(message));
     }
     let [a, b, c, d] = dcs::dcs(&x, &y);
     Ok((a, b, c, d))

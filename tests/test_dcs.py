@@ -295,6 +295,24 @@ def test_kernel_equals_twin_fixed_long(mtalign, seed: int) -> None:
     assert close(mtalign.kernels.dcs(same, same[:m]), dcs_twin.dcs(same, same[:m]))
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_kernel_equals_twin_on_the_suffix_array_path(mtalign, seed: int) -> None:
+    # Pairs with |x|·|y| >= 2^16 and at least 16 matching cells per symbol select their
+    # blocks from a suffix array (dcs/long.rs): these all do.
+    rng = random.Random(100 + seed)
+    n, m, k = [(400, 380, 1), (420, 350, 3), (300, 500, 2), (600, 300, 0), (450, 450, 1),
+               (360, 360, 2)][seed]
+    x = [rng.randrange(k + 1) for _ in range(n)]
+    if seed % 2:
+        unit = [rng.randrange(k + 1) for _ in range(7)]
+        x = (unit * n)[:n]
+        x[rng.randrange(n)] = k
+    y = [x[(i * 3 // 4 + 17) % n] if rng.random() < 0.8 else rng.randrange(k + 1)
+         for i in range(m)]
+    assert close(mtalign.kernels.dcs(x, y), dcs_twin.dcs(x, y))
+    assert close(mtalign.kernels.dcs(y, x), dcs_twin.dcs(y, x))
+
+
 texts = st.text(alphabet="abc", max_size=14)
 
 

@@ -93,9 +93,12 @@ CASES: list[tuple[str, Callable[[], Any], Any]] = [
      ConfigError),
     ("threads=-1", lambda: R("rougeL").batch_score(["a"] * 40, ["a"] * 40, threads=-1),
      ConfigError),
-    # -- DCS beyond its work limit -----------------------------------------------------
-    ("DCS char on 40k identical characters",
+    # -- DCS beyond its length limit (2^24 symbols a pair) -------------------------------
+    ("DCS char on 40k identical characters is scored",
      lambda: mtalign.Dcs().batch_score(["ok", "a" * 40_000], ["ok", "a" * 40_000]),
+     lambda out: list(out[1]) == [1.0, 1.0, 0.0, 1.0]),
+    ("DCS char on two 9M-character texts",
+     lambda: mtalign.Dcs().batch_score(["ok", "a" * 9_000_000], ["ok", "b" * 9_000_000]),
      InputError),
     # -- exceptions across processes ---------------------------------------------------
     ("InputError pickles with its message",
@@ -132,8 +135,10 @@ def test_messages_name_the_item() -> None:
         R("rougeL").batch_score({"a"}, ["a"])
     with pytest.raises(InputError, match=r"refs_from_streams"):
         R("rougeL").batch_score(["a", "b", "c"], [["a", "b", "c"], ["a", "b", "c"]])
-    with pytest.raises(InputError, match=r"hyps\[1\].*limit"):
-        mtalign.Dcs().batch_score(["ok", "a" * 40_000], ["ok", "a" * 40_000])
+    with pytest.raises(InputError, match=r"hyps\[1\].*18000000 symbols.*limit"):
+        mtalign.Dcs().batch_score(["ok", "a" * 9_000_000], ["ok", "b" * 9_000_000])
+    with pytest.raises(InputError, match=r"18000000 symbols.*limit"):
+        mtalign.kernels.dcs([0] * 9_000_000, [1] * 9_000_000)
 
 
 def test_ambiguous_streams_warn() -> None:

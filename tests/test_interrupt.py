@@ -97,13 +97,15 @@ LONG_PAIR = textwrap.dedent("""
 
 #: One pair that takes many seconds (quadratic kernels), interrupted inside the kernel: (name,
 #: metric, words, call, references). TER takes well under a second per 100k-word reference
-#: now, so its pair has 40 of them.
+#: now, so its pair has 40 of them (DCS at character level too).
 LONG_PAIRS = [
     ("rougeW", "mtalign.Rouge(['rougeW-1.2'])", 60_000, "batch", 1),
     ("rougeW rouge155", "mtalign.Rouge(['rougeW-1.2'], compat='rouge155')", 60_000,
      "sentence", 1),
     ("ter", "mtalign.Ter()", 100_000, "batch", 40),
     ("sia", "mtalign.Sia()", 10_000, "sentence", 1),
+    # About 600k characters a text: a second or two per reference.
+    ("dcs char", "mtalign.Dcs()", 100_000, "sentence", 40),
 ]
 
 

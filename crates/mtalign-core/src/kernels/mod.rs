@@ -13,6 +13,7 @@ pub mod ngram_mean;
 pub mod ngram_packed;
 pub mod ngram_profile;
 pub mod skip_bigram;
+pub mod suffix_array;
 pub mod summary_lcs;
 pub mod wlcs;
 pub mod wlcs_rows;
