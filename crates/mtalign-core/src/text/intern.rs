@@ -244,32 +244,42 @@ impl StrTable {
             .bytes()
             .rev()
             .fold(0u64, |acc, b| (acc << 8) | u64::from(b));
-        self.intern_packed(bytes, s.len() as u32)
+        self.intern_packed(bytes, s.len() as u32, || Some(s))
     }
 
-    /// [`StrTable::intern`] of the ASCII string of `len` ≤ 8 bytes packed little-endian in
-    /// `bytes` (zero above `len`).
+    /// [`StrTable::intern`] of the string of `len` ≤ 8 bytes packed little-endian in `bytes`
+    /// (zero above `len`); `source()` gives that string when the caller has it as a `str`.
     #[inline]
-    fn intern_packed(&mut self, bytes: u64, len: u32) -> (u32, bool) {
+    fn intern_packed<'s>(
+        &mut self,
+        bytes: u64,
+        len: u32,
+        source: impl FnOnce() -> Option<&'s str>,
+    ) -> (u32, bool) {
         if self.short.slots.is_empty() {
             self.short.resize(16); // a default (empty) table
         }
         // A hit is inlined into the word reader; a new string (rarer) is a call.
         match self.short.find(bytes, len) {
             Ok(id) => (id, false),
-            Err(slot) => (self.insert_packed(slot, bytes, len), true),
+            Err(slot) => (self.insert_packed(slot, bytes, len, source()), true),
         }
     }
 
     /// Adds the packed string at the free slot `slot` of the short table: its new id.
+    /// `source`, when given, is that string as a `str` (so its bytes need no validation).
     #[inline(never)]
-    fn insert_packed(&mut self, slot: usize, bytes: u64, len: u32) -> u32 {
+    fn insert_packed(&mut self, slot: usize, bytes: u64, len: u32, source: Option<&str>) -> u32 {
         let id = self.ends.len() as u32;
-        let packed = bytes.to_le_bytes();
-        let packed = &packed[..len as usize];
-        // Packed from a str (or from ASCII letters and digits), so these bytes are a str.
-        self.text
-            .push_str(std::str::from_utf8(packed).unwrap_or_default());
+        match source {
+            Some(source) => self.text.push_str(source),
+            None => {
+                let packed = bytes.to_le_bytes();
+                // Packed from a str (or from ASCII letters and digits), so these bytes are a str.
+                let packed = std::str::from_utf8(&packed[..len as usize]).unwrap_or_default();
+                self.text.push_str(packed);
+            }
+        }
         self.ends.push(self.text.len());
         self.short.insert_at(slot, ShortKey { bytes, len, id });
         id
@@ -458,10 +468,12 @@ impl LocalChunk {
                     let kept = (1u64 << (8 * len)) - 1;
                     if classes.non_ascii & kept == 0 {
                         let mut packed = word & kept;
-                        if lowercase && classes.upper & kept != 0 {
+                        let lower = lowercase && classes.upper & kept != 0;
+                        if lower {
                             packed = lowercase_packed_word(packed);
                         }
-                        let (id, _) = self.vocab.intern_packed(packed, len as u32);
+                        let source = || (!lower).then(|| &text[start..start + len]);
+                        let (id, _) = self.vocab.intern_packed(packed, len as u32, source);
                         self.ids.push(id);
                         i = start + len;
                         continue;
@@ -483,10 +495,12 @@ impl LocalChunk {
                 self.push_mixed_run(&text[start..i], lowercase, buf, spans);
             } else if len <= 8 {
                 let mut packed = pack_word(bytes, start, len);
-                if lowercase && seen & UPPER != 0 {
+                let lower = lowercase && seen & UPPER != 0;
+                if lower {
                     packed = lowercase_packed_word(packed);
                 }
-                let (id, _) = self.vocab.intern_packed(packed, len as u32);
+                let source = || (!lower).then(|| &text[start..i]);
+                let (id, _) = self.vocab.intern_packed(packed, len as u32, source);
                 self.ids.push(id);
             } else if lowercase && seen & UPPER != 0 {
                 buf.clear();
