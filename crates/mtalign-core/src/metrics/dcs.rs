@@ -74,7 +74,11 @@ const LONG_PAIR_CELLS_PER_SYMBOL: u64 = 16;
 /// Whether the pair takes the suffix-array selection (`dcs/long.rs`).
 fn takes_long_path(x: &[u32], y: &[u32]) -> bool {
     let (m, n) = (x.len() as u64, y.len() as u64);
-    m * n >= LONG_PAIR_CELLS && matching_cells(x, y) >= LONG_PAIR_CELLS_PER_SYMBOL * (m + n)
+    // Past 2^32 cells the count (two sorts) is skipped: the buffered path could only be as
+    // fast with under 16 matching cells per symbol, and then both take milliseconds.
+    m * n >= 1 << 32
+        || (m * n >= LONG_PAIR_CELLS
+            && matching_cells(x, y) >= LONG_PAIR_CELLS_PER_SYMBOL * (m + n))
 }
 
 /// Symbols of one pair at most (|x| + |y|): a long pair's selection holds about 60 bytes a

@@ -33,7 +33,7 @@
 
 use super::Block;
 use crate::interrupt::Poll;
-use crate::kernels::suffix_array::suffix_array;
+use crate::kernels::suffix_array::{suffix_array, SuffixArray};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -267,33 +267,36 @@ pub(super) fn select(x: &[u32], y: &[u32], kept: &mut Vec<Block>) -> Option<()> 
         return None;
     }
     let mut poll = Poll::new(total);
-    // x ␣ y ␣ over dense symbols 2.., the two separators 0 and 1 (unique).
-    let mut alphabet: Vec<u32> = x.iter().chain(y).copied().collect();
-    alphabet.sort_unstable();
-    alphabet.dedup();
-    let dense = |s: &u32| alphabet.binary_search(s).unwrap_or(0) as u32 + 2;
+    // x ␣ y ␣ over dense symbols 2.. in first-seen order, the two separators 0 and 1
+    // (unique); only equality matters.
+    let mut ids: rustc_hash::FxHashMap<u32, u32> = Default::default();
     let mut text: Vec<u32> = Vec::with_capacity(total);
-    text.extend(x.iter().map(dense));
+    let mut dense = |s: &u32| {
+        let next = ids.len() as u32 + 2;
+        *ids.entry(*s).or_insert(next)
+    };
+    text.extend(x.iter().map(&mut dense));
     text.push(0);
-    text.extend(y.iter().map(dense));
+    text.extend(y.iter().map(&mut dense));
     text.push(1);
-    drop(alphabet);
-    let sa = suffix_array(&text, &mut poll)?;
+    drop(ids);
+    let SuffixArray { sa, rank, lcp } = suffix_array(&text, &mut poll)?;
     drop(text);
     let y0 = m + 1;
-    let mut classes = Classes::new(&sa.sa, m, y0, n);
-    let rank_of = |p: usize| sa.rank[p] as usize;
+    let mut classes = Classes::new(&sa, m, y0, n);
+    drop(sa);
+    let rank_of = |p: usize| rank[p] as usize;
     // Suffix-array neighbours in descending order of LCP: joined as L falls.
-    let edges = by_key_descending(&sa.lcp);
+    let edges = by_key_descending(&lcp);
     let mut e = 0;
     let (mut fx, mut fy) = (Free::new(m), Free::new(n));
     let mut queue: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
-    let mut len = sa.lcp.iter().copied().max().unwrap_or(0) as usize;
+    let mut len = lcp.iter().copied().max().unwrap_or(0) as usize;
     while len >= 1 && fx.unused > 0 && fy.unused > 0 {
         if poll.stop() {
             return None;
         }
-        while e < edges.len() && sa.lcp[edges[e] as usize] as usize >= len {
+        while e < edges.len() && lcp[edges[e] as usize] as usize >= len {
             let r = edges[e] as usize;
             classes.union(r - 1, r);
             e += 1;
