@@ -39,6 +39,18 @@ use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
 
+/// The root of `a` in a forest of parent pointers (a root points to itself), halving the
+/// path on the way.
+#[inline]
+fn find_root(parent: &mut [u32], mut a: usize) -> usize {
+    while parent[a] as usize != a {
+        let up = parent[parent[a] as usize];
+        parent[a] = up;
+        a = up as usize;
+    }
+    a
+}
+
 /// The smallest unused position at or after each position (union-find "next" pointers,
 /// path halving); position `len` is a sentinel that is never used.
 struct Free {
@@ -55,13 +67,8 @@ impl Free {
     }
 
     #[inline]
-    fn find(&mut self, mut i: usize) -> usize {
-        while self.next[i] as usize != i {
-            let up = self.next[self.next[i] as usize];
-            self.next[i] = up;
-            i = up as usize;
-        }
-        i
+    fn find(&mut self, i: usize) -> usize {
+        find_root(&mut self.next, i)
     }
 
     /// Whether the window `start..start + len` holds an unused position.
@@ -179,13 +186,8 @@ impl Classes {
     }
 
     #[inline]
-    fn find(&mut self, mut a: usize) -> usize {
-        while self.parent[a] as usize != a {
-            let up = self.parent[self.parent[a] as usize];
-            self.parent[a] = up;
-            a = up as usize;
-        }
-        a
+    fn find(&mut self, a: usize) -> usize {
+        find_root(&mut self.parent, a)
     }
 
     /// Joins the classes of ranks `a` and `b`; the joined class is listed once it has both
