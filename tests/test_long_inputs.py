@@ -123,6 +123,8 @@ PAIR_CASES = [
     ("rougeW, rouge155", "mtalign.Rouge(['rougeW-1.2'], compat='rouge155')", 20_000),
     ("dcs word", "mtalign.Dcs(level='word')", 20_000),
     ("dcs char", "mtalign.Dcs()", {"words": 20_000, "chars": 20_000}),
+    # Issue 13's DCS target pair: 500k characters a side (the suffix-array selection).
+    ("dcs char 500k", "mtalign.Dcs()", {"words": 100_000, "chars": 500_000}),
 ]
 
 

@@ -62,6 +62,12 @@ class Dcs(Metric[DcsResult]):
       because overlapping blocks are both kept;
     * the argument order matters: swapping hypothesis and reference can change every score.
 
+    Whole documents are fine: a long pair selects its blocks from a suffix array of both
+    texts (the same blocks as the authors' walk), O(N log N) for N symbols and about 50
+    bytes a symbol (500k characters against 500k: 1.5-2.5 s on a loaded 2-core machine).
+    A pair of more than 2**24 symbols (hypothesis plus reference) raises
+    :class:`~mtalign.InputError`.
+
     Args:
         level: ``"char"`` (every code point is a symbol, spaces included unless
             ``ignore_spaces``) or ``"word"`` (the text is split by ``tokenize``).

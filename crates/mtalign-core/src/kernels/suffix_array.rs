@@ -25,9 +25,26 @@ pub fn suffix_array(text: &[u32], poll: &mut Poll) -> Option<SuffixArray> {
     if n == 0 {
         return Some(SuffixArray::default());
     }
-    // Round 0: sort by the first symbol (dense ranks in symbol order).
+    // Round 0: sort by the first symbol (dense ranks in symbol order); a counting sort when
+    // the symbols are below n.
+    let top = text.iter().copied().max().unwrap_or(0) as usize;
     let mut sa: Vec<u32> = (0..n as u32).collect();
-    sa.sort_unstable_by_key(|&p| (text[p as usize], p));
+    if top < n {
+        let mut start = vec![0u32; top + 2];
+        for &s in text {
+            start[s as usize + 1] += 1;
+        }
+        for c in 1..start.len() {
+            start[c] += start[c - 1];
+        }
+        for (p, &s) in text.iter().enumerate() {
+            let slot = &mut start[s as usize];
+            sa[*slot as usize] = p as u32;
+            *slot += 1;
+        }
+    } else {
+        sa.sort_unstable_by_key(|&p| (text[p as usize], p));
+    }
     let mut rank = vec![0u32; n];
     let mut classes = 0u32;
     for r in 0..n {

@@ -15,23 +15,41 @@
 //! selection at length L is: for each y start j in ascending order whose window
 //! y[j..j+L) still holds an unused position, keep (i, j, L) for the smallest i whose L-gram
 //! equals y's and whose window x[i..i+L) still holds an unused position — no maximality
-//! check, no run that cannot be kept is ever looked at. Windows whose L-grams are equal are
-//! one interval of the suffix array of `x ␣ y ␣` (adjacent LCPs ≥ L): a union-find over
-//! suffix-array ranks joins the neighbours whose LCP is L as L falls. The windows looked at
-//! are those that still hold an unused position and whose L-gram occurs in the other text
-//! (matching statistics from the suffix array); a window that is used up stays so at every
-//! shorter length. Lengths are skipped down to the longest common substring that covers an
-//! unused position of x, and of y (no run can be kept above it), and the selection stops
-//! once every x or every y position is used.
+//! check, and no run that cannot be kept is looked at.
 //!
-//! Memory is O(|x| + |y|) (about 60 bytes a symbol); time O(N log N) for the suffix array
-//! (N = |x| + |y|) plus O(N) per length that has candidate windows on both sides.
+//! Windows whose L-grams are equal are one interval of the suffix array of `x ␣ y ␣`
+//! (adjacent LCPs ≥ L), a class; a union-find over suffix-array ranks joins the neighbours
+//! whose LCP is L as L falls. Each class keeps its x starts and its y starts in two pairing
+//! heaps (smallest first), melded when classes join. A window that is used up stays so at
+//! every shorter length, so a dead smallest start is dropped for good. A class is *active*
+//! when it has a live x start and a live y start: then its smallest live y start keeps a
+//! block with its smallest live x start. At each length the active classes are queued by
+//! their smallest live y start and served in that order (the global y order), each
+//! re-queued with its next live y start after a keep; a class that finds no live x start
+//! leaves the queue. Every class looked at either keeps a block or loses a side (until a
+//! join), so the work is O(N log N) for N = |x| + |y| (the suffix array by prefix
+//! doubling, the heaps), plus O(1) per length. The selection stops once every x or every y
+//! position is used. Memory is O(N), about 50 bytes a symbol.
 
 use super::Block;
 use crate::interrupt::Poll;
-use crate::kernels::suffix_array::suffix_array;
+use crate::kernels::suffix_array::{suffix_array, SuffixArray};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
+
+/// The root of `a` in a forest of parent pointers (a root points to itself), halving the
+/// path on the way.
+#[inline]
+fn find_root(parent: &mut [u32], mut a: usize) -> usize {
+    while parent[a] as usize != a {
+        let up = parent[parent[a] as usize];
+        parent[a] = up;
+        a = up as usize;
+    }
+    a
+}
 
 /// The smallest unused position at or after each position (union-find "next" pointers,
 /// path halving); position `len` is a sentinel that is never used.
@@ -49,13 +67,8 @@ impl Free {
     }
 
     #[inline]
-    fn find(&mut self, mut i: usize) -> usize {
-        while self.next[i] as usize != i {
-            let up = self.next[self.next[i] as usize];
-            self.next[i] = up;
-            i = up as usize;
-        }
-        i
+    fn find(&mut self, i: usize) -> usize {
+        find_root(&mut self.next, i)
     }
 
     /// Whether the window `start..start + len` holds an unused position.
@@ -72,37 +85,113 @@ impl Free {
             p = self.find(p + 1);
         }
     }
+}
+
+/// Pairing heaps of text positions (smallest first); a node is a position of `x ␣ y ␣`,
+/// in at most one heap.
+struct Heaps {
+    child: Vec<u32>,
+    sibling: Vec<u32>,
+    pairs: Vec<u32>,
+}
+
+impl Heaps {
+    fn new(len: usize) -> Self {
+        Self {
+            child: vec![NONE; len],
+            sibling: vec![NONE; len],
+            pairs: Vec::new(),
+        }
+    }
 
     #[inline]
-    fn is_used(&mut self, p: usize) -> bool {
-        self.find(p) != p
+    fn meld(&mut self, a: u32, b: u32) -> u32 {
+        if a == NONE {
+            return b;
+        }
+        if b == NONE {
+            return a;
+        }
+        let (top, below) = if a < b { (a, b) } else { (b, a) };
+        self.sibling[below as usize] = self.child[top as usize];
+        self.child[top as usize] = below;
+        top
+    }
+
+    /// The heap without its smallest node `top` (two-pass pairing of its children).
+    fn pop(&mut self, top: u32) -> u32 {
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        let mut c = self.child[top as usize];
+        self.child[top as usize] = NONE;
+        while c != NONE {
+            let a = c;
+            let b = self.sibling[a as usize];
+            self.sibling[a as usize] = NONE;
+            if b == NONE {
+                pairs.push(a);
+                break;
+            }
+            c = self.sibling[b as usize];
+            self.sibling[b as usize] = NONE;
+            pairs.push(self.meld(a, b));
+        }
+        let mut root = NONE;
+        while let Some(p) = pairs.pop() {
+            root = self.meld(p, root);
+        }
+        self.pairs = pairs;
+        root
     }
 }
 
-/// Classes of suffix-array ranks joined so far (union by size, path halving).
+/// Classes of suffix-array ranks joined so far (union by size, path halving), each with its
+/// x starts and y starts in two heaps (positions of `x ␣ y ␣`).
 struct Classes {
     parent: Vec<u32>,
     size: Vec<u32>,
+    /// Heap roots per class root (NONE: empty).
+    xs: Vec<u32>,
+    ys: Vec<u32>,
+    heaps: Heaps,
+    /// Class roots that may be active (stale entries are dropped when met), and a flag per
+    /// rank saying whether it is listed.
+    active: Vec<u32>,
+    listed: Vec<bool>,
 }
 
 impl Classes {
-    fn new(len: usize) -> Self {
+    /// One class per rank: `sa[r]` is the position of the suffix of rank r, x at positions
+    /// below `m`, y at `y0..y0 + n`.
+    fn new(sa: &[u32], m: usize, y0: usize, n: usize) -> Self {
+        let len = sa.len();
+        let (mut xs, mut ys) = (vec![NONE; len], vec![NONE; len]);
+        for (r, &p) in sa.iter().enumerate() {
+            let p = p as usize;
+            if p < m {
+                xs[r] = p as u32;
+            } else if p >= y0 && p < y0 + n {
+                ys[r] = p as u32;
+            }
+        }
         Self {
             parent: (0..len as u32).collect(),
             size: vec![1; len],
+            xs,
+            ys,
+            heaps: Heaps::new(len),
+            active: Vec::new(),
+            listed: vec![false; len],
         }
     }
 
     #[inline]
-    fn find(&mut self, mut a: usize) -> usize {
-        while self.parent[a] as usize != a {
-            let up = self.parent[self.parent[a] as usize];
-            self.parent[a] = up;
-            a = up as usize;
-        }
-        a
+    fn find(&mut self, a: usize) -> usize {
+        find_root(&mut self.parent, a)
     }
 
+    /// Joins the classes of ranks `a` and `b`; the joined class is listed once it has both
+    /// x and y starts.
     fn union(&mut self, a: usize, b: usize) {
         let (mut a, mut b) = (self.find(a), self.find(b));
         if a == b {
@@ -113,27 +202,42 @@ impl Classes {
         }
         self.parent[b] = a as u32;
         self.size[a] += self.size[b];
+        self.xs[a] = self.heaps.meld(self.xs[a], self.xs[b]);
+        self.ys[a] = self.heaps.meld(self.ys[a], self.ys[b]);
+        if self.xs[a] != NONE && self.ys[a] != NONE && !self.listed[a] {
+            self.listed[a] = true;
+            self.active.push(a as u32);
+        }
     }
-}
 
-/// `cover[q]`: the length of the longest common substring (with the other text) that covers
-/// position q, from the matching statistics `ms` (ms[s]: the longest prefix of the suffix at
-/// s that occurs in the other text). s + ms[s] never decreases, so the starts covering q are
-/// one window [s0, q]: a sliding maximum.
-fn cover(ms: &[u32]) -> Vec<u32> {
-    let mut out = vec![0u32; ms.len()];
-    let mut window: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
-    for q in 0..ms.len() {
-        while window.back().is_some_and(|&s| ms[s] <= ms[q]) {
-            window.pop_back();
+    /// The smallest start in heap `heap` of class `root` whose window of `len` holds an
+    /// unused position (`offset`: the side's first position in `x ␣ y ␣`); dead ones are
+    /// dropped.
+    fn first_alive(
+        &mut self,
+        root: usize,
+        y_side: bool,
+        len: usize,
+        free: &mut Free,
+        offset: usize,
+    ) -> Option<usize> {
+        loop {
+            let top = if y_side { self.ys[root] } else { self.xs[root] };
+            if top == NONE {
+                return None;
+            }
+            let start = top as usize - offset;
+            if free.alive(start, len) {
+                return Some(start);
+            }
+            let rest = self.heaps.pop(top);
+            if y_side {
+                self.ys[root] = rest;
+            } else {
+                self.xs[root] = rest;
+            }
         }
-        window.push_back(q);
-        while window.front().is_some_and(|&s| s + ms[s] as usize <= q) {
-            window.pop_front();
-        }
-        out[q] = window.front().map_or(0, |&s| ms[s]);
     }
-    out
 }
 
 /// Positions in descending order of `key` (ascending position within a key).
@@ -155,69 +259,6 @@ fn by_key_descending(key: &[u32]) -> Vec<u32> {
     out
 }
 
-/// The largest cover of a still unused position (0 when none): positions in descending
-/// order of cover, passed once (used positions only grow).
-struct Bound {
-    order: Vec<u32>,
-    cover: Vec<u32>,
-    at: usize,
-}
-
-impl Bound {
-    fn new(ms: &[u32]) -> Self {
-        let cover = cover(ms);
-        Self {
-            order: by_key_descending(&cover),
-            cover,
-            at: 0,
-        }
-    }
-
-    fn max(&mut self, free: &mut Free) -> usize {
-        while self.at < self.order.len() && free.is_used(self.order[self.at] as usize) {
-            self.at += 1;
-        }
-        self.order
-            .get(self.at)
-            .map_or(0, |&p| self.cover[p as usize] as usize)
-    }
-}
-
-/// One side's candidate windows: starts whose L-gram occurs in the other text (added in
-/// descending order of matching statistic as L falls) and whose window holds an unused
-/// position (dropped for good once used up).
-struct Candidates {
-    ms: Vec<u32>,
-    order: Vec<u32>,
-    at: usize,
-    starts: Vec<u32>,
-}
-
-impl Candidates {
-    fn new(ms: Vec<u32>) -> Self {
-        Self {
-            order: by_key_descending(&ms),
-            ms,
-            at: 0,
-            starts: Vec::new(),
-        }
-    }
-
-    /// The candidates at length `len`, ascending.
-    fn update(&mut self, len: usize, free: &mut Free) {
-        let before = self.starts.len();
-        while self.at < self.order.len() && self.ms[self.order[self.at] as usize] as usize >= len {
-            self.starts.push(self.order[self.at]);
-            self.at += 1;
-        }
-        let added = self.starts.len() > before;
-        self.starts.retain(|&p| free.alive(p as usize, len));
-        if added {
-            self.starts.sort_unstable();
-        }
-    }
-}
-
 /// Appends to `kept` the blocks the greedy selection keeps from x and y (both non-empty),
 /// in the order it keeps them. None when `poll` asks to stop.
 pub(super) fn select(x: &[u32], y: &[u32], kept: &mut Vec<Block>) -> Option<()> {
@@ -228,107 +269,90 @@ pub(super) fn select(x: &[u32], y: &[u32], kept: &mut Vec<Block>) -> Option<()> 
         return None;
     }
     let mut poll = Poll::new(total);
-    // x ␣ y ␣ over dense symbols 2.., the two separators 0 and 1 (unique).
-    let mut alphabet: Vec<u32> = x.iter().chain(y).copied().collect();
-    alphabet.sort_unstable();
-    alphabet.dedup();
-    let dense = |s: &u32| alphabet.binary_search(s).unwrap_or(0) as u32 + 2;
+    // x ␣ y ␣ over dense symbols 2.. in first-seen order, the two separators 0 and 1
+    // (unique); only equality matters.
+    let mut ids: rustc_hash::FxHashMap<u32, u32> = Default::default();
     let mut text: Vec<u32> = Vec::with_capacity(total);
-    text.extend(x.iter().map(dense));
+    let mut dense = |s: &u32| {
+        let next = ids.len() as u32 + 2;
+        *ids.entry(*s).or_insert(next)
+    };
+    text.extend(x.iter().map(&mut dense));
     text.push(0);
-    text.extend(y.iter().map(dense));
+    text.extend(y.iter().map(&mut dense));
     text.push(1);
-    drop(alphabet);
-    let sa = suffix_array(&text, &mut poll)?;
+    drop(ids);
+    let SuffixArray { sa, rank, lcp } = suffix_array(&text, &mut poll)?;
     drop(text);
     let y0 = m + 1;
-    // Matching statistics: the LCP of each suffix with its nearest suffix of the other text
-    // above and below in suffix order.
-    let (mut msx, mut msy) = (vec![0u32; m], vec![0u32; n]);
-    let mut visit = |r: usize, l: u32, near: &mut (u32, u32)| {
-        near.0 = near.0.min(l);
-        near.1 = near.1.min(l);
-        let p = sa.sa[r] as usize;
-        if p < m {
-            msx[p] = msx[p].max(near.1);
-            near.0 = u32::MAX;
-        } else if p > m && p < y0 + n {
-            msy[p - y0] = msy[p - y0].max(near.0);
-            near.1 = u32::MAX;
-        }
-    };
-    let mut near = (0, 0);
-    for r in 0..total {
-        visit(r, sa.lcp[r], &mut near);
-    }
-    near = (0, 0);
-    for r in (0..total).rev() {
-        visit(r, sa.lcp.get(r + 1).copied().unwrap_or(0), &mut near);
-    }
+    let mut classes = Classes::new(&sa, m, y0, n);
+    drop(sa);
+    let rank_of = |p: usize| rank[p] as usize;
     // Suffix-array neighbours in descending order of LCP: joined as L falls.
-    let edges = by_key_descending(&sa.lcp);
+    let edges = by_key_descending(&lcp);
     let mut e = 0;
-    let mut classes = Classes::new(total);
     let (mut fx, mut fy) = (Free::new(m), Free::new(n));
-    let (mut bx, mut by) = (Bound::new(&msx), Bound::new(&msy));
-    let (mut cx, mut cy) = (Candidates::new(msx), Candidates::new(msy));
-    let mut first = vec![NONE; total];
-    let mut link: Vec<u32> = Vec::new();
-    let mut len = bx.max(&mut fx).min(by.max(&mut fy));
+    let mut queue: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+    let mut len = lcp.iter().copied().max().unwrap_or(0) as usize;
     while len >= 1 && fx.unused > 0 && fy.unused > 0 {
         if poll.stop() {
             return None;
         }
-        while e < edges.len() && sa.lcp[edges[e] as usize] as usize >= len {
+        while e < edges.len() && lcp[edges[e] as usize] as usize >= len {
             let r = edges[e] as usize;
             classes.union(r - 1, r);
             e += 1;
         }
-        cy.update(len, &mut fy);
-        if !cy.starts.is_empty() {
-            cx.update(len, &mut fx);
+        // The active classes, queued by their smallest live y start.
+        let mut active = std::mem::take(&mut classes.active);
+        active.retain(|&root| {
+            let root = root as usize;
+            let live = classes.find(root) == root
+                && classes.first_alive(root, false, len, &mut fx, 0).is_some()
+                && match classes.first_alive(root, true, len, &mut fy, y0) {
+                    Some(j) => {
+                        queue.push(Reverse((j as u32, root as u32)));
+                        true
+                    }
+                    None => false,
+                };
+            classes.listed[root] = live;
+            live
+        });
+        classes.active = active;
+        while let Some(Reverse((_, root))) = queue.pop() {
+            let root = root as usize;
+            // Keeps since it was queued may have used up its y start or all its x starts.
+            let Some(j) = classes.first_alive(root, true, len, &mut fy, y0) else {
+                continue;
+            };
+            if queue
+                .peek()
+                .is_some_and(|Reverse((next, _))| (*next as usize) < j)
+            {
+                queue.push(Reverse((j as u32, root as u32)));
+                continue;
+            }
+            let Some(i) = classes.first_alive(root, false, len, &mut fx, 0) else {
+                continue;
+            };
+            debug_assert_eq!(classes.find(rank_of(i)), classes.find(rank_of(y0 + j)));
+            kept.push(Block {
+                len: len as u32,
+                x_end: (i + len) as u32,
+                y_end: (j + len) as u32,
+            });
+            fx.use_range(i, i + len);
+            fy.use_range(j, j + len);
+            if fx.unused == 0 || fy.unused == 0 {
+                break;
+            }
+            if let Some(next) = classes.first_alive(root, true, len, &mut fy, y0) {
+                queue.push(Reverse((next as u32, root as u32)));
+            }
         }
-        if !cy.starts.is_empty() && !cx.starts.is_empty() {
-            // Each class's x candidates as a list, ascending.
-            link.clear();
-            link.resize(cx.starts.len(), NONE);
-            for (k, &i) in cx.starts.iter().enumerate().rev() {
-                let root = classes.find(sa.rank[i as usize] as usize);
-                link[k] = first[root];
-                first[root] = k as u32;
-            }
-            for &j in &cy.starts {
-                let j = j as usize;
-                if !fy.alive(j, len) {
-                    continue;
-                }
-                let root = classes.find(sa.rank[y0 + j] as usize);
-                let mut k = first[root];
-                while k != NONE && !fx.alive(cx.starts[k as usize] as usize, len) {
-                    k = link[k as usize];
-                }
-                first[root] = k;
-                if k == NONE {
-                    continue;
-                }
-                let i = cx.starts[k as usize] as usize;
-                kept.push(Block {
-                    len: len as u32,
-                    x_end: (i + len) as u32,
-                    y_end: (j + len) as u32,
-                });
-                fx.use_range(i, i + len);
-                fy.use_range(j, j + len);
-                if fx.unused == 0 || fy.unused == 0 {
-                    break;
-                }
-            }
-            for &i in &cx.starts {
-                let root = classes.find(sa.rank[i as usize] as usize);
-                first[root] = NONE;
-            }
-        }
-        len = (len - 1).min(bx.max(&mut fx)).min(by.max(&mut fy));
+        queue.clear();
+        len -= 1;
     }
     Some(())
 }
