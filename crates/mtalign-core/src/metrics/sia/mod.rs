@@ -584,6 +584,14 @@ fn sia_rounds(
     let mut total = 0.0;
     let mut weight_now = config.alpha;
     loop {
+        // The next round adds at most the last round's score times its weight: if even that
+        // leaves the total unchanged, so does the round (no need to align for it).
+        if let (false, Some(last)) = (all_rounds, rounds.last()) {
+            let last: &Round = last;
+            if total + last.score * weight_now == total {
+                break;
+            }
+        }
         for r in 0..refs.len() {
             if dirty[r] {
                 chains[r] = align(r, &mt_blocked, &ref_blocked[r])?;

@@ -320,6 +320,9 @@ pub struct StreamScratch {
     found: Vec<(f64, u32)>,
     /// Nodes to release once the row is committed.
     to_release: Vec<u32>,
+    /// Per window row, newest first: how many of its cells are left of the current cell
+    /// (the cells of a row come by column, so each only moves right within a row).
+    cursors: Vec<u32>,
 }
 
 impl StreamScratch {
@@ -417,14 +420,17 @@ pub fn stream_chain(
             matches.row(i, ref_blocked, &mut row);
         }
         found.clear();
+        let mut cursors = std::mem::take(&mut s.cursors);
+        cursors.clear();
         for &(j, w) in &row {
             if poll.stop() {
                 s.row = row;
                 s.found = found;
                 return Some(Chain::default());
             }
-            found.push(best_of(s, iu, j, w, old_below));
+            found.push(best_of(s, &mut cursors, iu, j, w, old_below));
         }
+        s.cursors = cursors;
         // Commit the row: nodes, window, column stacks, bounds.
         let mut kept = s.spare.pop().unwrap_or_default();
         kept.clear();
@@ -524,7 +530,14 @@ impl Best {
 
 /// The best value of cell (i, j) of weight `w` and its predecessor's node (NIL: the start),
 /// over the cells of rows before `i` (the window's rows and the column stacks).
-fn best_of(s: &StreamScratch, i: u32, j: u32, w: f64, old_below: u32) -> (f64, u32) {
+fn best_of(
+    s: &StreamScratch,
+    cursors: &mut Vec<u32>,
+    i: u32,
+    j: u32,
+    w: f64,
+    old_below: u32,
+) -> (f64, u32) {
     let mut best = Best {
         v: term(w, i, j),
         key: (0, 0),
@@ -557,9 +570,11 @@ fn best_of(s: &StreamScratch, i: u32, j: u32, w: f64, old_below: u32) -> (f64, u
             if top == 0 {
                 continue;
             }
-            let col = &s.stacks[b];
-            let start = col.partition_point(|e| e.at < lo);
-            for e in &col[start..] {
+            // The stack is short: from its top down to row `lo`.
+            for e in s.stacks[b].iter().rev() {
+                if e.at < lo {
+                    break;
+                }
                 let v = e.best + term(w, i - e.at, j - b as u32);
                 best.offer(v, (e.at, b as u32), e.node);
             }
@@ -573,7 +588,7 @@ fn best_of(s: &StreamScratch, i: u32, j: u32, w: f64, old_below: u32) -> (f64, u
     let mut in_columns = s.columns.max(0, j as usize);
     let mut columns_from = 0u32;
     let mut refresh = 0u32;
-    for (a, cells) in s.window.iter().rev() {
+    for (d, (a, cells)) in s.window.iter().rev().enumerate() {
         let a = *a;
         let t = term(w, i - a, 1);
         if s.upto[a as usize] + t < best.v {
@@ -592,13 +607,23 @@ fn best_of(s: &StreamScratch, i: u32, j: u32, w: f64, old_below: u32) -> (f64, u
                 return (best.v, best.node);
             }
         }
-        let end = cells.partition_point(|x| x.at < j);
+        if d == cursors.len() {
+            cursors.push(0);
+        }
+        let mut end = cursors[d] as usize;
+        while end < cells.len() && cells[end].at < j {
+            end += 1;
+        }
+        cursors[d] = end as u32;
         if end == 0 {
             continue;
         }
-        let start = cells[..end].partition_point(|x| x.at < lo);
-        // Right to left: the cells left of x are at most x's `pmax`, their term at most x's.
-        for x in cells[start..end].iter().rev() {
+        // Right to left down to column `lo`: the cells left of x are at most x's `pmax`,
+        // their term at most x's.
+        for x in cells[..end].iter().rev() {
+            if x.at < lo {
+                break;
+            }
             let t = term(w, i - a, j - x.at);
             if x.pmax + t < best.v {
                 break;
