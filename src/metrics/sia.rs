@@ -305,34 +305,30 @@ impl SiaCore {
         fast: bool,
     ) -> Result<Vec<f64>, Error> {
         let config = &self.config;
-        match &self.table {
+        let scores = match &self.table {
             None => {
                 let weight = &sia::exact;
-                statistics_batch(
-                    &sia::Sia {
-                        config,
-                        weight,
-                        fast,
-                    },
-                    docs,
-                    hyps,
-                    refs,
-                )
+                let metric = sia::Sia {
+                    config,
+                    weight,
+                    fast,
+                };
+                statistics_batch(&metric, docs, hyps, refs)
             }
             Some(t) => {
                 let weight = &|a, b| t.get(a, b);
-                statistics_batch(
-                    &sia::Sia {
-                        config,
-                        weight,
-                        fast,
-                    },
-                    docs,
-                    hyps,
-                    refs,
-                )
+                let metric = sia::Sia {
+                    config,
+                    weight,
+                    fast,
+                };
+                statistics_batch(&metric, docs, hyps, refs)
             }
-        }
+        }?;
+        sia::refuse_unscored(scores, |k| {
+            let lens = refs.get(k).iter().map(|&r| docs.tokens(r as usize).len());
+            (docs.tokens(hyps[k] as usize).len(), lens.collect())
+        })
     }
 }
 
@@ -471,18 +467,18 @@ impl SiaCore {
             None => encode_tokens(&all).sentences,
         };
         let ref_ids: Vec<&[u32]> = (1..all.len()).map(|k| sentences.get(k)).collect();
-        sia::check_size(sentences.get(0).len(), ref_ids.iter().map(|r| r.len())).map_err(to_py)?;
         let fast = !naive;
         let d = match &self.table {
-            None => sia::sia_detail(sentences.get(0), &ref_ids, sia::exact, &self.config, fast),
-            Some(t) => sia::sia_detail(
+            None => sia::try_sia_detail(sentences.get(0), &ref_ids, sia::exact, &self.config, fast),
+            Some(t) => sia::try_sia_detail(
                 sentences.get(0),
                 &ref_ids,
                 |a, b| t.get(a, b),
                 &self.config,
                 fast,
             ),
-        };
+        }
+        .map_err(to_py)?;
         let rounds = d
             .rounds
             .into_iter()

@@ -36,6 +36,7 @@
 pub mod ibm1;
 pub mod lexfile;
 pub mod similarity;
+pub mod stream;
 
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
 use crate::options::choice_enum;
@@ -393,25 +394,49 @@ pub fn length_penalty(m: usize, ref_lens: &[usize]) -> f64 {
     }
 }
 
-/// The largest word grid (MT words × reference words) SIA scores: its chains keep every
-/// matching cell (16 bytes each; 2 GiB if every pair of words matched), and 2^27 cells
-/// (about 11,600 words a side) already take tens of seconds.
+/// The largest word grid (MT words × reference words) the full-grid search takes: it keeps
+/// every matching cell (16 bytes each, and its chain state). The linear-memory search
+/// ([`stream`]) has no such limit; the full-grid search is its fallback on grids up to
+/// this size when the texts repeat too much for it.
 pub const MAX_GRID_CELLS: usize = 1 << 27;
 
-/// Refuses a pair whose word grid with some reference exceeds [`MAX_GRID_CELLS`] (an
-/// `Error::Input` naming the sizes and the limit), before any cell is stored.
-pub fn check_size(mt_len: usize, ref_lens: impl IntoIterator<Item = usize>) -> Result<()> {
-    for (k, m) in ref_lens.into_iter().enumerate() {
-        let cells = mt_len.saturating_mul(m);
-        if cells > MAX_GRID_CELLS {
-            return Err(Error::Input(format!(
-                "SIA compares every word pair and keeps each match: {mt_len} words × {m} \
-                 words of reference {k} = {cells} cells, over the limit of {MAX_GRID_CELLS} \
-                 (about 11,600 words a side); score shorter segments"
-            )));
+/// The largest word grid searched on the full grid even when the linear-memory search could
+/// take it (sentences: building a few small lists is cheaper than its position lists).
+pub const SMALL_GRID: usize = 1 << 16;
+
+/// Why a pair is refused: the linear-memory search went over its budget ([`stream::live_budget`])
+/// and the grid is over [`MAX_GRID_CELLS`] for the full-grid search. `mt_len` and `ref_lens`
+/// are the pair's lengths in words.
+pub fn refusal(mt_len: usize, ref_lens: &[usize]) -> String {
+    let (k, n) = ref_lens
+        .iter()
+        .copied()
+        .enumerate()
+        .find(|&(_, n)| mt_len.saturating_mul(n) > MAX_GRID_CELLS)
+        .unwrap_or((0, ref_lens.first().copied().unwrap_or(0)));
+    format!(
+        "SIA's linear-memory search would keep more than {} alignment states for {mt_len} \
+         words × {n} words of reference {k} (the texts repeat too much), and the grid of {} \
+         cells is over the full-grid search's limit of {MAX_GRID_CELLS}; score shorter \
+         segments",
+        stream::live_budget(mt_len, n),
+        mt_len.saturating_mul(n)
+    )
+}
+
+/// Scores of [`Sia`] rows, or the refusal of the first pair the metric could not score (its
+/// row is NaN; `lengths(k)` gives the pair's MT length and reference lengths).
+pub fn refuse_unscored(
+    scores: Vec<f64>,
+    lengths: impl Fn(usize) -> (usize, Vec<usize>),
+) -> Result<Vec<f64>> {
+    match scores.iter().position(|x| x.is_nan()) {
+        None => Ok(scores),
+        Some(k) => {
+            let (m, lens) = lengths(k);
+            Err(Error::Input(format!("hyps[{k}]: {}", refusal(m, &lens))))
         }
     }
-    Ok(())
 }
 
 /// All cells of (mt, reference) with weight > 0, row-major.
@@ -434,7 +459,9 @@ fn all_cells(mt: &[u32], reference: &[u32], weight: &impl Fn(u32, u32) -> f64) -
 
 /// SIA of one MT output against its references. `weight(mt_token, ref_token)` gives the
 /// similarity of two different tokens (0 for none); identical tokens always weigh 1.
-/// `fast = false` uses the naive programme (tests and benchmarks only).
+/// `fast = false` uses the naive programme (tests and benchmarks only). Always completes: a
+/// pair too repetitive for the linear-memory search is searched on the full grid whatever
+/// its size ([`try_sia_detail`] refuses it past [`MAX_GRID_CELLS`] instead).
 pub fn sia_detail(
     mt: &[u32],
     refs: &[&[u32]],
@@ -442,7 +469,19 @@ pub fn sia_detail(
     config: &SiaConfig,
     fast: bool,
 ) -> SiaDetail {
-    sia_rounds(mt, refs, weight, config, fast, true)
+    sia_rounds(mt, refs, weight, config, fast, true, false).expect("never refuses")
+}
+
+/// [`sia_detail`], or `Error::Input` ([`refusal`]) for a pair whose texts repeat too much for
+/// the linear-memory search and whose grid is over [`MAX_GRID_CELLS`].
+pub fn try_sia_detail(
+    mt: &[u32],
+    refs: &[&[u32]],
+    weight: impl Fn(u32, u32) -> f64,
+    config: &SiaConfig,
+    fast: bool,
+) -> Result<SiaDetail> {
+    sia_rounds(mt, refs, weight, config, fast, true, true)
 }
 
 /// The score of [`sia_detail`], bit for bit, with the rounds that can no longer change it
@@ -456,10 +495,23 @@ pub fn sia_score(
     weight: impl Fn(u32, u32) -> f64,
     config: &SiaConfig,
 ) -> f64 {
-    sia_rounds(mt, refs, weight, config, true, false).score
+    sia_rounds(mt, refs, weight, config, true, false, false)
+        .expect("never refuses")
+        .score
+}
+
+/// [`sia_score`], refusing as [`try_sia_detail`] does.
+pub fn try_sia_score(
+    mt: &[u32],
+    refs: &[&[u32]],
+    weight: impl Fn(u32, u32) -> f64,
+    config: &SiaConfig,
+) -> Result<f64> {
+    Ok(sia_rounds(mt, refs, weight, config, true, false, true)?.score)
 }
 
 /// The rounds of SIA: all of them (`all_rounds`), or until the total stops changing.
+/// `refuse`: an error instead of the full-grid search past [`MAX_GRID_CELLS`].
 fn sia_rounds(
     mt: &[u32],
     refs: &[&[u32]],
@@ -467,39 +519,82 @@ fn sia_rounds(
     config: &SiaConfig,
     fast: bool,
     all_rounds: bool,
-) -> SiaDetail {
+    refuse: bool,
+) -> Result<SiaDetail> {
     let m = mt.len();
     let ref_lens: Vec<usize> = refs.iter().map(|r| r.len()).collect();
     let lp = length_penalty(m, &ref_lens);
-    let full: Vec<Vec<Cell>> = refs.iter().map(|r| all_cells(mt, r, &weight)).collect();
     let max_n = ref_lens.iter().copied().max().unwrap_or(0);
+    // Fast on a grid over SMALL_GRID cells: the reference's matches, and its full grid only
+    // once the linear-memory search gives up on it. Naive, or a small grid: the full grid.
+    let streamed = |n: usize| fast && m.saturating_mul(n) > SMALL_GRID;
+    let matches: Vec<Option<stream::Matches>> = refs
+        .iter()
+        .map(|r| streamed(r.len()).then(|| stream::Matches::new(mt, r, &weight)))
+        .collect();
+    let mut full: Vec<Option<Vec<Cell>>> = refs
+        .iter()
+        .map(|r| (!streamed(r.len())).then(|| all_cells(mt, r, &weight)))
+        .collect();
     let mut scratch = ChainScratch::default();
-    let mut align = |cells: &[Cell]| {
-        if fast {
-            best_chain_with(cells, &mut scratch)
-        } else {
-            best_chain_naive(cells, m, max_n)
-        }
-    };
-    let mut chains: Vec<Chain> = full.iter().map(|c| align(c)).collect();
-    let first_round_raw = chains.iter().map(|c| c.raw).collect();
+    let mut stream_scratch = stream::StreamScratch::default();
+    let mut live: Vec<Cell> = Vec::new();
     let mut mt_blocked = vec![false; m + 1];
     let mut ref_blocked: Vec<Vec<bool>> = refs.iter().map(|r| vec![false; r.len() + 1]).collect();
+    let mut align = |r: usize, mt_blocked: &[bool], ref_blocked: &[bool]| -> Result<Chain> {
+        let n = ref_lens[r];
+        if let (Some(matches), None) = (&matches[r], &full[r]) {
+            let budget = stream::live_budget(m, n);
+            if let Some(chain) = stream::stream_chain(
+                matches,
+                n,
+                mt_blocked,
+                ref_blocked,
+                budget,
+                stream::WINDOW_CELLS,
+                &mut stream_scratch,
+            ) {
+                return Ok(chain);
+            }
+            if refuse && m.saturating_mul(n) > MAX_GRID_CELLS {
+                return Err(Error::Input(refusal(m, &ref_lens)));
+            }
+            full[r] = Some(all_cells(mt, refs[r], &weight));
+        }
+        let cells = full[r].as_deref().expect("full grid made");
+        live.clear();
+        live.extend(
+            cells
+                .iter()
+                .filter(|c| !mt_blocked[c.i as usize] && !ref_blocked[c.j as usize]),
+        );
+        Ok(if fast {
+            best_chain_with(&live, &mut scratch)
+        } else {
+            best_chain_naive(&live, m, max_n)
+        })
+    };
+    let mut chains: Vec<Chain> = Vec::with_capacity(refs.len());
+    for (r, blocked) in ref_blocked.iter().enumerate() {
+        chains.push(align(r, &mt_blocked, blocked)?);
+    }
+    let first_round_raw = chains.iter().map(|c| c.raw).collect();
     let mut dirty = vec![false; refs.len()];
     let mut rounds = Vec::new();
     let mut total = 0.0;
     let mut weight_now = config.alpha;
-    let mut live: Vec<Cell> = Vec::new();
     loop {
+        // The next round adds at most the last round's score times its weight: if even that
+        // leaves the total unchanged, so does the round (no need to align for it).
+        if let (false, Some(last)) = (all_rounds, rounds.last()) {
+            let last: &Round = last;
+            if total + last.score * weight_now == total {
+                break;
+            }
+        }
         for r in 0..refs.len() {
             if dirty[r] {
-                live.clear();
-                live.extend(
-                    full[r]
-                        .iter()
-                        .filter(|c| !mt_blocked[c.i as usize] && !ref_blocked[r][c.j as usize]),
-                );
-                chains[r] = align(&live);
+                chains[r] = align(r, &mt_blocked, &ref_blocked[r])?;
                 dirty[r] = false;
             }
         }
@@ -541,13 +636,13 @@ fn sia_rounds(
             Decay::Geometric => weight_now * config.alpha,
         };
     }
-    SiaDetail {
+    Ok(SiaDetail {
         score: total * lp,
         before_length_penalty: total,
         length_penalty: lp,
         rounds,
         first_round_raw,
-    }
+    })
 }
 
 /// SIA as a metric: a one-column row, with word similarity `weight` (0 for different tokens
@@ -562,11 +657,6 @@ impl<W: Fn(u32, u32) -> f64 + Sync> Metric for Sia<'_, W> {
     type Scratch = ();
     type Context = ();
     const TASK_PAIRS: usize = 16;
-    const CHECKS_PAIRS: bool = true;
-
-    fn check_pair(&self, pair: Pair<'_>) -> Result<()> {
-        check_size(pair.hyp().len(), pair.refs().map(<[u32]>::len))
-    }
 
     fn width(&self) -> usize {
         1
@@ -574,8 +664,10 @@ impl<W: Fn(u32, u32) -> f64 + Sync> Metric for Sia<'_, W> {
 
     fn pair_statistics(&self, _: &(), _: &mut (), pair: Pair<'_>, row: &mut [f64]) {
         let refs: Vec<&[u32]> = pair.refs().collect();
+        // A pair the fast search refuses gets NaN, which the batch functions turn into the
+        // refusal ([`refuse_unscored`]): a score is never NaN.
         row[0] = if self.fast {
-            sia_score(pair.hyp(), &refs, self.weight, self.config)
+            try_sia_score(pair.hyp(), &refs, self.weight, self.config).unwrap_or(f64::NAN)
         } else {
             sia_detail(pair.hyp(), &refs, self.weight, self.config, false).score
         };
@@ -597,7 +689,14 @@ pub fn score_batch(
         weight,
         fast,
     };
-    statistics_of_sentences(&metric, sentences, hyps, ref_sets)
+    let scores = statistics_of_sentences(&metric, sentences, hyps, ref_sets)?;
+    refuse_unscored(scores, |k| {
+        let refs = ref_sets
+            .get(k)
+            .iter()
+            .map(|&r| sentences.get(r as usize).len());
+        (sentences.get(hyps[k] as usize).len(), refs.collect())
+    })
 }
 
 /// Exact matching: different tokens never match.
@@ -674,6 +773,46 @@ mod tests {
         assert!(SiaConfig::new(1.5, Decay::Figure).is_err());
         assert!(SiaConfig::new(f64::NAN, Decay::Figure).is_err());
         assert_eq!(length_penalty(3, &[0, 0]), 1.0);
+    }
+
+    #[test]
+    fn past_the_search_budget_the_full_grid_or_a_refusal() {
+        let mut v = HashMap::new();
+        let text: String = (0..400).map(|k| format!("w{} ", (k * 7) % 13)).collect();
+        let mt = ids(&text, &mut v);
+        let r: Vec<u32> = mt.iter().rev().copied().collect();
+        let c = cfg(0.5);
+        let free = sia_detail(&mt, &[&r, &mt], exact, &c, true);
+        stream::BUDGET.with(|b| b.set(Some(10)));
+        // Over the budget but within the full grid's limit: the full-grid search, same result.
+        assert_eq!(
+            try_sia_detail(&mt, &[&r, &mt], exact, &c, true).unwrap(),
+            free
+        );
+        assert_eq!(
+            try_sia_score(&mt, &[&r, &mt], exact, &c).unwrap().to_bits(),
+            free.score.to_bits()
+        );
+        // Over both: refused, naming the lengths and the limit; sia_detail still scores.
+        let long: Vec<u32> = (0..12_000u32).map(|k| k % 50).collect();
+        let e = try_sia_detail(&long, &[&mt, &long], exact, &c, true).unwrap_err();
+        let Error::Input(m) = e else {
+            panic!("not an input error: {e:?}")
+        };
+        assert!(m.contains("10 alignment states for 12000 words × 12000 words of reference 1"));
+        assert!(m.contains("144000000 cells is over the full-grid search's limit of 134217728"));
+        assert!(try_sia_score(&long, &[&long], exact, &c).is_err());
+        let texts = Sentences::from_ids(&[mt.clone(), long.clone()]);
+        let mut sets = RefSets::new();
+        sets.push([0]);
+        sets.push([1]);
+        let e = score_batch(&c, &exact, &texts, &[0, 1], &sets, true).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("hyps[1]: SIA's linear-memory search"),
+            "{e}"
+        );
+        stream::BUDGET.with(|b| b.set(None));
     }
 
     fn cells_strategy() -> impl Strategy<Value = Vec<Cell>> {
