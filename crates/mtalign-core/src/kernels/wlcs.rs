@@ -4,7 +4,7 @@
 //! diagonal is always taken (`c(i,j) = c(i-1,j-1) + f(k+1) - f(k)`), otherwise the upper
 //! cell wins only when strictly larger than the left one. No allocation once the scratch
 //! has grown. Small tables update one row in place, visiting only the cells that can change
-//! ([`WlcsScratch::wlcs`]); tables of more than [`SEGMENT_CELLS`] cells are computed by
+//! (`WlcsScratch::wlcs_serial`); tables of more than [`SEGMENT_CELLS`] cells are computed by
 //! segments (`wlcs_rows.rs`: the same cells, vectorised between matches).
 
 use crate::kernels::wlcs_rows::{self, Columns, RowMarks};
@@ -21,8 +21,12 @@ pub struct WlcsScratch {
     gains: Vec<f64>,
     prev_c: Vec<f64>,
     cur_c: Vec<f64>,
-    /// The matching columns of one row (small tables).
-    cols: Vec<u32>,
+    /// Small tables: per symbol, its first column in the candidate (0: none), and per
+    /// column, the next column of the same symbol (0: none).
+    head: Vec<u32>,
+    next: Vec<u32>,
+    /// The columns where the row above falls, and where this row does.
+    falls: [Vec<u32>; 2],
 }
 
 impl WlcsScratch {
@@ -67,84 +71,104 @@ impl WlcsScratch {
     /// * The run length k of a match is the number of matches on the diagonal just before
     ///   it (the recurrence's k is 0 off a match), so it is counted back along the
     ///   diagonal at each match and no row of run lengths is kept.
-    /// * A row only falls (c(i, j) < c(i, j−1)) at a matching cell. Below a non-decreasing
-    ///   row, a cell off a match is max(up, left) = up once up ≥ left, and so is every cell
-    ///   after it up to the next match: the segment between two matches stops there, and a
-    ///   row with no match (its symbol not in a 256-bit filter of `y`) is not visited.
-    /// * Below a row that falls, segments take the whole chain max(up, left).
+    /// * A row only falls (c(i, j) < c(i, j−1)) at a matching cell, and each row keeps the
+    ///   columns where it falls. Off a match a cell is max(up, left), which is up once
+    ///   up ≥ left, and so is every cell after it up to the next match or the next fall of
+    ///   the row above ([`segment`]). A row with no match below a row that never falls is
+    ///   that row again and is not visited.
+    /// * The matching columns of a row come from an index of the candidate built once per
+    ///   pair (each symbol's first column, each column's next of the same symbol).
     ///
     /// Every cell is the programme's (the same additions, maxima of the same floats).
     fn wlcs_serial(&mut self, x: &[u32], y: &[u32]) -> f64 {
         let n = y.len();
-        let mut filter = [0u64; 4];
-        for &t in y {
-            filter[(t as usize >> 6) & 3] |= 1 << (t & 63);
+        if let Some(&max) = y.iter().max() {
+            if max as usize >= self.head.len() {
+                self.head.resize(max as usize + 1, 0);
+            }
         }
-        let gains = &self.gains;
+        self.next.clear();
+        self.next.resize(n + 1, 0);
+        for (j, &t) in y.iter().enumerate().rev() {
+            self.next[j + 1] = self.head[t as usize];
+            self.head[t as usize] = j as u32 + 1;
+        }
+        let (head, next, gains) = (&self.head, &self.next, &self.gains);
         let c = &mut self.prev_c;
-        let cols = &mut self.cols;
-        // The row above is non-decreasing.
-        let mut rising = true;
+        let [mut above, mut here] = std::mem::take(&mut self.falls);
+        above.clear();
         for (i, &xi) in x.iter().enumerate() {
-            let maybe = (filter[(xi as usize >> 6) & 3] >> (xi & 63)) & 1 != 0;
-            if rising && !maybe {
+            let first = head.get(xi as usize).map_or(0, |&m| m as usize);
+            if first == 0 && above.is_empty() {
                 continue;
             }
-            cols.clear();
-            if maybe {
-                for (b, block) in y.chunks(64).enumerate() {
-                    let mut mask = 0u64;
-                    for (t, &yj) in block.iter().enumerate() {
-                        mask |= u64::from(yj == xi) << t;
-                    }
-                    while mask != 0 {
-                        cols.push((b * 64) as u32 + mask.trailing_zeros() + 1);
-                        mask &= mask - 1;
-                    }
-                }
-            }
-            let mut left = 0.0f64;
-            let mut from = 1;
-            let mut falls = false;
+            here.clear();
+            let (mut left, mut from, mut fall) = (0.0f64, 1, 0);
+            let mut m = first;
             // The diagonal of each match, read before this row writes it.
-            let mut diag = cols.first().map_or(0.0, |&m| c[m as usize - 1]);
-            for (q, &m) in cols.iter().enumerate() {
-                let m = m as usize;
-                left = segment(&mut c[from..m], left, rising);
-                let next_diag = cols.get(q + 1).map_or(0.0, |&m2| c[m2 as usize - 1]);
+            let mut diag = if m > 0 { c[m - 1] } else { 0.0 };
+            while m != 0 {
+                left = segment(c, from, m, left, &above, &mut fall);
+                let after = next[m] as usize;
+                let next_diag = if after > 0 { c[after - 1] } else { 0.0 };
                 let mut k = 0;
                 while k < i && k + 1 < m && x[i - 1 - k] == y[m - 2 - k] {
                     k += 1;
                 }
                 let v = diag + gains[k];
-                falls |= v < left;
+                if v < left {
+                    here.push(m as u32);
+                }
                 c[m] = v;
                 left = v;
                 from = m + 1;
                 diag = next_diag;
+                m = after;
             }
-            segment(&mut c[from..], left, rising);
-            rising = !falls;
+            segment(c, from, n + 1, left, &above, &mut fall);
+            std::mem::swap(&mut above, &mut here);
         }
-        c[n]
+        self.falls = [above, here];
+        for &t in y {
+            self.head[t as usize] = 0;
+        }
+        self.prev_c[n]
     }
 }
 
-/// The cells of one segment of a row (no match inside) from the row above (`cells`, updated
-/// in place) and the cell before the segment (`left`): the chain max(up, left), stopped at
-/// the first up ≥ left when the row above is `rising`. Returns the segment's last cell.
-fn segment(cells: &mut [f64], mut left: f64, rising: bool) -> f64 {
-    for cell in cells.iter_mut() {
-        if *cell < left {
-            *cell = left;
-        } else if rising {
-            // Unchanged from here on: the last cell is the row above's.
-            return cells[cells.len() - 1];
-        } else {
-            left = *cell;
+/// Cells `from..to` of a row, a segment with no match, from the row above (`c`, updated in
+/// place) and the cell before the segment (`left`): the chain max(up, left), which leaves
+/// the cells unchanged from the first up ≥ left to the next column where the row above
+/// falls (`falls`, ascending; `fall` the first not yet passed). Returns the segment's last
+/// cell (`left` if it is empty).
+fn segment(
+    c: &mut [f64],
+    from: usize,
+    to: usize,
+    mut left: f64,
+    falls: &[u32],
+    fall: &mut usize,
+) -> f64 {
+    let mut j = from;
+    loop {
+        while j < to && c[j] < left {
+            c[j] = left;
+            j += 1;
+        }
+        if j >= to {
+            return left;
+        }
+        while *fall < falls.len() && falls[*fall] as usize <= j {
+            *fall += 1;
+        }
+        match falls.get(*fall) {
+            Some(&f) if (f as usize) < to => {
+                j = f as usize;
+                left = c[j - 1];
+            }
+            _ => return c[to - 1],
         }
     }
-    left
 }
 
 impl WlcsScratch {
@@ -286,8 +310,7 @@ mod tests {
         ) {
             let mut s = WlcsScratch::new();
             for (x, y, spread) in pairs {
-                // spread 0: ids 0..5; 1: ids spaced by 256 (all collide in the filter);
-                // 2: ids spaced by 97.
+                // spread 0: ids 0..5; 1 and 2: spaced ids (the index grows, then is reused).
                 let map = |v: &Vec<u32>| -> Vec<u32> {
                     v.iter().map(|&t| t * [1, 256, 97][spread as usize]).collect()
                 };
