@@ -186,6 +186,23 @@ pub struct BleuScratch {
     order_start: Vec<u32>,
     /// Per reference, the counts of the hypothesis's n-grams (leave-one-out rows).
     per_ref: Vec<u32>,
+    /// The hypothesis's distinct packed n-gram keys (see [`BleuScratch::packed_hits`]),
+    /// their table slots, and the table: key and index into `distinct` per slot.
+    distinct: Vec<u64>,
+    slot_of: Vec<u32>,
+    slot_keys: Vec<u64>,
+    slot_ids: Vec<u32>,
+}
+
+/// Bits per token of a packed n-gram key.
+const PACK_BITS: u32 = 15;
+/// Orders that fit a packed key: `PACK_ORDERS` tokens and the order in the top 2 bits.
+const PACK_ORDERS: usize = 4;
+const EMPTY: u32 = u32::MAX;
+
+/// The slot of `key` in a table of `2^(64 - shift)` slots (Fibonacci hashing).
+fn slot(key: u64, shift: u32) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
 }
 
 impl BleuScratch {
@@ -211,6 +228,11 @@ impl BleuScratch {
         if hyp.is_empty() {
             return;
         }
+        let fits = |t: &[u32]| t.iter().all(|&id| id < 1 << PACK_BITS);
+        if k <= PACK_ORDERS && fits(hyp) && refs.clone().all(fits) {
+            self.packed_hits(hyp, refs, k, row);
+            return;
+        }
         self.count_hyp(hyp, k);
         self.max_ref.clear();
         self.max_ref.resize(self.hyp_count.len(), 0);
@@ -222,6 +244,94 @@ impl BleuScratch {
             }
         }
         self.hits(k, row);
+    }
+
+    /// Clipped matches per order with packed n-gram keys (orders ≤ [`PACK_ORDERS`], ids
+    /// below 2^15): the order − 1 in the top two bits, then the tokens, 15 bits each, so
+    /// equal keys are equal n-grams of one order. The hypothesis's keys go in an open
+    /// addressing table sized for them (at most half full); each reference's n-grams are
+    /// looked up, a start's longer n-grams only while its shorter ones were found.
+    fn packed_hits<'a>(
+        &mut self,
+        hyp: &[u32],
+        refs: impl Iterator<Item = &'a [u32]>,
+        k: usize,
+        row: &mut [f64],
+    ) {
+        let cap = (2 * k * hyp.len()).next_power_of_two().max(64);
+        if self.slot_ids.len() < cap {
+            self.slot_ids = vec![EMPTY; cap];
+            self.slot_keys = vec![0; cap];
+        }
+        let mask = self.slot_ids.len() - 1;
+        let shift = 64 - self.slot_ids.len().trailing_zeros();
+        self.distinct.clear();
+        self.hyp_count.clear();
+        self.slot_of.clear();
+        for start in 0..hyp.len() {
+            let mut key = 0u64;
+            for (n, &t) in hyp[start..].iter().take(k).enumerate() {
+                key = (key << PACK_BITS) | u64::from(t);
+                let full = ((n as u64) << 62) | key;
+                let mut s = slot(full, shift);
+                loop {
+                    let id = self.slot_ids[s];
+                    if id == EMPTY {
+                        self.slot_ids[s] = self.distinct.len() as u32;
+                        self.slot_keys[s] = full;
+                        self.slot_of.push(s as u32);
+                        self.distinct.push(full);
+                        self.hyp_count.push(1);
+                        break;
+                    }
+                    if self.slot_keys[s] == full {
+                        self.hyp_count[id as usize] += 1;
+                        break;
+                    }
+                    s = (s + 1) & mask;
+                }
+            }
+        }
+        let distinct = self.distinct.len();
+        self.max_ref.clear();
+        self.max_ref.resize(distinct, 0);
+        self.ref_count.clear();
+        self.ref_count.resize(distinct, 0);
+        for r in refs {
+            for start in 0..r.len() {
+                let mut key = 0u64;
+                for (n, &t) in r[start..].iter().take(k).enumerate() {
+                    key = (key << PACK_BITS) | u64::from(t);
+                    let full = ((n as u64) << 62) | key;
+                    let mut s = slot(full, shift);
+                    let id = loop {
+                        let id = self.slot_ids[s];
+                        if id == EMPTY || self.slot_keys[s] == full {
+                            break id;
+                        }
+                        s = (s + 1) & mask;
+                    };
+                    if id == EMPTY {
+                        break;
+                    }
+                    self.ref_count[id as usize] += 1;
+                }
+            }
+            for (m, c) in self.max_ref.iter_mut().zip(self.ref_count.iter_mut()) {
+                *m = (*m).max(*c);
+                *c = 0;
+            }
+        }
+        let mut hits = [0u32; PACK_ORDERS + 1];
+        for ((&key, &h), &m) in self.distinct.iter().zip(&self.hyp_count).zip(&self.max_ref) {
+            hits[(key >> 62) as usize + 1] += h.min(m);
+        }
+        for n in 1..=k {
+            row[1 + n] = f64::from(hits[n]);
+        }
+        for &s in &self.slot_of {
+            self.slot_ids[s as usize] = EMPTY;
+        }
     }
 
     /// The hypothesis's distinct n-grams (ids numbered order by order) and their counts.
@@ -674,6 +784,65 @@ mod tests {
         let mut out = vec![0.0; c.width()];
         BleuScratch::default().stats(c, hyp, refs.iter().copied(), &mut out);
         out
+    }
+
+    /// Clipped matches per order by counting n-grams as vectors: the oracle.
+    fn naive_hits(hyp: &[u32], refs: &[Vec<u32>], k: usize) -> Vec<f64> {
+        use std::collections::BTreeMap;
+        let counts = |t: &[u32], n: usize| {
+            let mut m = BTreeMap::<Vec<u32>, u32>::new();
+            for w in t.windows(n) {
+                *m.entry(w.to_vec()).or_default() += 1;
+            }
+            m
+        };
+        (1..=k)
+            .map(|n| {
+                let per_ref: Vec<_> = refs.iter().map(|r| counts(r, n)).collect();
+                counts(hyp, n)
+                    .iter()
+                    .map(|(g, &h)| {
+                        let m = per_ref.iter().map(|c| c.get(g).copied().unwrap_or(0)).max();
+                        h.min(m.unwrap_or(0))
+                    })
+                    .sum::<u32>() as f64
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+        /// Rows by packed keys (ids below 2^15, orders ≤ 4) equal rows by hashed n-gram ids
+        /// (the same texts with every id moved past 2^15) and the counting oracle.
+        #[test]
+        fn packed_keys_equal_hashed_ids_and_counting(
+            hyp in proptest::collection::vec(0u32..5, 0..30),
+            refs in proptest::collection::vec(proptest::collection::vec(0u32..5, 0..30), 1..4),
+            k in 1usize..=4,
+            high in proptest::bool::ANY,
+        ) {
+            let c = cfg(k, "none");
+            // Ids near the top of the packed range, or small ones.
+            let base = if high { (1 << PACK_BITS) - 5 } else { 0 };
+            let shift = |t: &[u32], by: u32| -> Vec<u32> { t.iter().map(|&x| x + by).collect() };
+            let (h, rs): (Vec<u32>, Vec<Vec<u32>>) =
+                (shift(&hyp, base), refs.iter().map(|r| shift(r, base)).collect());
+            let packed = row(&c, &h, &rs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+            let far = 1 << PACK_BITS;
+            let (h2, rs2): (Vec<u32>, Vec<Vec<u32>>) =
+                (shift(&hyp, far), refs.iter().map(|r| shift(r, far)).collect());
+            let hashed = row(&c, &h2, &rs2.iter().map(Vec::as_slice).collect::<Vec<_>>());
+            proptest::prop_assert_eq!(&packed, &hashed);
+            // The same row from a scratch that has just scored another pair.
+            let mut sc = BleuScratch::default();
+            let mut out = vec![0.0; c.width()];
+            sc.stats(&c, &rs[0], [h.as_slice()].into_iter(), &mut out);
+            sc.stats(&c, &h, rs.iter().map(Vec::as_slice), &mut out);
+            proptest::prop_assert_eq!(&out, &packed);
+            if !hyp.is_empty() {
+                proptest::prop_assert_eq!(&packed[2..2 + k], &naive_hits(&hyp, &refs, k)[..]);
+            }
+        }
     }
 
     #[test]
