@@ -3,14 +3,18 @@
 //! Follows the paper's recurrence literally, including its tie rule: on a match the
 //! diagonal is always taken (`c(i,j) = c(i-1,j-1) + f(k+1) - f(k)`), otherwise the upper
 //! cell wins only when strictly larger than the left one. Two rolling rows, no allocation
-//! once the scratch has grown. Tables of more than [`SEGMENT_CELLS`] cells are computed by
-//! segments (`wlcs_rows.rs`: the same cells, vectorised between matches).
-//! once the scratch has grown.
+//! once the scratch has grown. Tables of more than 64 cells (a pair of sentences already)
+//! are computed by segments (`wlcs_rows.rs`: the same cells, vectorised between matches;
+//! callgrind, ORANGE's 16 × 1024-best ROUGE-W-1.1: 0.76G → 0.37G instructions), the
+//! column text indexed once for consecutive calls with the same one.
 
 use crate::kernels::wlcs_rows::{self, Columns, RowMarks};
 
-/// Tables of more cells than this are computed by segments.
+/// Tables of more cells than this are computed by segments (ROUGE-1.5.5's variant).
 pub const SEGMENT_CELLS: usize = 1 << 14;
+
+/// Tables of more cells than this are computed by segments here.
+const SERIAL_CELLS: usize = 64;
 
 /// Reusable rows and the table of gains f(k+1) − f(k) for one weight.
 #[derive(Debug, Default)]
@@ -53,7 +57,7 @@ impl WlcsScratch {
             row.clear();
             row.resize(n + 1, 0.0);
         }
-        if x.len() * n > SEGMENT_CELLS {
+        if x.len() * n > SERIAL_CELLS {
             return self.wlcs_segments(x, y);
         }
         for row in [&mut self.prev_w, &mut self.cur_w] {
