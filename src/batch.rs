@@ -157,6 +157,22 @@ macro_rules! batch_pymethods {
                 crate::ranking::orange_text_scores(py, self, candidates, refs, threads, scalar, group_cells)
             }
 
+            /// ORANGE's scores of `texts` (an `OrangeTexts`: lists read once, encoded once
+            /// per encoder) with each scalar of `scalars`: one (flat candidate scores, flat
+            /// reference scores) per scalar, as `orange_scores`, or None when one of them is
+            /// not computed natively.
+            #[pyo3(signature = (texts, scalars, threads=None, group_cells=None))]
+            fn orange_scores_of<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+                texts: &pyo3::Bound<'py, crate::ranking::OrangeTexts>,
+                scalars: Vec<usize>,
+                threads: Option<usize>,
+                group_cells: Option<usize>,
+            ) -> pyo3::PyResult<crate::ranking::OrangeManyOut<'py>> {
+                crate::ranking::orange_many_scores(py, self, texts.get(), threads, &scalars, group_cells)
+            }
+
             /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
             /// (the flat row, vanished hypothesis, vanished references) like `score_texts`.
             fn score_one(

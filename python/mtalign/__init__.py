@@ -21,7 +21,13 @@ from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
 from mtalign.meta.paired import PairedResult, paired_test
 from mtalign.metrics import *  # noqa: F403 (every metric and result; see metrics.__all__)
 from mtalign.ranking.mbr import MbrResult, mbr
-from mtalign.ranking.orange import OrangeCurve, OrangeResult, orange, orange_from_scores
+from mtalign.ranking.orange import (
+    OrangeCurve,
+    OrangeResult,
+    orange,
+    orange_from_scores,
+    orange_many,
+)
 from mtalign.ranking.rerank import RerankResult, rerank
 from mtalign.tokenizers import default_threads, stem, tokenize
 
@@ -41,6 +47,7 @@ __all__ = [
     "PairedResult",
     "orange",
     "orange_from_scores",
+    "orange_many",
     "OrangeCurve",
     "OrangeResult",
     "rerank",

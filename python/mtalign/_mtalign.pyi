@@ -16,6 +16,7 @@ __all__ = [
     "MeteorCore",
     "MtalignError",
     "NistCore",
+    "OrangeTexts",
     "RibesCore",
     "RougeCore",
     "SiaCore",
@@ -64,6 +65,17 @@ class _NativeMetric:
         self, candidates: Any, refs: Any, threads: int | None = None, scalar: int = 0,
         group_cells: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray] | None: ...
+    def orange_scores_of(
+        self, texts: OrangeTexts, scalars: list[int], threads: int | None = None,
+        group_cells: int | None = None,
+    ) -> list[tuple[np.ndarray, np.ndarray]] | None: ...
+
+@final
+class OrangeTexts:
+    """ORANGE's text lists read once for several metrics (``mtalign.orange_many``)."""
+
+    def __new__(cls, candidates: Any, refs: Any) -> OrangeTexts: ...
+    def __len__(self) -> int: ...
 
 @final
 class RougeCore(_NativeMetric):

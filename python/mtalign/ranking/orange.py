@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, InputError, orange_ranks
+from mtalign._mtalign import ConfigError, InputError, OrangeTexts, orange_ranks
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
 ORACLES = ("average_score", "average_rank")
@@ -344,6 +344,12 @@ def _native_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]]
             progress(done, total)
     c_all = np.concatenate(flat_c) if len(flat_c) != 1 else flat_c[0]
     r_all = np.concatenate(flat_r) if len(flat_r) != 1 else flat_r[0]
+    return _split_flat(scorer, c_all, r_all, cands, refs)
+
+
+def _split_flat(scorer: Scorer, c_all: np.ndarray, r_all: np.ndarray, cands: list[list[Any]],
+                refs: list[list[Any]]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Flat native candidate and reference scores → one array per sentence (checked finite)."""
     c_ends = np.cumsum([len(c) for c in cands])
     r_ends = np.cumsum([len(r) for r in refs])
     cand_scores = np.split(c_all, c_ends[:-1])
@@ -354,9 +360,72 @@ def _native_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]]
     return cand_scores, ref_scores
 
 
+def _native_ok(scorer: Scorer) -> bool:
+    """Whether the metric of ``scorer`` may take the native ORANGE loop (text input aside)."""
+    metric = scorer.metric
+    core = getattr(metric, "_core", None)
+    return scorer.native and hasattr(core, "orange_scores_of") and \
+        bool(metric._native_matrix(["a"], ["a"]))
+
+
+def _scores_many(scorers: list[Scorer], cands: list[list[Any]], refs: list[list[Any]],
+                 progress: ProgressFn | None) -> list[tuple[list[np.ndarray], list[np.ndarray]]]:
+    """:func:`_scores` of each scorer, bit for bit, with the text lists read once and encoded
+    once per tokenizer, and the scalars of one metric object scored in one native pass
+    (``orange_scores_of`` on an ``OrangeTexts``). ``progress(done, total)`` counts scorers."""
+    out: list[tuple[list[np.ndarray], list[np.ndarray]] | None] = [None] * len(scorers)
+    groups: dict[int, list[int]] = {}
+    for i, scorer in enumerate(scorers):
+        if _native_ok(scorer):
+            groups.setdefault(id(scorer.metric), []).append(i)
+    texts = None
+    if groups and cands and all(isinstance(c[0], str) for c in cands) and \
+            all(isinstance(r[0], str) for r in refs):
+        try:
+            texts = OrangeTexts(cands, refs)
+        except InputError as e:
+            if "is not a str" not in str(e):
+                raise  # token lists among the texts: each scorer's own path takes them
+    done = 0
+    if texts is not None:
+        for idx in groups.values():
+            metric = scorers[idx[0]].metric
+            names = metric.scalar_names()
+            ks = [names.index(scorers[i].variant) for i in idx]
+            res = metric._core.orange_scores_of(texts, ks, scorers[idx[0]].threads)
+            if res is None:
+                continue
+            for i, (c_all, r_all) in zip(idx, res, strict=True):
+                out[i] = _split_flat(scorers[i], c_all, r_all, cands, refs)
+                done += 1
+                if progress is not None:
+                    progress(done, len(scorers))
+    result = []
+    for i, scorer in enumerate(scorers):
+        scores = out[i]
+        if scores is None:
+            scores = _scores(scorer, cands, refs, None)
+            done += 1
+            if progress is not None:
+                progress(done, len(scorers))
+        result.append(scores)
+    return result
+
+
 def _streamed_scores(scorer: Scorer, candidates: Any, refs: Any, chunk_size: int,
                      progress: ProgressFn | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """:func:`_jackknife_scores` chunk by chunk over (possibly lazy) sentence streams."""
+    return _streamed(lambda c, r: [_scores(scorer, c, r, None)], 1, candidates, refs,
+                     chunk_size, progress)[0]
+
+
+_ChunkScores = list[tuple[list[np.ndarray], list[np.ndarray]]]
+
+
+def _streamed(score_chunk: Any, n_out: int, candidates: Any, refs: Any, chunk_size: int,
+              progress: ProgressFn | None) -> _ChunkScores:
+    """``score_chunk(cands, refs)`` (one (candidate, reference) score lists per output)
+    chunk by chunk over (possibly lazy) sentence streams, concatenated per output."""
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ConfigError(f"chunk_size must be a positive int or None (got {chunk_size!r})")
     for name, obj in (("candidates", candidates), ("refs", refs)):
@@ -366,8 +435,7 @@ def _streamed_scores(scorer: Scorer, candidates: Any, refs: Any, chunk_size: int
     total = len(candidates) if hasattr(candidates, "__len__") else 0
     if hasattr(candidates, "__len__") and hasattr(refs, "__len__") and len(refs) != total:
         raise InputError(f"candidates has {total} sentences but refs has {len(refs)}")
-    cand_scores: list[np.ndarray] = []
-    ref_scores: list[np.ndarray] = []
+    out: _ChunkScores = [([], []) for _ in range(n_out)]
     c_iter, r_iter = iter(candidates), iter(refs)
     start = 0
     while True:
@@ -381,13 +449,13 @@ def _streamed_scores(scorer: Scorer, candidates: Any, refs: Any, chunk_size: int
             break
         cands = _check_candidates(c_chunk, start)
         rlists = _check_references(r_chunk, len(cands), start)
-        c, r = _scores(scorer, cands, rlists, None)
-        cand_scores.extend(c)
-        ref_scores.extend(r)
+        for (c_all, r_all), (c, r) in zip(out, score_chunk(cands, rlists), strict=True):
+            c_all.extend(c)
+            r_all.extend(r)
         start += len(cands)
         if progress is not None:
             progress(start, max(total, start))
-    return cand_scores, ref_scores
+    return out
 
 
 def _single_ref_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[Any]],
@@ -658,6 +726,69 @@ def orange(metric: Any, candidates: Sequence[Sequence[Any]], refs: Sequence[Sequ
         parts.append(scorer.metric_signature)
     return _finish(cand_scores, ref_scores, oracle, min_size, n_bootstrap, seed,
                    scorer.higher_is_better, "|".join(parts), scorer.name)
+
+
+def orange_many(metrics: Sequence[Any], candidates: Sequence[Sequence[Any]],
+                refs: Sequence[Sequence[Any]], *, oracle: str = "average_score",
+                min_size: int | None = None, n_bootstrap: int = 1000,
+                seed: int | None = 12345, threads: int | None = None,
+                progress: ProgressFn | None = None,
+                chunk_size: int | None = None) -> list[OrangeResult]:
+    """ORANGE of several metrics over the same lists: one :class:`OrangeResult` per entry,
+    each the same as ``orange(metric, ..., variant=variant)`` gives on its own.
+
+    ``metrics`` holds metric objects (ranked by their default scalar), ``(metric, variant)``
+    pairs, or Python callables. For text and native metrics, the lists are read once (per
+    chunk with ``chunk_size``), each distinct text is tokenized once per tokenizer (BLEU,
+    NIST, WER and PER share 13a), and the scalars of one metric object are scored in one
+    pass: give ``Rouge(["rougeL", "rougeW-1.1", "rougeS4"])`` once per variant, e.g.
+    ``[(rouge, "rougeL"), (rouge, "rougeW-1.1"), (rouge, "rougeS4")]``, and its
+    single-reference rows are computed once for all three. The other arguments are those of
+    :func:`orange`, shared by every entry (``progress``: sentences done with
+    ``chunk_size``, else entries done).
+
+    >>> from mtalign import Rouge, Wer
+    >>> rouge = Rouge(["rougeL", "rouge1"])
+    >>> cands = [["the cat sat", "a cat sat down", "dogs"], ["hello world", "hello"]]
+    >>> refs = [["the cat sat down", "a cat sat"], ["hello world !", "hello world"]]
+    >>> res = orange_many([(rouge, "rougeL"), (rouge, "rouge1"), Wer()], cands, refs,
+    ...                   n_bootstrap=0)
+    >>> [r.orange for r in res] == [orange(m, cands, refs, variant=v, n_bootstrap=0).orange
+    ...                             for m, v in [(rouge, "rougeL"), (rouge, "rouge1"),
+    ...                                          (Wer(), None)]]
+    True
+    >>> res[0].orange
+    0.625
+    """
+    _check_options(oracle, min_size, n_bootstrap, seed)
+    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, Sequence) or not metrics:
+        raise ConfigError("metrics must be a non-empty list of metrics or (metric, variant) "
+                          f"pairs (got {metrics!r})")
+    scorers = []
+    for j, entry in enumerate(metrics):
+        if isinstance(entry, tuple):
+            if len(entry) != 2:
+                raise ConfigError(f"metrics[{j}] must be a metric or a (metric, variant) pair "
+                                  f"(got a tuple of {len(entry)})")
+            metric, variant = entry
+        else:
+            metric, variant = entry, None
+        scorers.append(Scorer(metric, variant, None, threads))
+    if chunk_size is None:
+        cands = _check_candidates(candidates)
+        rlists = _check_references(refs, len(cands))
+        per = _scores_many(scorers, cands, rlists, progress)
+    else:
+        per = _streamed(lambda c, r: _scores_many(scorers, c, r, None), len(scorers),
+                        candidates, refs, chunk_size, progress)
+    out = []
+    for scorer, (cand_scores, ref_scores) in zip(scorers, per, strict=True):
+        parts = [f"metric:{scorer.name}"]
+        if scorer.metric_signature:
+            parts.append(scorer.metric_signature)
+        out.append(_finish(cand_scores, ref_scores, oracle, min_size, n_bootstrap, seed,
+                           scorer.higher_is_better, "|".join(parts), scorer.name))
+    return out
 
 
 def orange_from_scores(candidate_scores: Sequence[Sequence[float]],

@@ -19,6 +19,9 @@ pub struct Columns {
     symbols: Vec<u32>,
     start: Vec<u32>,
     columns: Vec<u32>,
+    /// The text indexed (a text scored against several in a row is indexed once).
+    text: Vec<u32>,
+    ready: bool,
 }
 
 const NONE: u32 = u32::MAX;
@@ -26,6 +29,12 @@ const NONE: u32 = u32::MAX;
 impl Columns {
     /// Indexes `y` (the text along the columns).
     pub fn prepare(&mut self, y: &[u32]) {
+        if self.ready && self.text == y {
+            return;
+        }
+        self.ready = true;
+        self.text.clear();
+        self.text.extend_from_slice(y);
         for &s in &self.symbols {
             self.slot[s as usize] = NONE;
         }

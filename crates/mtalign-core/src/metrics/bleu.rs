@@ -14,6 +14,7 @@
 use crate::kernels::ngram_ids::NgramIds;
 use crate::kernels::ngram_mean::NgramMean;
 use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
+use crate::kernels::ref_ngrams::{HypNgrams, RefNgrams};
 use crate::metrics::metric::{statistics_of_sentences, with_scratch, Metric, Pair, Prepared};
 use crate::options::choice_enum;
 use crate::text::docs::Docs;
@@ -184,8 +185,11 @@ pub struct BleuScratch {
     ref_count: Vec<u32>,
     /// First id of each order's n-grams (ids are numbered order by order).
     order_start: Vec<u32>,
-    /// Per reference, the counts of the hypothesis's n-grams (leave-one-out rows).
-    per_ref: Vec<u32>,
+    /// Leave-one-out rows: the reference list's n-grams, each set's clipping count of
+    /// each (set-major), and the hypothesis's n-grams among them.
+    loo: RefNgrams,
+    loo_max: Vec<u32>,
+    loo_hyp: HypNgrams,
     /// The hypothesis's distinct packed n-gram keys (see [`BleuScratch::packed_hits`]),
     /// their table slots, and the table: key and index into `distinct` per slot.
     distinct: Vec<u64>,
@@ -381,9 +385,10 @@ impl BleuScratch {
         }
     }
 
-    /// [`Metric::leave_one_out_rows`]: the hypothesis's n-grams counted once and each
-    /// reference read once; set `l`'s clipping count is the maximum over the other
-    /// references (integers: the same numbers as [`BleuScratch::stats`] of the set).
+    /// [`Metric::leave_one_out_rows`]: the references' n-grams counted once per reference
+    /// list (an n-best list's candidates share it), set `l`'s clipping count of each the
+    /// maximum over the other references, and the hypothesis read once (integers: the same
+    /// numbers as [`BleuScratch::stats`] of the set; an n-gram in no reference clips to 0).
     fn leave_one_out(&mut self, cfg: &BleuConfig, hyp: &[u32], refs: &[&[u32]], rows: &mut [f64]) {
         let k = cfg.orders();
         let width = cfg.width();
@@ -402,28 +407,31 @@ impl BleuScratch {
         if hyp.is_empty() {
             return;
         }
-        self.count_hyp(hyp, k);
-        let distinct = self.hyp_count.len();
-        let mut per_ref = std::mem::take(&mut self.per_ref);
-        per_ref.clear();
-        per_ref.resize(r * distinct, 0);
-        for (j, t) in refs.iter().enumerate() {
-            self.count_ref(t, k);
-            per_ref[j * distinct..(j + 1) * distinct].copy_from_slice(&self.ref_count);
-            self.ref_count.fill(0);
-        }
-        for (l, row) in rows.chunks_exact_mut(width).enumerate() {
-            self.max_ref.clear();
-            self.max_ref.resize(distinct, 0);
-            for j in (0..r).filter(|&j| j != l) {
-                let counts = &per_ref[j * distinct..(j + 1) * distinct];
-                for (m, &c) in self.max_ref.iter_mut().zip(counts) {
-                    *m = (*m).max(c);
+        if self.loo.prepare(refs, k) {
+            let len = self.loo.len();
+            self.loo_max.clear();
+            self.loo_max.resize(r * len, 0);
+            for l in 0..r {
+                let max = &mut self.loo_max[l * len..(l + 1) * len];
+                for j in (0..r).filter(|&j| j != l) {
+                    for (m, &c) in max.iter_mut().zip(self.loo.counts(j)) {
+                        *m = (*m).max(c);
+                    }
                 }
             }
-            self.hits(k, row);
         }
-        self.per_ref = per_ref;
+        self.loo.hyp_counts(hyp, &mut self.loo_hyp);
+        let len = self.loo.len();
+        for (l, row) in rows.chunks_exact_mut(width).enumerate() {
+            let max = &self.loo_max[l * len..(l + 1) * len];
+            let mut hits = [0u32; MAX_ORDER + 1];
+            for (&id, &c) in self.loo_hyp.ids.iter().zip(&self.loo_hyp.counts) {
+                hits[self.loo.order(id)] += c.min(max[id as usize]);
+            }
+            for n in 1..=k {
+                row[1 + n] = f64::from(hits[n]);
+            }
+        }
     }
 }
 

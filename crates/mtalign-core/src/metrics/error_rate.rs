@@ -10,8 +10,9 @@
 
 use crate::kernels::counts::clipped_intersection;
 use crate::kernels::edit_distance::EditScratch;
-use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+use crate::metrics::metric::{statistics_of_sentences, Metric, Pair, Prepared};
 use crate::options::choice_enum;
+use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::Result;
@@ -65,6 +66,18 @@ impl Scratch {
     }
 }
 
+/// The texts of a matrix block, each one's tokens sorted (PER's bags of words).
+struct SortedTexts {
+    tokens: Vec<u32>,
+    offsets: Vec<usize>,
+}
+
+impl SortedTexts {
+    fn text(&self, i: usize) -> &[u32] {
+        &self.tokens[self.offsets[i]..self.offsets[i + 1]]
+    }
+}
+
 /// `[errors, ref_len]` for the reference with the lowest rate (first on ties).
 impl Metric for ErrorRate {
     type Scratch = Scratch;
@@ -84,6 +97,38 @@ impl Metric for ErrorRate {
     fn mirror(&self, a: &[u32], _b: &[u32], row: &[f64], out: &mut [f64]) {
         out[0] = row[0];
         out[1] = a.len() as f64;
+    }
+
+    /// PER: each text of a block sorted once, so a cell is one merge (ORANGE's n-best lists
+    /// score each candidate against each reference; sorting per cell sorted both each time).
+    fn prepare_matrix(&self, docs: &Docs<'_>, texts: &[u32]) -> Option<Prepared> {
+        if *self != ErrorRate::Per {
+            return None;
+        }
+        let mut block = SortedTexts {
+            tokens: Vec::new(),
+            offsets: vec![0],
+        };
+        for &t in texts {
+            let start = block.tokens.len();
+            block.tokens.extend_from_slice(docs.tokens(t as usize));
+            block.tokens[start..].sort_unstable();
+            block.offsets.push(block.tokens.len());
+        }
+        Some(Box::new(block))
+    }
+
+    fn prepared_row(&self, prepared: &Prepared, row: usize, cols: &[u32], cells: &mut [f64]) {
+        let Some(block) = prepared.downcast_ref::<SortedTexts>() else {
+            unreachable!("a PER block")
+        };
+        let hyp = block.text(row);
+        for (&c, out) in cols.iter().zip(cells.chunks_exact_mut(2)) {
+            let r = block.text(c as usize);
+            let m = clipped_intersection(hyp, r);
+            out[0] = (hyp.len().max(r.len()) - m) as f64;
+            out[1] = r.len() as f64;
+        }
     }
 
     fn pair_statistics(&self, _: &(), s: &mut Scratch, pair: Pair<'_>, row: &mut [f64]) {

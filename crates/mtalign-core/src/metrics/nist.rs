@@ -13,6 +13,7 @@
 //! sentence's references only.
 
 use crate::kernels::ngram_ids::{NgramIds, MISSING};
+use crate::kernels::ref_ngrams::{HypNgrams, RefNgrams};
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
 use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
@@ -83,9 +84,11 @@ pub struct NistScratch {
     info: Vec<f64>,
     local_window: Vec<u32>,
     global_window: Vec<u32>,
-    /// Leave-one-out rows: the references they were built for, and set l's weights.
-    loo_refs: Vec<Vec<u32>>,
-    loo_weights: Vec<InfoWeights>,
+    /// Leave-one-out rows: the reference list's n-grams, each set's weight of each
+    /// (set-major), and the hypothesis's n-grams among them.
+    loo: RefNgrams,
+    loo_info: Vec<f64>,
+    loo_hyp: HypNgrams,
 }
 
 impl NistScratch {
@@ -177,25 +180,81 @@ impl NistScratch {
 }
 
 impl NistScratch {
-    /// The weights of each leave-one-out set of `refs`, kept while the references stay the
-    /// same (an n-best list's candidates share them).
-    fn leave_one_out_weights(&mut self, refs: &[&[u32]], n: usize) {
-        let same = self.loo_refs.len() == refs.len()
-            && self
-                .loo_refs
-                .iter()
-                .zip(refs)
-                .all(|(a, b)| a.as_slice() == *b);
-        if same {
-            return;
+    /// [`Metric::leave_one_out_rows`]: the references' n-grams counted once per reference
+    /// list (an n-best list's candidates share it) with each leave-one-out set's weights
+    /// from those counts; the hypothesis read once. For set `l` and reference `j` the
+    /// matched n-grams are summed in the order [`NistScratch::stats`] sums them (the
+    /// hypothesis's n-grams by order, then first occurrence; those in no reference match
+    /// nothing), with the same weights: the same bits as [`NistScratch::stats`] of the set.
+    fn leave_one_out(&mut self, hyp: &[u32], refs: &[&[u32]], n: usize, rows: &mut [f64]) {
+        let r = refs.len();
+        if self.loo.prepare(refs, n) {
+            self.build_loo_info();
         }
-        self.loo_refs.clear();
-        self.loo_refs.extend(refs.iter().map(|r| r.to_vec()));
-        self.loo_weights
-            .resize_with(refs.len(), InfoWeights::default);
-        for (l, w) in self.loo_weights.iter_mut().enumerate() {
-            let set = refs.iter().enumerate().filter(|&(b, _)| b != l);
-            w.build(set.map(|(_, &t)| t), n);
+        self.loo.hyp_counts(hyp, &mut self.loo_hyp);
+        let len = self.loo.len();
+        let (ids, counts) = (&self.loo_hyp.ids, &self.loo_hyp.counts);
+        for (l, row) in rows.chunks_exact_mut(width(n)).enumerate() {
+            row.fill(0.0);
+            row[0] = hyp.len() as f64;
+            let info = &self.loo_info[l * len..(l + 1) * len];
+            let mut best = [(f64::NEG_INFINITY, 0.0, 0.0, 0.0); MAX_ORDER];
+            let mut num = [0.0f64; MAX_ORDER];
+            for j in (0..r).filter(|&j| j != l) {
+                num.fill(0.0);
+                let ref_count = self.loo.counts(j);
+                for (&id, &h) in ids.iter().zip(counts) {
+                    let c = h.min(ref_count[id as usize]);
+                    if c > 0 {
+                        num[self.loo.order(id) - 1] += info[id as usize] * c as f64;
+                    }
+                }
+                for k in 0..n {
+                    let den = (hyp.len() + 1).saturating_sub(k + 1) as f64;
+                    let precision = if den == 0.0 { 0.0 } else { num[k] / den };
+                    let cand = (precision, num[k], den, self.loo.ref_len(j) as f64);
+                    if greater(cand, best[k]) {
+                        best[k] = cand;
+                    }
+                }
+            }
+            for (k, &(_, num, den, ref_len)) in best[..n].iter().enumerate() {
+                row[1 + k] = ref_len;
+                row[1 + n + k] = num;
+                row[1 + 2 * n + k] = den;
+            }
+        }
+    }
+
+    /// Each leave-one-out set's information weights, per reference n-gram (0 where the set
+    /// lacks it), as [`InfoWeights::build`] computes them from the set's counts.
+    fn build_loo_info(&mut self) {
+        let (r, len) = (self.loo.n_refs(), self.loo.len());
+        self.loo_info.clear();
+        self.loo_info.resize(r * len, 0.0);
+        let mut count = vec![0u64; len];
+        for l in 0..r {
+            count.fill(0);
+            let mut words = 0u64;
+            for j in (0..r).filter(|&j| j != l) {
+                words += self.loo.ref_len(j) as u64;
+                for (c, &x) in count.iter_mut().zip(self.loo.counts(j)) {
+                    *c += u64::from(x);
+                }
+            }
+            let info = &mut self.loo_info[l * len..(l + 1) * len];
+            for id in 0..len {
+                if count[id] == 0 {
+                    continue;
+                }
+                let parent = self.loo.parent(id as u32);
+                let numerator = if parent == MISSING {
+                    words
+                } else {
+                    count[parent as usize]
+                };
+                info[id] = (numerator as f64 / count[id] as f64).ln() / 2f64.ln();
+            }
         }
     }
 }
@@ -258,7 +317,8 @@ impl Metric for Nist {
         Some(weights)
     }
 
-    /// Sentence NIST: each leave-one-out set's weights built once per reference list.
+    /// Sentence NIST: the references' n-grams and each leave-one-out set's weights built
+    /// once per reference list ([`NistScratch::leave_one_out`]).
     fn has_leave_one_out(&self) -> bool {
         !self.corpus_weights
     }
@@ -270,14 +330,7 @@ impl Metric for Nist {
         refs: &[&[u32]],
         rows: &mut [f64],
     ) {
-        let n = self.max_order;
-        s.leave_one_out_weights(refs, n);
-        let weights = std::mem::take(&mut s.loo_weights);
-        for (l, row) in rows.chunks_exact_mut(width(n)).enumerate() {
-            let set = refs.iter().enumerate().filter(|&(b, _)| b != l);
-            s.stats(&weights[l], hyp, set.map(|(_, &t)| t), n, row);
-        }
-        s.loo_weights = weights;
+        s.leave_one_out(hyp, refs, self.max_order, rows);
     }
 
     fn pair_statistics(

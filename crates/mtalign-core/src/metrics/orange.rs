@@ -82,6 +82,21 @@ pub fn orange_scores<M: Metric>(
     scoring: Scoring<'_>,
     max_cells: usize,
 ) -> Result<OrangeScores> {
+    let mut out = orange_scores_many(metric, docs, lists, &[scoring], max_cells)?;
+    Ok(out.pop().unwrap_or_default())
+}
+
+/// [`orange_scores`] of several scalars of one metric at once (e.g. ROUGE-L, ROUGE-W and
+/// ROUGE-S4 of one `Rouge`), one result per scoring, each bit-identical to its own call:
+/// the distinct candidates are found once per sentence, and the single-reference rows are
+/// computed once for every [`Scoring::Single`] scoring.
+pub fn orange_scores_many<M: Metric>(
+    metric: &M,
+    docs: &Docs<'_>,
+    lists: &Lists,
+    scorings: &[Scoring<'_>],
+    max_cells: usize,
+) -> Result<Vec<OrangeScores>> {
     let n = lists.candidates.len();
     if lists.references.len() != n {
         return Err(Error::Input(format!(
@@ -100,7 +115,7 @@ pub fn orange_scores<M: Metric>(
             )));
         }
     }
-    let mut out = OrangeScores::default();
+    let mut out = vec![OrangeScores::default(); scorings.len()];
     let mut dedup = Dedup::new(docs.len());
     let mut start = 0;
     while start < n {
@@ -110,15 +125,15 @@ pub fn orange_scores<M: Metric>(
             cells += sentence_cells(lists, end);
             end += 1;
         }
-        score_group(
-            metric,
-            docs,
-            lists,
-            start..end,
-            scoring,
-            &mut dedup,
-            &mut out,
-        )?;
+        let group = Group::new(lists, start..end, &mut dedup);
+        if scorings.iter().any(|s| matches!(s, Scoring::Single(_))) {
+            group.single(metric, docs, lists, scorings, &mut out)?;
+        }
+        for (scoring, out) in scorings.iter().zip(out.iter_mut()) {
+            if let Scoring::Sets(score) = *scoring {
+                group.sets(metric, docs, lists, score, out)?;
+            }
+        }
         start = end;
     }
     Ok(out)
@@ -164,80 +179,68 @@ impl Dedup {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn score_group<M: Metric>(
-    metric: &M,
-    docs: &Docs<'_>,
-    lists: &Lists,
+/// One group of sentences: each one's distinct candidates and each candidate's position
+/// among them.
+struct Group {
     sentences: std::ops::Range<usize>,
-    scoring: Scoring<'_>,
-    dedup: &mut Dedup,
-    out: &mut OrangeScores,
-) -> Result<()> {
-    let mut blocks: Vec<MatrixBlock> = Vec::new();
-    let mut which: Vec<Vec<u32>> = Vec::with_capacity(sentences.len());
-    let mut n_distinct: Vec<usize> = Vec::with_capacity(sentences.len());
-    let mut distinct = Vec::new();
-    // Candidates scored by the metric's own leave-one-out rows: (sentence, text).
-    let loo_rows = matches!(scoring, Scoring::Sets(_)) && metric.has_leave_one_out();
-    let mut loo_items: Vec<(usize, u32)> = Vec::new();
-    for i in sentences.clone() {
-        let refs = lists.references.get(i);
-        let mut w = Vec::new();
-        dedup.split(lists.candidates.get(i), &mut distinct, &mut w);
-        which.push(w);
-        n_distinct.push(distinct.len());
-        match scoring {
-            Scoring::Single(_) => {
-                let singles = single_columns(refs);
-                blocks.push(MatrixBlock {
-                    hyps: distinct.clone(),
-                    cols: singles.clone(),
-                    symmetric: false,
-                });
-                blocks.push(MatrixBlock {
-                    hyps: refs.to_vec(),
-                    cols: singles,
-                    symmetric: false,
-                });
-            }
-            Scoring::Sets(_) => {
-                if loo_rows {
-                    loo_items.extend(distinct.iter().map(|&c| (i, c)));
-                } else {
-                    blocks.push(MatrixBlock {
-                        hyps: distinct.clone(),
-                        cols: leave_one_out(refs),
-                        symmetric: false,
-                    });
-                }
-                for (a, &r) in refs.iter().enumerate() {
-                    let mut others = RefSets::new();
-                    others.push(
-                        refs.iter()
-                            .enumerate()
-                            .filter(|&(b, _)| b != a)
-                            .map(|(_, &t)| t),
-                    );
-                    blocks.push(MatrixBlock {
-                        hyps: vec![r],
-                        cols: others,
-                        symmetric: false,
-                    });
-                }
-            }
+    distinct: Vec<Vec<u32>>,
+    which: Vec<Vec<u32>>,
+}
+
+impl Group {
+    fn new(lists: &Lists, sentences: std::ops::Range<usize>, dedup: &mut Dedup) -> Self {
+        let mut distinct = Vec::with_capacity(sentences.len());
+        let mut which = Vec::with_capacity(sentences.len());
+        for i in sentences.clone() {
+            let (mut d, mut w) = (Vec::new(), Vec::new());
+            dedup.split(lists.candidates.get(i), &mut d, &mut w);
+            distinct.push(d);
+            which.push(w);
+        }
+        Group {
+            sentences,
+            distinct,
+            which,
         }
     }
-    match scoring {
-        Scoring::Single(combine) => {
-            let width = metric.width();
-            let rows = statistics_matrices(metric, docs, &blocks)?;
+
+    /// Every [`Scoring::Single`] of `scorings` into its `outs`, from one computation of
+    /// the rows of each distinct candidate and each reference against each reference.
+    fn single<M: Metric>(
+        &self,
+        metric: &M,
+        docs: &Docs<'_>,
+        lists: &Lists,
+        scorings: &[Scoring<'_>],
+        outs: &mut [OrangeScores],
+    ) -> Result<()> {
+        let mut blocks: Vec<MatrixBlock> = Vec::with_capacity(2 * self.sentences.len());
+        for (s, i) in self.sentences.clone().enumerate() {
+            let refs = lists.references.get(i);
+            let singles = single_columns(refs);
+            blocks.push(MatrixBlock {
+                hyps: self.distinct[s].clone(),
+                cols: singles.clone(),
+                symmetric: false,
+            });
+            blocks.push(MatrixBlock {
+                hyps: refs.to_vec(),
+                cols: singles,
+                symmetric: false,
+            });
+        }
+        let width = metric.width();
+        let rows = statistics_matrices(metric, docs, &blocks)?;
+        let mut set = Vec::new();
+        for (scoring, out) in scorings.iter().zip(outs.iter_mut()) {
+            let Scoring::Single(combine) = *scoring else {
+                continue;
+            };
             let mut pos = 0;
-            let mut set = Vec::new();
-            for (s, i) in sentences.enumerate() {
+            for (s, i) in self.sentences.clone().enumerate() {
                 let r = lists.references.get(i).len();
-                let mut means = Vec::with_capacity(n_distinct[s]);
-                for _ in 0..n_distinct[s] {
+                let mut means = Vec::with_capacity(self.distinct[s].len());
+                for _ in 0..self.distinct[s].len() {
                     let cand = &rows[pos..pos + r * width];
                     let mut acc = 0.0;
                     for left_out in 0..r {
@@ -248,7 +251,7 @@ fn score_group<M: Metric>(
                     pos += r * width;
                 }
                 out.candidates
-                    .extend(which[s].iter().map(|&k| means[k as usize]));
+                    .extend(self.which[s].iter().map(|&k| means[k as usize]));
                 for a in 0..r {
                     gather(&rows[pos..pos + r * width], width, a, &mut set);
                     out.references.push(combine(&set));
@@ -256,35 +259,77 @@ fn score_group<M: Metric>(
                 }
             }
         }
-        Scoring::Sets(score) => {
-            let cells = scores_matrices(metric, docs, &blocks, score)?;
-            let loo = if loo_rows {
-                leave_one_out_means(metric, docs, lists, &loo_items, score)?
+        Ok(())
+    }
+
+    /// A [`Scoring::Sets`] scoring into `out`: each distinct candidate against each
+    /// leave-one-out set (the metric's own leave-one-out rows where it has them), each
+    /// reference against the others.
+    fn sets<M: Metric>(
+        &self,
+        metric: &M,
+        docs: &Docs<'_>,
+        lists: &Lists,
+        score: RowScore<'_>,
+        out: &mut OrangeScores,
+    ) -> Result<()> {
+        let mut blocks: Vec<MatrixBlock> = Vec::new();
+        // Candidates scored by the metric's own leave-one-out rows: (sentence, text).
+        let loo_rows = metric.has_leave_one_out();
+        let mut loo_items: Vec<(usize, u32)> = Vec::new();
+        for (s, i) in self.sentences.clone().enumerate() {
+            let refs = lists.references.get(i);
+            if loo_rows {
+                loo_items.extend(self.distinct[s].iter().map(|&c| (i, c)));
             } else {
-                Vec::new()
-            };
-            let (mut pos, mut loo_pos) = (0, 0);
-            for (s, i) in sentences.enumerate() {
-                let r = lists.references.get(i).len();
-                let n_distinct = n_distinct[s];
-                let means: Vec<f64> = if loo_rows {
-                    loo_pos += n_distinct;
-                    loo[loo_pos - n_distinct..loo_pos].to_vec()
-                } else {
-                    pos += n_distinct * r;
-                    cells[pos - n_distinct * r..pos]
-                        .chunks_exact(r)
-                        .map(mean)
-                        .collect()
-                };
-                out.candidates
-                    .extend(which[s].iter().map(|&k| means[k as usize]));
-                out.references.extend_from_slice(&cells[pos..pos + r]);
-                pos += r;
+                blocks.push(MatrixBlock {
+                    hyps: self.distinct[s].clone(),
+                    cols: leave_one_out(refs),
+                    symmetric: false,
+                });
+            }
+            for (a, &r) in refs.iter().enumerate() {
+                let mut others = RefSets::new();
+                others.push(
+                    refs.iter()
+                        .enumerate()
+                        .filter(|&(b, _)| b != a)
+                        .map(|(_, &t)| t),
+                );
+                blocks.push(MatrixBlock {
+                    hyps: vec![r],
+                    cols: others,
+                    symmetric: false,
+                });
             }
         }
+        let cells = scores_matrices(metric, docs, &blocks, score)?;
+        let loo = if loo_rows {
+            leave_one_out_means(metric, docs, lists, &loo_items, score)?
+        } else {
+            Vec::new()
+        };
+        let (mut pos, mut loo_pos) = (0, 0);
+        for (s, i) in self.sentences.clone().enumerate() {
+            let r = lists.references.get(i).len();
+            let n_distinct = self.distinct[s].len();
+            let means: Vec<f64> = if loo_rows {
+                loo_pos += n_distinct;
+                loo[loo_pos - n_distinct..loo_pos].to_vec()
+            } else {
+                pos += n_distinct * r;
+                cells[pos - n_distinct * r..pos]
+                    .chunks_exact(r)
+                    .map(mean)
+                    .collect()
+            };
+            out.candidates
+                .extend(self.which[s].iter().map(|&k| means[k as usize]));
+            out.references.extend_from_slice(&cells[pos..pos + r]);
+            pos += r;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Where the references stand among the candidates (section 4 of the paper).
@@ -602,6 +647,41 @@ mod tests {
                 assert_eq!(got, want, "{name} best_f by set");
             }
         }
+        // Several scalars of one metric at once (a ROUGE with four variants, each scored
+        // from single-reference rows and by set): each equals its own oracle.
+        let names = ["rougeL", "rouge2", "rougeS4", "rougeW-1.2"];
+        let variants = names.iter().map(|n| Variant::parse(n).unwrap()).collect();
+        let all = RougeConfig::new(variants, 1.0, MultiRef::Max, false, Compat::Paper).unwrap();
+        let all = &all;
+        let singles: Vec<_> = (0..names.len())
+            .map(|k| move |rows: &[f64]| all.max_of_singles(k, rows))
+            .collect();
+        let sets: Vec<_> = (0..names.len())
+            .map(|k| move |row: &[f64]| row[3 * k + 2])
+            .collect();
+        let mut scorings: Vec<Scoring> = singles.iter().map(|f| Scoring::Single(f)).collect();
+        scorings.extend(sets.iter().map(|f| Scoring::Sets(f)));
+        let wants: Vec<OrangeScores> = names
+            .iter()
+            .map(|name| oracle(&rouge(name, MultiRef::Max), &docs, &lists, &|row| row[2]))
+            .collect();
+        for threads in [1, 2] {
+            for cells in [0, 9, GROUP_CELLS] {
+                let got = crate::pool::run(Some(threads), || {
+                    orange_scores_many(all, &docs, &lists, &scorings, cells)
+                })
+                .unwrap()
+                .unwrap();
+                for (k, got) in got.iter().enumerate() {
+                    assert_eq!(
+                        *got,
+                        wants[k % names.len()],
+                        "{} many",
+                        names[k % names.len()]
+                    );
+                }
+            }
+        }
         for kind in [ErrorRate::Wer, ErrorRate::Per] {
             let rate = |row: &[f64]| error_rate::rate(row[0], row[1]);
             let want = oracle(&kind, &docs, &lists, &rate);
@@ -618,14 +698,16 @@ mod tests {
                 assert_eq!(got, want, "{kind:?}");
             }
         }
-        // Sentence NIST: each pair weighted by its own references.
-        let nist = Nist::new(3, false).unwrap();
-        let score = |row: &[f64]| nist::score(3, row);
-        let want = oracle(&nist, &docs, &lists, &score);
-        for got in
-            run(&|cells| orange_scores(&nist, &docs, &lists, Scoring::Sets(&score), cells).unwrap())
-        {
-            assert_eq!(got, want, "nist");
+        // Sentence NIST: each pair weighted by its own references (orders 3 and 5).
+        for order in [3, 5] {
+            let nist = Nist::new(order, false).unwrap();
+            let score = |row: &[f64]| nist::score(order, row);
+            let want = oracle(&nist, &docs, &lists, &score);
+            for got in run(&|cells| {
+                orange_scores(&nist, &docs, &lists, Scoring::Sets(&score), cells).unwrap()
+            }) {
+                assert_eq!(got, want, "nist {order}");
+            }
         }
         // BLEU's own leave-one-out rows (every order, length rule and an extra order).
         for (order, smooth, length) in [
