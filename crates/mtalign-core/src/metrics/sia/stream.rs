@@ -373,10 +373,8 @@ impl StreamScratch {
         self.stacks.resize_with(n + 1, Vec::new);
         self.stacks.truncate(n + 1);
         self.stacked = 0;
-        while let Some((_, mut v)) = self.window.pop_front() {
-            v.clear();
-            self.spare.push(v);
-        }
+        self.window.clear();
+        self.spare.clear();
         self.window_cells = 0;
         self.old_top.clear();
         self.old_top.resize(n + 1, 0);
@@ -432,8 +430,13 @@ pub fn stream_chain(
         }
         s.cursors = cursors;
         // Commit the row: nodes, window, column stacks, bounds.
+        // A reused row keeps at most about twice its cells' room: the window's memory stays
+        // proportional to its cells even when rows shrink (later rounds block positions).
         let mut kept = s.spare.pop().unwrap_or_default();
         kept.clear();
+        if kept.capacity() > 2 * row.len() + 16 {
+            kept.shrink_to(row.len());
+        }
         let mut row_max = f64::NEG_INFINITY;
         for (&(j, _), &(best, pred)) in row.iter().zip(&found) {
             let node = s.alloc(iu, j, pred);
