@@ -533,6 +533,14 @@ class Metric(Generic[R]):
         >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
         0.6666666666666666
         """
+        one = self._one
+        if one is not None and hyp.__class__ is str and (refs.__class__ is str
+                                                        or refs.__class__ is list):
+            # The usual call (text against text or a list of texts) without run_one's layer;
+            # run_one takes it again when a text vanished, for its warning.
+            row, hv, rv = one(hyp, refs)
+            if not hv and not rv:
+                return self._result_one(row, 0, 0, lambda: self.signature(nrefs([refs])))
         row, nh, nr, refs = run_one(self._core, hyp, refs, self)
         return self._result_one(row, nh, nr, lambda: self.signature(nrefs([refs])))
 

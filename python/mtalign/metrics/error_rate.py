@@ -28,6 +28,7 @@ class _ErrorRate(Metric[CorpusResult]):
 
     __slots__ = ()
     _kind = ""
+    _name = ""  # the result's name: _kind in capitals
     higher_is_better = False
     aggregation = "sum"
 
@@ -58,7 +59,7 @@ class _ErrorRate(Metric[CorpusResult]):
     def _one_sentence(self, e: float, n: float, n_empty_hyps: int, n_empty_refs: int,
                       signature: Any) -> CorpusResult:
         """One sentence's result: its rate, without array arithmetic."""
-        return CorpusResult(self._kind.upper(), e / n if n > 0 else float(e > 0),
+        return CorpusResult(self._name, e / n if n > 0 else float(e > 0),
                             lambda: _rates(np.array([e]), np.array([n])),
                             {"errors": int(e), "ref_len": int(n)}, n_empty_hyps,
                             n_empty_refs, signature, 1)
@@ -71,7 +72,7 @@ class _ErrorRate(Metric[CorpusResult]):
             return self._one_sentence(e, n, n_empty_hyps, n_empty_refs, signature)
         errors, ref_len = rows[:, 0].sum(), rows[:, 1].sum()
         score = _rates(np.array([errors]), np.array([ref_len]))[0]
-        return CorpusResult(self._kind.upper(), score, _rates(rows[:, 0], rows[:, 1]),
+        return CorpusResult(self._name, score, _rates(rows[:, 0], rows[:, 1]),
                             {"errors": int(errors), "ref_len": int(ref_len)}, n_empty_hyps,
                             n_empty_refs, signature)
 
@@ -103,6 +104,7 @@ class Wer(_ErrorRate):
 
     __slots__ = ()
     _kind = "wer"
+    _name = "WER"
 
 
 class Per(_ErrorRate):
@@ -120,6 +122,7 @@ class Per(_ErrorRate):
 
     __slots__ = ()
     _kind = "per"
+    _name = "PER"
 
 
 __all__ = ["Per", "Wer"]

@@ -164,7 +164,12 @@ class CorpusResult(Result):
         # n_sentences is given).
         if n_sentences is None:
             n_sentences = int(per_sentence.shape[0])
-        Result.__init__(self, n_sentences, n_empty_hyps, n_empty_refs, signature)
+        # (Result.__init__ inlined: this runs once per sentence_score.)
+        self.n_sentences = n_sentences
+        self.n_empty_hyps = n_empty_hyps
+        self.n_empty_refs = n_empty_refs
+        self._signature = signature
+        self.confidence = None
         self.name = name
         self._score = float(score)
         self._per_sentence = per_sentence
