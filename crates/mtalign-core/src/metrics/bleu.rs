@@ -174,6 +174,17 @@ impl BleuConfig {
     pub fn width(&self) -> usize {
         2 + 3 * self.orders()
     }
+
+    /// A hypothesis's n-gram totals into `row`: per order its number of n-grams, and the same
+    /// at least 1 (the smoothing's denominators).
+    fn write_totals(&self, hyp_len: usize, row: &mut [f64]) {
+        let k = self.orders();
+        for n in 1..=k {
+            let t = (hyp_len + 1).saturating_sub(n);
+            row[1 + k + n] = t as f64;
+            row[1 + 2 * k + n] = t.max(1) as f64;
+        }
+    }
 }
 
 /// Reusable buffers for the statistics of one hypothesis.
@@ -224,11 +235,7 @@ impl BleuScratch {
         row[1] = cfg
             .ref_length
             .pick(hyp.len(), refs.clone().map(<[u32]>::len));
-        for n in 1..=k {
-            let t = (hyp.len() + 1).saturating_sub(n);
-            row[1 + k + n] = t as f64;
-            row[1 + 2 * k + n] = t.max(1) as f64;
-        }
+        cfg.write_totals(hyp.len(), row);
         if hyp.is_empty() {
             return;
         }
@@ -398,11 +405,7 @@ impl BleuScratch {
             row[0] = hyp.len() as f64;
             let set = refs.iter().enumerate().filter(|&(b, _)| b != l);
             row[1] = cfg.ref_length.pick(hyp.len(), set.map(|(_, t)| t.len()));
-            for n in 1..=k {
-                let t = (hyp.len() + 1).saturating_sub(n);
-                row[1 + k + n] = t as f64;
-                row[1 + 2 * k + n] = t.max(1) as f64;
-            }
+            cfg.write_totals(hyp.len(), row);
         }
         if hyp.is_empty() {
             return;
@@ -478,11 +481,9 @@ impl Metric for BleuConfig {
                     .pick(hyp_len, std::iter::once(block.lens[c as usize]));
                 counts.matches(&block.profiles, c as usize, &mut hits[..k + 1]);
                 for n in 1..=k {
-                    let t = (hyp_len + 1).saturating_sub(n);
                     out[1 + n] = f64::from(hits[n]);
-                    out[1 + k + n] = t as f64;
-                    out[1 + 2 * k + n] = t.max(1) as f64;
                 }
+                self.write_totals(hyp_len, out);
             }
         });
     }
@@ -491,12 +492,8 @@ impl Metric for BleuConfig {
         let k = self.orders();
         out[0] = b.len() as f64;
         out[1] = self.ref_length.pick(b.len(), std::iter::once(a.len()));
-        for n in 1..=k {
-            let t = (b.len() + 1).saturating_sub(n);
-            out[1 + n] = row[1 + n];
-            out[1 + k + n] = t as f64;
-            out[1 + 2 * k + n] = t.max(1) as f64;
-        }
+        out[2..2 + k].copy_from_slice(&row[2..2 + k]);
+        self.write_totals(b.len(), out);
     }
 
     fn pair_statistics(&self, _: &(), s: &mut BleuScratch, pair: Pair<'_>, row: &mut [f64]) {
@@ -543,12 +540,8 @@ pub fn aggregate_rows(
         mean.matches(hyp, &mut hits);
         row[0] = hyp.len() as f64;
         row[1] = mean.length();
-        for n in 1..=k {
-            let t = (hyp.len() + 1).saturating_sub(n);
-            row[1 + n] = hits[n];
-            row[1 + k + n] = t as f64;
-            row[1 + 2 * k + n] = t.max(1) as f64;
-        }
+        row[2..2 + k].copy_from_slice(&hits[1..=k]);
+        cfg.write_totals(hyp.len(), row);
     }
     out
 }

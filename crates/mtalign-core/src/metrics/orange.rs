@@ -771,66 +771,24 @@ mod tests {
         let cands = [0.9, 0.1, 0.5, 0.5];
         let refs = [0.5, 0.7];
         let sizes = [1, 2, 3, 4];
-        let by_score = oracle_ranks(
-            &cands,
-            &[0, 4],
-            &refs,
-            &[0, 2],
-            Oracle::AverageScore,
-            true,
-            &sizes,
-        )
-        .unwrap();
+        let ranks = |cand_ends: &[usize], oracle, higher, sizes: &[usize]| {
+            oracle_ranks(&cands, cand_ends, &refs, &[0, 2], oracle, higher, sizes)
+        };
+        let by_score = ranks(&[0, 4], Oracle::AverageScore, true, &sizes).unwrap();
         // One better (0.9) at every N.
         assert_eq!(by_score.last, [2.0]);
         assert_eq!(by_score.grid, [2.0, 2.0, 2.0, 2.0]);
-        let by_rank = oracle_ranks(
-            &cands,
-            &[0, 4],
-            &refs,
-            &[0, 2],
-            Oracle::AverageRank,
-            true,
-            &sizes,
-        )
-        .unwrap();
+        let by_rank = ranks(&[0, 4], Oracle::AverageRank, true, &sizes).unwrap();
         // 0.5: better 0.9, ties 0.5 ×2 → 2 + 1 = 3; 0.7: better 0.9 → 2; mean 2.5.
         assert_eq!(by_rank.last, [2.5]);
         assert_eq!(by_rank.grid, [2.0, 2.0, 2.25, 2.5]);
         // Lower is better (error rates): 0.1 is better than 0.6; 0.5 ×2 too.
-        let low = oracle_ranks(
-            &cands,
-            &[0, 4],
-            &refs,
-            &[0, 2],
-            Oracle::AverageScore,
-            false,
-            &[2, 5],
-        )
-        .unwrap();
+        let low = ranks(&[0, 4], Oracle::AverageScore, false, &[2, 5]).unwrap();
         assert_eq!(low.last, [4.0]);
         assert_eq!(low.grid[0], 2.0);
         assert!(low.grid[1].is_nan());
-        assert!(oracle_ranks(
-            &cands,
-            &[0, 3],
-            &refs,
-            &[0, 2],
-            Oracle::AverageScore,
-            true,
-            &[]
-        )
-        .is_err());
-        assert!(oracle_ranks(
-            &cands,
-            &[0, 4],
-            &refs,
-            &[0, 2],
-            Oracle::AverageScore,
-            true,
-            &[2, 1]
-        )
-        .is_err());
+        assert!(ranks(&[0, 3], Oracle::AverageScore, true, &[]).is_err());
+        assert!(ranks(&[0, 4], Oracle::AverageScore, true, &[2, 1]).is_err());
     }
 
     #[test]
