@@ -69,15 +69,21 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,make,size", CASES, ids=[c[0] for c in CASES])
-def test_long_pair_within_memory_bound(name: str, make: str, size: int | dict) -> None:
+def run_child(name: str, make: str, size: int | dict, **extra: int) -> dict:
+    """Runs the memory-capped child on one case (``size``: words, or a spec dict; ``extra``:
+    ``budget_mb`` and batch options) and returns its JSON report."""
     spec = size if isinstance(size, dict) else {"words": size}
-    spec = {**spec, "make": make, "budget_mb": BUDGET_MB}
+    spec = {**spec, "make": make, **extra}
     env = {**os.environ, "MALLOC_ARENA_MAX": "2"}
     out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True,
                          text=True, timeout=300, env=env)
     assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
-    assert json.loads(out.stdout.splitlines()[-1])["seconds"] < 120
+    return json.loads(out.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("name,make,size", CASES, ids=[c[0] for c in CASES])
+def test_long_pair_within_memory_bound(name: str, make: str, size: int | dict) -> None:
+    assert run_child(name, make, size, budget_mb=BUDGET_MB)["seconds"] < 120
 
 
 #: A batch of 16 long pairs on 4 threads: at most 2 GB of address space beyond the texts
@@ -105,13 +111,7 @@ BATCH_CASES = [
 
 @pytest.mark.parametrize("name,make,size", BATCH_CASES, ids=[c[0] for c in BATCH_CASES])
 def test_batch_of_16_long_pairs_within_2_gb(name: str, make: str, size: int | dict) -> None:
-    spec = size if isinstance(size, dict) else {"words": size}
-    spec = {**spec, "make": make, "budget_mb": BATCH_BUDGET_MB, "pairs": 16, "threads": 4}
-    env = {**os.environ, "MALLOC_ARENA_MAX": "2"}
-    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True,
-                         text=True, timeout=300, env=env)
-    assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
-    got = json.loads(out.stdout.splitlines()[-1])
+    got = run_child(name, make, size, budget_mb=BATCH_BUDGET_MB, pairs=16, threads=4)
     assert got["peak_mb"] < BATCH_BUDGET_MB, got
 
 
@@ -130,13 +130,7 @@ PAIR_CASES = [
 
 @pytest.mark.parametrize("name,make,size", PAIR_CASES, ids=[c[0] for c in PAIR_CASES])
 def test_long_pair_within_200_mb(name: str, make: str, size: int | dict) -> None:
-    spec = size if isinstance(size, dict) else {"words": size}
-    spec = {**spec, "make": make, "budget_mb": PAIR_BUDGET_MB}
-    env = {**os.environ, "MALLOC_ARENA_MAX": "2"}
-    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True,
-                         text=True, timeout=300, env=env)
-    assert out.returncode == 0, f"{name}: exit {out.returncode}\n{out.stderr[-2000:]}"
-    got = json.loads(out.stdout.splitlines()[-1])
+    got = run_child(name, make, size, budget_mb=PAIR_BUDGET_MB)
     assert got["peak_mb"] < PAIR_BUDGET_MB, got
 
 

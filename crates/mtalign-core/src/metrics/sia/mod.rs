@@ -159,6 +159,19 @@ pub fn best_chain(cells: &[Cell]) -> Chain {
     best_chain_with(cells, &mut ChainScratch::default())
 }
 
+/// Counting-sort offsets: `starts[k]..starts[k + 1]` is where the items of key `k` (keys
+/// `0..=max`, one per item) go when the items are grouped by key.
+fn bucket_starts(starts: &mut Vec<usize>, max: usize, keys: impl Iterator<Item = usize>) {
+    starts.clear();
+    starts.resize(max + 2, 0);
+    for k in keys {
+        starts[k + 1] += 1;
+    }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+}
+
 /// [`best_chain`] with caller-owned buffers.
 pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
     if cells.is_empty() {
@@ -166,14 +179,7 @@ pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
     }
     let rows = cells[cells.len() - 1].i as usize;
     // row_start[r]..row_start[r+1]: the cells of row r (rows 1..=rows).
-    s.row_start.clear();
-    s.row_start.resize(rows + 2, 0);
-    for c in cells {
-        s.row_start[c.i as usize + 1] += 1;
-    }
-    for r in 1..s.row_start.len() {
-        s.row_start[r] += s.row_start[r - 1];
-    }
+    bucket_starts(&mut s.row_start, rows, cells.iter().map(|c| c.i as usize));
     s.best.clear();
     s.back.clear();
     s.upto.clear();
@@ -181,14 +187,7 @@ pub fn best_chain_with(cells: &[Cell], s: &mut ChainScratch) -> Chain {
     let cols = cells.iter().map(|c| c.j).max().unwrap_or(0) as usize;
     s.columns.reset(cols + 1);
     s.rows.reset(rows + 1);
-    s.col_start.clear();
-    s.col_start.resize(cols + 2, 0);
-    for c in cells {
-        s.col_start[c.j as usize + 1] += 1;
-    }
-    for b in 1..s.col_start.len() {
-        s.col_start[b] += s.col_start[b - 1];
-    }
+    bucket_starts(&mut s.col_start, cols, cells.iter().map(|c| c.j as usize));
     s.col_cells.clear();
     s.col_cells.resize(cells.len(), 0);
     // Fill column by column in row-major order, moving each column's start as a cursor,
