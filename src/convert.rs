@@ -8,6 +8,7 @@ use mtalign_core::text::refs::RefSets;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -81,6 +82,24 @@ impl<'a> TextBatch<'a> {
             self.ref_origin.push(None);
         }
         id
+    }
+
+    /// [`TextBatch::intern`] of a reference object: an object seen before (a reference
+    /// shared by every system is usually one object) is found by its address, without
+    /// hashing its text again. `seen` maps addresses to numbers for this batch.
+    fn intern_reference(
+        &mut self,
+        seen: &mut FxHashMap<usize, u32>,
+        obj: &'a Bound<'_, PyAny>,
+        what: impl FnOnce() -> String,
+    ) -> PyResult<u32> {
+        let address = obj.as_ptr() as usize;
+        if let Some(&id) = seen.get(&address) {
+            return Ok(id);
+        }
+        let id = self.intern(as_str(obj, what)?);
+        seen.insert(address, id);
+        Ok(id)
     }
 }
 
@@ -208,15 +227,17 @@ impl TextItems<'_> {
             batch.hyp_ids.push(id);
         }
         let mut ids: Vec<u32> = Vec::new();
+        // The objects stay alive (borrowed from `self`) while the addresses are used.
+        let mut seen = FxHashMap::default();
         for (i, (r, alternatives)) in self.refs.iter().zip(&self.members).enumerate() {
             ids.clear();
             if alternatives.is_empty() {
-                let id = batch.intern(as_str(r, || format!("refs[{i}]"))?);
+                let id = batch.intern_reference(&mut seen, r, || format!("refs[{i}]"))?;
                 batch.ref_origin[id as usize].get_or_insert((i, 0));
                 ids.push(id);
             }
             for (j, alt) in alternatives.iter().enumerate() {
-                let id = batch.intern(as_str(alt, || format!("refs[{i}][{j}]"))?);
+                let id = batch.intern_reference(&mut seen, alt, || format!("refs[{i}][{j}]"))?;
                 batch.ref_origin[id as usize].get_or_insert((i, j));
                 ids.push(id);
             }
