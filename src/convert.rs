@@ -109,7 +109,9 @@ pub(crate) fn one_pair_items<'py>(
     hyp: &Bound<'py, PyAny>,
     refs: &Bound<'py, PyAny>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let mut out = vec![hyp.clone()];
+    // Room for the usual one reference: no reallocation on the one-pair path.
+    let mut out = Vec::with_capacity(2);
+    out.push(hyp.clone());
     if refs.cast::<PyString>().is_ok() {
         out.push(refs.clone());
         return Ok(out);

@@ -12,8 +12,11 @@ pub struct RefSets {
 
 impl RefSets {
     pub fn new() -> Self {
+        // Room for one set: a one-pair call pushes it without reallocating.
+        let mut offsets = Vec::with_capacity(2);
+        offsets.push(0);
         Self {
-            offsets: vec![0],
+            offsets,
             members: Vec::new(),
         }
     }
