@@ -246,6 +246,25 @@ impl StrTable {
 }
 
 impl StrTable {
+    /// [`StrTable::intern`] of `text[start..end]`, a token inside a longer buffer: a short
+    /// one is packed by whole-word loads from the buffer (one or two, instead of a loop over
+    /// its bytes). The short table has slots ([`StrTable::ensure_short_table`]).
+    #[inline]
+    fn intern_span(&mut self, text: &str, start: usize, end: usize) -> (u32, bool) {
+        let len = end - start;
+        if len > SHORT_MAX {
+            return self.intern(&text[start..end]);
+        }
+        let bytes = text.as_bytes();
+        let low = pack_word(bytes, start, len.min(8));
+        let high = if len > 8 {
+            pack_word(bytes, start + 8, len - 8)
+        } else {
+            0
+        };
+        self.intern_packed(low, high, len as u32, || Some(&text[start..end]))
+    }
+
     fn intern_short(&mut self, s: &str) -> (u32, bool) {
         self.ensure_short_table();
         // Packed byte by byte: a variable-length copy would be a call to memcpy.
@@ -455,8 +474,10 @@ impl LocalChunk {
             if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
                 self.vanished.push(k);
             }
+            self.vocab.ensure_short_table();
             for &(s, e) in spans.iter() {
-                self.push_token(&buf[s as usize..e as usize]);
+                let (id, _) = self.vocab.intern_span(buf, s as usize, e as usize);
+                self.ids.push(id);
             }
             self.end_sentence();
         }
@@ -854,6 +875,29 @@ mod tests {
             lowercase: bool,
         ) {
             encoded_as_the_tokenizer_says(&texts, lowercase)?;
+        }
+    }
+
+    proptest::proptest! {
+        /// A span of a buffer gets the id its text gets, packed by loads or byte by byte
+        /// (spans of 0–20 bytes anywhere, near the buffer's end too).
+        #[test]
+        fn spans_are_interned_as_their_text(
+            text in "[ab\\x00é]{0,24}",
+            cuts in proptest::collection::vec((0usize..48, 0usize..21), 0..30),
+        ) {
+            let mut by_span = StrTable::default();
+            by_span.ensure_short_table();
+            let mut by_text = StrTable::default();
+            for (start, len) in cuts {
+                let start = start.min(text.len());
+                let end = (start + len).min(text.len());
+                if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+                    continue;
+                }
+                let want = by_text.intern(&text[start..end]);
+                proptest::prop_assert_eq!(by_span.intern_span(&text, start, end), want);
+            }
         }
     }
 
