@@ -4,10 +4,17 @@
 use crate::{Error, Result};
 
 /// For each hypothesis, the indices (into the sentence store) of its references, CSR-style.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefSets {
     offsets: Vec<usize>,
     members: Vec<u32>,
+}
+
+/// No sets (the same as [`RefSets::new`]: the offsets always start with 0).
+impl Default for RefSets {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl RefSets {
@@ -50,5 +57,26 @@ impl RefSets {
             Some(i) => Err(Error::Input(format!("refs[{i}] is empty"))),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_sets_are_empty_like_new_ones() {
+        let sets = RefSets::default();
+        assert_eq!(sets, RefSets::new());
+        assert!(sets.is_empty());
+        assert!(sets.check(0).is_ok());
+        let mut sets = RefSets::default();
+        sets.push([3, 1]);
+        sets.push([]);
+        assert_eq!(
+            (sets.len(), sets.get(0), sets.get(1)),
+            (2, &[3, 1][..], &[][..])
+        );
+        assert!(matches!(sets.check(2), Err(Error::Input(m)) if m == "refs[1] is empty"));
     }
 }
