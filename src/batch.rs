@@ -247,7 +247,7 @@ pub(crate) fn score_text_batch<'py>(
     chunked: Option<&ChunkedKernel>,
 ) -> PyResult<BatchOut<'py>> {
     let items = text_batch_items(hyps, refs)?;
-    let batch = items.read()?;
+    let batch = items.read_on(Some(threads))?;
     let small = is_small(batch.hyp_ids.len(), batch.texts.bytes());
     let chunked = chunked.filter(|_| encode_by_chunks(&encoder, &batch));
     let (scores, vanished) = enter(py, threads, small, || {

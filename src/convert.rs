@@ -1,8 +1,9 @@
 //! Python objects in, owned Rust data out (and NumPy arrays back): every check that names
 //! the offending item (`hyps[3]`, `refs[2][1]`) lives here.
 
-use crate::errors::input_err;
+use crate::errors::{input_err, to_py};
 use mtalign_core::kernels::counts::Counts;
+use mtalign_core::pool;
 use mtalign_core::text::distinct::DistinctTexts;
 use mtalign_core::text::refs::RefSets;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -102,6 +103,10 @@ impl<'a> TextBatch<'a> {
         Ok(id)
     }
 }
+
+/// Hypotheses from which [`TextItems::read_on`] hashes texts on a pool (below, a pool's
+/// start costs more than the hashing it shares).
+const PARALLEL_HASHING: usize = 4096;
 
 /// One pair's objects, the hypothesis first, then its references (`refs`: a str or a
 /// non-empty list or tuple of str); read them in place with [`pair_texts`].
@@ -218,14 +223,35 @@ impl TextItems<'_> {
     /// tokenized) once, however many places share them: references repeated for every
     /// system, identical outputs of different systems.
     pub(crate) fn read(&self) -> PyResult<TextBatch<'_>> {
+        self.read_on(None)
+    }
+
+    /// [`TextItems::read`]; a large batch's hypotheses are hashed on the pool of `threads`
+    /// (the GIL stays held: the workers touch no Python object, only borrowed text).
+    pub(crate) fn read_on(&self, threads: Option<Option<usize>>) -> PyResult<TextBatch<'_>> {
         let mut batch = TextBatch {
             texts: DistinctTexts::with_capacity(self.hyps.len()),
             hyp_ids: Vec::with_capacity(self.hyps.len()),
             ref_sets: RefSets::new(),
             ref_origin: Vec::new(),
         };
-        for (i, h) in self.hyps.iter().enumerate() {
-            let id = batch.intern(as_str(h, || format!("hyps[{i}]"))?);
+        let texts = self
+            .hyps
+            .iter()
+            .enumerate()
+            .map(|(i, h)| as_str(h, || format!("hyps[{i}]")))
+            .collect::<PyResult<Vec<&str>>>()?;
+        let hashes = match threads {
+            Some(threads) if texts.len() >= PARALLEL_HASHING => {
+                pool::run(threads, || DistinctTexts::hashes(&texts)).map_err(to_py)?
+            }
+            _ => texts.iter().map(|s| DistinctTexts::hash(s)).collect(),
+        };
+        for (s, hash) in texts.into_iter().zip(hashes) {
+            let (id, new) = batch.texts.intern_hashed(s, hash);
+            if new {
+                batch.ref_origin.push(None);
+            }
             batch.hyp_ids.push(id);
         }
         let mut ids: Vec<u32> = Vec::new();

@@ -5,6 +5,7 @@
 //! not copied: reading a batch then costs one hash and, for a repeated text, one comparison.
 
 use hashbrown::HashTable;
+use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 use std::hash::BuildHasher;
 
@@ -25,9 +26,24 @@ impl<'a> DistinctTexts<'a> {
         }
     }
 
+    /// The hash [`DistinctTexts::intern`] gives `s`.
+    pub fn hash(s: &str) -> u64 {
+        FxBuildHasher.hash_one(s)
+    }
+
+    /// [`DistinctTexts::hash`] of each text, on the current rayon pool: the part of reading
+    /// a batch that needs no order (the numbering itself is serial, in first-seen order).
+    pub fn hashes(texts: &[&str]) -> Vec<u64> {
+        texts.par_iter().map(|s| Self::hash(s)).collect()
+    }
+
     /// The number of `s`, and whether it was new.
     pub fn intern(&mut self, s: &'a str) -> (u32, bool) {
-        let hash = FxBuildHasher.hash_one(s);
+        self.intern_hashed(s, Self::hash(s))
+    }
+
+    /// [`DistinctTexts::intern`] of `s` whose [`DistinctTexts::hash`] is `hash`.
+    pub fn intern_hashed(&mut self, s: &'a str, hash: u64) -> (u32, bool) {
         let texts = &self.texts;
         if let Some(&id) = self.table.find(hash, |&id| texts[id as usize] == s) {
             return (id, false);
@@ -85,5 +101,14 @@ mod tests {
         );
         assert_eq!(set.as_slice(), ["b a", "a", "", "a much longer text here"]);
         assert_eq!((set.len(), set.bytes()), (4, 3 + 1 + 23));
+        let borrowed: Vec<&str> = owned.iter().map(String::as_str).collect();
+        let mut hashed = DistinctTexts::with_capacity(2);
+        let hashes = DistinctTexts::hashes(&borrowed);
+        let again: Vec<(u32, bool)> = borrowed
+            .iter()
+            .zip(hashes)
+            .map(|(s, h)| hashed.intern_hashed(s, h))
+            .collect();
+        assert_eq!(again, ids);
     }
 }
