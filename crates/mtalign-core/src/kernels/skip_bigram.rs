@@ -19,6 +19,15 @@
 //!
 //! Memory is O(n + m + k) whatever the lengths; time O(R·(n + m + k) + n log n) for R
 //! repeated types (bounded by the window for short gaps).
+//!
+//! Batches compare many texts with the same one (the systems of a segment share its
+//! reference; a matrix row compares one candidate with many). The hit count is symmetric,
+//! so [`SkipBigramScratch::counts`] keeps a short text *prepared*: its types numbered 0..k
+//! and its skip-bigram counts in a dense k×k table, built once. Each other text is then a
+//! *probe*: its tokens of a prepared type are listed with their positions, and its
+//! within-distance pairs of them walked once, each taking one unit of the table's count if
+//! any is left (the units taken are given back afterwards). Which side is prepared: the one
+//! already prepared, else the one that repeats from the last comparison, else the reference.
 
 use crate::kernels::counts::Counts;
 
@@ -27,6 +36,10 @@ const MAX_DENSE_TYPES: usize = 512;
 /// Beyond this many skip-bigrams (both sides) the type sweeps beat the dense table.
 const MAX_DENSE_PAIRS: usize = 1 << 22;
 const NONE: u32 = u32::MAX;
+/// The longest text that is prepared (so its table has at most 256² cells).
+const MAX_PREPARED_LEN: usize = 256;
+/// Prepared texts kept at once, one per distance (e.g. `rougeS4` and `rougeS*` together).
+const PREPARED_SLOTS: usize = 4;
 
 #[derive(Debug, Default)]
 pub struct SkipBigramScratch {
@@ -43,6 +56,143 @@ pub struct SkipBigramScratch {
     pair_counts: Vec<u32>,
     unigram_counts: Vec<u32>,
     sweep: SweepScratch,
+    /// Prepared texts, at most one per distance (see the module docs).
+    prepared: Vec<PreparedText>,
+    /// The probe of the last comparison that found no prepared side.
+    last_probe: Vec<u32>,
+}
+
+/// A text prepared for many comparisons at one distance (see the module docs).
+#[derive(Debug, Default)]
+struct PreparedText {
+    max_gap: Option<usize>,
+    text: Vec<u32>,
+    /// `slot[id]`: the type number of token `id` in `text` (`NONE` if absent).
+    slot: Vec<u32>,
+    /// The ids that have a slot, in type order (k of them).
+    symbols: Vec<u32>,
+    /// `text` in type numbers.
+    local: Vec<u32>,
+    /// `pairs[a · k + b]`: the number of (a, b) skip-bigrams of `text`. A probe takes units
+    /// from it and gives them back at its end (`taken`), so between probes it is whole.
+    pairs: Vec<u32>,
+    /// `types[a]`: the number of occurrences of type a in `text` (likewise).
+    types: Vec<u32>,
+    /// Cells of `pairs` (then of `types`) the current probe took a unit from.
+    taken: Vec<u32>,
+    taken_types: Vec<u32>,
+    /// The current probe's tokens of a prepared type: their positions and types.
+    at: Vec<u32>,
+    sym: Vec<u32>,
+}
+
+/// Below this many cells a prepared table is cleared whole rather than pair by pair.
+const CLEAR_WHOLE: usize = 4096;
+
+impl PreparedText {
+    /// Makes `text` the prepared text at distance `max_gap`, undoing the previous one.
+    fn prepare(&mut self, text: &[u32], max_gap: Option<usize>) {
+        let k = self.symbols.len();
+        for &s in &self.symbols {
+            self.slot[s as usize] = NONE;
+        }
+        if k * k <= CLEAR_WHOLE {
+            self.pairs[..k * k].fill(0);
+        } else {
+            let cells = &mut self.pairs;
+            for_each_pair(&self.local, self.max_gap, |a, b| {
+                cells[a as usize * k + b as usize] = 0
+            });
+        }
+        self.types[..k].fill(0);
+        self.max_gap = max_gap;
+        self.text.clear();
+        self.text.extend_from_slice(text);
+        self.symbols.clear();
+        self.local.clear();
+        if let Some(&max_id) = text.iter().max() {
+            if max_id as usize >= self.slot.len() {
+                self.slot.resize(max_id as usize + 1, NONE);
+            }
+        }
+        for &t in text {
+            let slot = &mut self.slot[t as usize];
+            if *slot == NONE {
+                *slot = self.symbols.len() as u32;
+                self.symbols.push(t);
+            }
+            self.local.push(*slot);
+        }
+        let k = self.symbols.len();
+        if self.pairs.len() < k * k {
+            self.pairs.resize(k * k, 0);
+        }
+        if self.types.len() < k {
+            self.types.resize(k, 0);
+        }
+        let cells = &mut self.pairs;
+        for_each_pair(&self.local, max_gap, |a, b| {
+            cells[a as usize * k + b as usize] += 1
+        });
+        for &a in &self.local {
+            self.types[a as usize] += 1;
+        }
+    }
+
+    /// Σ min(prepared count, probe count) over the skip-bigrams (and, with `unigrams`, the
+    /// tokens) of `other`: the hit count of the pair, one walk over `other`'s tokens of a
+    /// prepared type (the others can match nothing, but keep their positions).
+    fn probe(&mut self, other: &[u32], unigrams: bool) -> usize {
+        self.at.clear();
+        self.sym.clear();
+        for (i, &t) in other.iter().enumerate() {
+            let a = self.slot.get(t as usize).copied().unwrap_or(NONE);
+            if a != NONE {
+                self.at.push(i as u32);
+                self.sym.push(a);
+            }
+        }
+        // Pairs (i, j) need at[j] − at[i] ≤ w.
+        let w = self.max_gap.map_or(usize::MAX, |d| d.saturating_add(1));
+        let k = self.symbols.len();
+        let (at, sym) = (&self.at, &self.sym);
+        let mut hit = 0;
+        for i in 0..sym.len() {
+            let row = sym[i] as usize * k;
+            let limit = (at[i] as usize).saturating_add(w);
+            for j in i + 1..sym.len() {
+                if at[j] as usize > limit {
+                    break;
+                }
+                let cell = row + sym[j] as usize;
+                let left = &mut self.pairs[cell];
+                if *left != 0 {
+                    *left -= 1;
+                    hit += 1;
+                    self.taken.push(cell as u32);
+                }
+            }
+        }
+        if unigrams {
+            for &a in sym {
+                let left = &mut self.types[a as usize];
+                if *left != 0 {
+                    *left -= 1;
+                    hit += 1;
+                    self.taken_types.push(a);
+                }
+            }
+        }
+        for &cell in &self.taken {
+            self.pairs[cell as usize] += 1;
+        }
+        for &a in &self.taken_types {
+            self.types[a as usize] += 1;
+        }
+        self.taken.clear();
+        self.taken_types.clear();
+        hit
+    }
 }
 
 /// Buffers of the type sweeps (all O(n + m + k)).
@@ -100,6 +250,70 @@ impl SkipBigramScratch {
         self.unigrams = unigrams;
         self.hyp.clear();
         self.hyp.extend_from_slice(hyp);
+    }
+
+    /// Counts of `hyp` against `reference`, through a prepared text when both are short
+    /// enough (see the module docs): the pairs that share a text, consecutive in a batch,
+    /// number its types and count its skip-bigrams once. The same counts as
+    /// [`Self::prepare`] + [`Self::overlap`], bit for bit.
+    pub fn counts(
+        &mut self,
+        hyp: &[u32],
+        reference: &[u32],
+        max_gap: Option<usize>,
+        unigrams: bool,
+    ) -> Counts {
+        let units = |len: usize| skip_bigram_count(len, max_gap) + if unigrams { len } else { 0 };
+        let (hyp_total, ref_total) = (units(hyp.len()), units(reference.len()));
+        let hit = match self.prepared_hits(hyp, reference, max_gap, unigrams) {
+            Some(hit) => hit,
+            None => {
+                self.prepare(hyp, max_gap, unigrams);
+                return self.overlap(reference);
+            }
+        };
+        Counts::new(hit as f64, hyp_total as f64, ref_total as f64)
+    }
+
+    /// The hit count through a prepared text, or `None` when neither side may be prepared
+    /// (too long) or the probe has too many pairs for a walk.
+    fn prepared_hits(
+        &mut self,
+        hyp: &[u32],
+        reference: &[u32],
+        max_gap: Option<usize>,
+        unigrams: bool,
+    ) -> Option<usize> {
+        let walkable = |t: &[u32]| skip_bigram_count(t.len(), max_gap) <= MAX_DENSE_PAIRS;
+        let found = |p: &PreparedText, t: &[u32]| p.max_gap == max_gap && p.text == t;
+        // The side already prepared.
+        for (prepared, probe) in [(reference, hyp), (hyp, reference)] {
+            if let Some(p) = self.prepared.iter_mut().find(|p| found(p, prepared)) {
+                return walkable(probe).then(|| p.probe(probe, unigrams));
+            }
+        }
+        // Else the side that repeats from the last such comparison, else the reference.
+        let (prepared, probe) = if self.last_probe == hyp {
+            (hyp, reference)
+        } else {
+            (reference, hyp)
+        };
+        if prepared.len() > MAX_PREPARED_LEN || !walkable(probe) {
+            return None;
+        }
+        self.last_probe.clear();
+        self.last_probe.extend_from_slice(probe);
+        let at = match self.prepared.iter().position(|p| p.max_gap == max_gap) {
+            Some(at) => at,
+            None if self.prepared.len() < PREPARED_SLOTS => {
+                self.prepared.push(PreparedText::default());
+                self.prepared.len() - 1
+            }
+            None => 0,
+        };
+        let p = &mut self.prepared[at];
+        p.prepare(prepared, max_gap);
+        Some(p.probe(probe, unigrams))
     }
 
     /// Counts of the prepared hypothesis against `reference`.
@@ -401,9 +615,15 @@ fn concordant_in_window(
 /// Number of within-distance skip-bigrams of a sentence of `len` tokens:
 /// Σ_i min(d + 1, len − 1 − i), or C(len, 2) without a limit.
 pub fn skip_bigram_count(len: usize, max_gap: Option<usize>) -> usize {
+    let all = len * len.saturating_sub(1) / 2;
     match max_gap {
-        None => len * len.saturating_sub(1) / 2,
-        Some(d) => (0..len).map(|i| d.saturating_add(1).min(len - 1 - i)).sum(),
+        // Σ_{j<len} min(w, j), w = d + 1: all pairs while len − 1 ≤ w, else
+        // w(w + 1)/2 + (len − 1 − w)·w.
+        Some(d) if d < len.saturating_sub(2) => {
+            let w = d + 1;
+            w * (w + 1) / 2 + (len - 1 - w) * w
+        }
+        _ => all,
     }
 }
 
@@ -414,9 +634,7 @@ pub fn skip_bigram_overlap(
     max_gap: Option<usize>,
     unigrams: bool,
 ) -> Counts {
-    let mut s = SkipBigramScratch::new();
-    s.prepare(hyp, max_gap, unigrams);
-    s.overlap(reference)
+    SkipBigramScratch::new().counts(hyp, reference, max_gap, unigrams)
 }
 
 #[cfg(test)]
@@ -571,6 +789,79 @@ mod tests {
             }
             let want = oracle(&a, &b, gap, false);
             prop_assert_eq!(both_paths(&a, &b, gap, false).1, want);
+        }
+    }
+
+    /// Texts over a tiny alphabet, some built from a repeated unit: heavy repetition.
+    fn repetitive_texts() -> impl Strategy<Value = Vec<Vec<u32>>> {
+        let random = prop::collection::vec(0u32..6, 0..40);
+        let cycled = (prop::collection::vec(0u32..4, 1..5), 0usize..30)
+            .prop_map(|(unit, len)| unit.iter().copied().cycle().take(len).collect());
+        prop::collection::vec(prop_oneof![random, cycled], 1..6)
+    }
+
+    proptest! {
+        /// One scratch through a run of comparisons (texts that repeat on either side,
+        /// distances 0..6 and none, with and without unigrams; prepared texts kept, swapped
+        /// and evicted): every count equals the oracle and the unprepared path.
+        #[test]
+        fn prepared_texts_equal_the_oracle(
+            texts in repetitive_texts(),
+            steps in prop::collection::vec(
+                (0usize..6, 0usize..6, prop::option::of(0usize..7), any::<bool>()), 1..40),
+        ) {
+            let mut s = SkipBigramScratch::new();
+            for (i, j, gap, unigrams) in steps {
+                let (a, b) = (&texts[i % texts.len()], &texts[j % texts.len()]);
+                let got = s.counts(a, b, gap, unigrams);
+                prop_assert_eq!(got.hit as usize, oracle(a, b, gap, unigrams));
+                let mut plain = SkipBigramScratch::new();
+                plain.prepare(a, gap, unigrams);
+                prop_assert_eq!(got, plain.overlap(b));
+            }
+        }
+
+        #[test]
+        fn closed_form_counts_equal_the_sum(len in 0usize..300, d in 0usize..400) {
+            let sum: usize = (0..len).map(|i| (d + 1).min(len - 1 - i)).sum();
+            prop_assert_eq!(skip_bigram_count(len, Some(d)), sum);
+        }
+    }
+
+    #[test]
+    fn prepared_side_follows_the_repeated_text() {
+        // A batch (references shared by consecutive hypotheses), then matrix rows (one
+        // hypothesis against many references).
+        let texts: [&[u32]; 4] = [&[1, 2, 3, 1, 2], &[2, 1, 3, 3], &[1, 1, 1, 2], &[3, 2, 1]];
+        let mut s = SkipBigramScratch::new();
+        let check = |s: &mut SkipBigramScratch, a: &[u32], b: &[u32]| {
+            for (gap, uni) in [(Some(1), false), (Some(1), true), (None, true)] {
+                assert_eq!(
+                    s.counts(a, b, gap, uni).hit as usize,
+                    oracle(a, b, gap, uni)
+                );
+            }
+        };
+        for r in &texts {
+            for h in &texts {
+                check(&mut s, h, r);
+            }
+        }
+        assert!(s.prepared.iter().any(|p| p.text == texts[3]));
+        for h in &texts {
+            for r in &texts {
+                check(&mut s, h, r);
+            }
+        }
+        assert!(s.prepared.iter().any(|p| p.text == texts[3]));
+        // Every table is whole again between comparisons.
+        for p in &s.prepared {
+            let mut plain = PreparedText::default();
+            plain.prepare(&p.text, p.max_gap);
+            let k = p.symbols.len();
+            assert_eq!(&p.pairs[..k * k], &plain.pairs[..k * k]);
+            assert_eq!(&p.types[..k], &plain.types[..k]);
+            assert!(p.pairs[k * k..].iter().all(|&c| c == 0));
         }
     }
 
