@@ -80,7 +80,6 @@ struct PreparedText {
     types: Vec<u32>,
     /// Cells of `pairs` (then of `types`) the current probe took a unit from.
     taken: Vec<u32>,
-    taken_types: Vec<u32>,
     /// The current probe's tokens of a prepared type: their positions and types.
     at: Vec<u32>,
     sym: Vec<u32>,
@@ -141,57 +140,64 @@ impl PreparedText {
 
     /// Σ min(prepared count, probe count) over the skip-bigrams (and, with `unigrams`, the
     /// tokens) of `other`: the hit count of the pair, one walk over `other`'s tokens of a
-    /// prepared type (the others can match nothing, but keep their positions).
+    /// prepared type (the others can match nothing, but keep their positions). Branch-free
+    /// where the data decide: a token is kept, a unit taken, by adding a 0/1 flag.
     fn probe(&mut self, other: &[u32], unigrams: bool) -> usize {
-        self.at.clear();
-        self.sym.clear();
+        let n = other.len();
+        if self.at.len() < n {
+            self.at.resize(n, 0);
+            self.sym.resize(n, 0);
+        }
+        let mut c = 0;
         for (i, &t) in other.iter().enumerate() {
             let a = self.slot.get(t as usize).copied().unwrap_or(NONE);
-            if a != NONE {
-                self.at.push(i as u32);
-                self.sym.push(a);
-            }
+            self.at[c] = i as u32;
+            self.sym[c] = a;
+            c += (a != NONE) as usize;
         }
-        // Pairs (i, j) need at[j] − at[i] ≤ w.
+        let (at, sym) = (&self.at[..c], &self.sym[..c]);
+        // At most every unit of the table is taken (plus one slot for the flagged write).
+        let units = self.local.len() + skip_bigram_count(self.local.len(), self.max_gap) + 1;
+        if self.taken.len() < units {
+            self.taken.resize(units, 0);
+        }
+        // Pairs (i, j) need at[j] − at[i] ≤ w; `end` is the first j beyond i's window.
         let w = self.max_gap.map_or(usize::MAX, |d| d.saturating_add(1));
         let k = self.symbols.len();
-        let (at, sym) = (&self.at, &self.sym);
-        let mut hit = 0;
-        for i in 0..sym.len() {
-            let row = sym[i] as usize * k;
+        let mut t = 0;
+        let mut end = 0;
+        for i in 0..c {
             let limit = (at[i] as usize).saturating_add(w);
-            for j in i + 1..sym.len() {
-                if at[j] as usize > limit {
-                    break;
-                }
-                let cell = row + sym[j] as usize;
+            while end < c && at[end] as usize <= limit {
+                end += 1;
+            }
+            let row = sym[i] as usize * k;
+            for &b in &sym[i + 1..end] {
+                let cell = row + b as usize;
                 let left = &mut self.pairs[cell];
-                if *left != 0 {
-                    *left -= 1;
-                    hit += 1;
-                    self.taken.push(cell as u32);
-                }
+                let take = (*left != 0) as u32;
+                *left -= take;
+                self.taken[t] = cell as u32;
+                t += take as usize;
             }
         }
+        let pair_hits = t;
         if unigrams {
             for &a in sym {
                 let left = &mut self.types[a as usize];
-                if *left != 0 {
-                    *left -= 1;
-                    hit += 1;
-                    self.taken_types.push(a);
-                }
+                let take = (*left != 0) as u32;
+                *left -= take;
+                self.taken[t] = a;
+                t += take as usize;
             }
         }
-        for &cell in &self.taken {
+        for &cell in &self.taken[..pair_hits] {
             self.pairs[cell as usize] += 1;
         }
-        for &a in &self.taken_types {
+        for &a in &self.taken[pair_hits..t] {
             self.types[a as usize] += 1;
         }
-        self.taken.clear();
-        self.taken_types.clear();
-        hit
+        t
     }
 }
 
