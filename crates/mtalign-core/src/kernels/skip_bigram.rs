@@ -27,7 +27,8 @@
 //! *probe*: its tokens of a prepared type are listed with their positions, and its
 //! within-distance pairs of them walked once, each taking one unit of the table's count if
 //! any is left (the units taken are given back afterwards). Which side is prepared: the one
-//! already prepared, else the one that repeats from the last comparison, else the reference.
+//! already prepared, else the side that has been repeating (the reference of a batch's
+//! consecutive pairs, the hypothesis of a matrix row).
 
 use crate::kernels::counts::Counts;
 
@@ -58,14 +59,23 @@ pub struct SkipBigramScratch {
     sweep: SweepScratch,
     /// Prepared texts, at most one per distance (see the module docs).
     prepared: Vec<PreparedText>,
-    /// The probe of the last comparison that found no prepared side.
-    last_probe: Vec<u32>,
+}
+
+/// Where a text lies: equal for the same text of a batch or a block.
+fn place(t: &[u32]) -> (usize, usize) {
+    (t.as_ptr() as usize, t.len())
 }
 
 /// A text prepared for many comparisons at one distance (see the module docs).
 #[derive(Debug, Default)]
 struct PreparedText {
     max_gap: Option<usize>,
+    /// Where the texts of the last comparison at this distance lie (address, length): a
+    /// hint only, for which side to prepare (a prepared text is recognised by its content).
+    last_hyp: (usize, usize),
+    last_ref: (usize, usize),
+    /// Prepare the hypothesis (matrix rows) rather than the reference (batches).
+    prefer_hyp: bool,
     text: Vec<u32>,
     /// `slot[id]`: the type number of token `id` in `text` (`NONE` if absent).
     slot: Vec<u32>,
@@ -291,15 +301,39 @@ impl SkipBigramScratch {
         unigrams: bool,
     ) -> Option<usize> {
         let walkable = |t: &[u32]| skip_bigram_count(t.len(), max_gap) <= MAX_DENSE_PAIRS;
-        let found = |p: &PreparedText, t: &[u32]| p.max_gap == max_gap && p.text == t;
+        let at = match self.prepared.iter().position(|p| p.max_gap == max_gap) {
+            Some(at) => at,
+            None if self.prepared.len() < PREPARED_SLOTS => {
+                self.prepared.push(PreparedText {
+                    max_gap,
+                    ..PreparedText::default()
+                });
+                self.prepared.len() - 1
+            }
+            // Another distance's slot: it undoes its text with its own distance.
+            None => 0,
+        };
+        let p = &mut self.prepared[at];
+        let (last_hyp, last_ref) = (p.last_hyp, p.last_ref);
+        p.last_hyp = place(hyp);
+        p.last_ref = place(reference);
         // The side already prepared.
-        for (prepared, probe) in [(reference, hyp), (hyp, reference)] {
-            if let Some(p) = self.prepared.iter_mut().find(|p| found(p, prepared)) {
-                return walkable(probe).then(|| p.probe(probe, unigrams));
+        if p.max_gap == max_gap {
+            for (prepared, probe) in [(reference, hyp), (hyp, reference)] {
+                if p.text == prepared {
+                    return walkable(probe).then(|| p.probe(probe, unigrams));
+                }
             }
         }
-        // Else the side that repeats from the last such comparison, else the reference.
-        let (prepared, probe) = if self.last_probe == hyp {
+        // Else the side that repeats: the preferred one, until the other side is seen to
+        // repeat while it was prepared (so a matrix row prepares its hypothesis once, and
+        // a batch each new reference once).
+        p.prefer_hyp = if p.prefer_hyp {
+            place(reference) != last_ref
+        } else {
+            place(hyp) == last_hyp
+        };
+        let (prepared, probe) = if p.prefer_hyp {
             (hyp, reference)
         } else {
             (reference, hyp)
@@ -307,17 +341,6 @@ impl SkipBigramScratch {
         if prepared.len() > MAX_PREPARED_LEN || !walkable(probe) {
             return None;
         }
-        self.last_probe.clear();
-        self.last_probe.extend_from_slice(probe);
-        let at = match self.prepared.iter().position(|p| p.max_gap == max_gap) {
-            Some(at) => at,
-            None if self.prepared.len() < PREPARED_SLOTS => {
-                self.prepared.push(PreparedText::default());
-                self.prepared.len() - 1
-            }
-            None => 0,
-        };
-        let p = &mut self.prepared[at];
         p.prepare(prepared, max_gap);
         Some(p.probe(probe, unigrams))
     }
@@ -838,7 +861,8 @@ mod tests {
     fn prepared_side_follows_the_repeated_text() {
         // A batch (references shared by consecutive hypotheses), then matrix rows (one
         // hypothesis against many references).
-        let texts: [&[u32]; 4] = [&[1, 2, 3, 1, 2], &[2, 1, 3, 3], &[1, 1, 1, 2], &[3, 2, 1]];
+        let hyps: [&[u32]; 4] = [&[1, 2, 3, 1, 2], &[2, 1, 3, 3], &[1, 1, 1, 2], &[3, 2, 1]];
+        let refs: [&[u32]; 3] = [&[2, 2, 1, 3], &[1, 3], &[3, 1, 2, 1, 1]];
         let mut s = SkipBigramScratch::new();
         let check = |s: &mut SkipBigramScratch, a: &[u32], b: &[u32]| {
             for (gap, uni) in [(Some(1), false), (Some(1), true), (None, true)] {
@@ -848,18 +872,30 @@ mod tests {
                 );
             }
         };
-        for r in &texts {
-            for h in &texts {
+        let holds = |s: &SkipBigramScratch, t: &[u32]| s.prepared.iter().all(|p| p.text == t);
+        for r in refs {
+            for h in hyps {
                 check(&mut s, h, r);
+                assert!(holds(&s, r), "a batch prepares its reference");
             }
         }
-        assert!(s.prepared.iter().any(|p| p.text == texts[3]));
-        for h in &texts {
-            for r in &texts {
+        for h in hyps {
+            for (j, r) in refs.into_iter().enumerate() {
                 check(&mut s, h, r);
+                // From the second row on, a row's first comparison prepares its hypothesis.
+                if h != hyps[0] || j > 0 {
+                    assert!(holds(&s, h), "a matrix row prepares its hypothesis");
+                }
             }
         }
-        assert!(s.prepared.iter().any(|p| p.text == texts[3]));
+        for r in refs {
+            for (j, h) in hyps.into_iter().enumerate() {
+                check(&mut s, h, r);
+                if r != refs[0] || j > 0 {
+                    assert!(holds(&s, r), "back to a batch");
+                }
+            }
+        }
         // Every table is whole again between comparisons.
         for p in &s.prepared {
             let mut plain = PreparedText::default();
