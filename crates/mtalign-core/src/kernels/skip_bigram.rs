@@ -19,6 +19,16 @@
 //!
 //! Memory is O(n + m + k) whatever the lengths; time O(R·(n + m + k) + n log n) for R
 //! repeated types (bounded by the window for short gaps).
+//!
+//! Batches compare many texts with the same one (the systems of a segment share its
+//! reference; a matrix row compares one candidate with many). The hit count is symmetric,
+//! so [`SkipBigramScratch::counts`] keeps a short text *prepared*: its types numbered 0..k
+//! and its skip-bigram counts in a dense k×k table, built once. Each other text is then a
+//! *probe*: its tokens of a prepared type are listed with their positions, and its
+//! within-distance pairs of them walked once, each taking one unit of the table's count if
+//! any is left (the units taken are given back afterwards). Which side is prepared: the one
+//! already prepared, else the side that has been repeating (the reference of a batch's
+//! consecutive pairs, the hypothesis of a matrix row).
 
 use crate::kernels::counts::Counts;
 
@@ -27,6 +37,10 @@ const MAX_DENSE_TYPES: usize = 512;
 /// Beyond this many skip-bigrams (both sides) the type sweeps beat the dense table.
 const MAX_DENSE_PAIRS: usize = 1 << 22;
 const NONE: u32 = u32::MAX;
+/// The longest text that is prepared (so its table has at most 256² cells).
+const MAX_PREPARED_LEN: usize = 256;
+/// Prepared texts kept at once, one per distance (e.g. `rougeS4` and `rougeS*` together).
+const PREPARED_SLOTS: usize = 4;
 
 #[derive(Debug, Default)]
 pub struct SkipBigramScratch {
@@ -43,6 +57,158 @@ pub struct SkipBigramScratch {
     pair_counts: Vec<u32>,
     unigram_counts: Vec<u32>,
     sweep: SweepScratch,
+    /// Prepared texts, at most one per distance (see the module docs).
+    prepared: Vec<PreparedText>,
+}
+
+/// Where a text lies: equal for the same text of a batch or a block.
+fn place(t: &[u32]) -> (usize, usize) {
+    (t.as_ptr() as usize, t.len())
+}
+
+/// A text prepared for many comparisons at one distance (see the module docs).
+#[derive(Debug, Default)]
+struct PreparedText {
+    max_gap: Option<usize>,
+    /// Where the texts of the last comparison at this distance lie (address, length): a
+    /// hint only, for which side to prepare (a prepared text is recognised by its content).
+    last_hyp: (usize, usize),
+    last_ref: (usize, usize),
+    /// Prepare the hypothesis (matrix rows) rather than the reference (batches).
+    prefer_hyp: bool,
+    text: Vec<u32>,
+    /// `slot[id]`: the type number of token `id` in `text` (`NONE` if absent).
+    slot: Vec<u32>,
+    /// The ids that have a slot, in type order (k of them).
+    symbols: Vec<u32>,
+    /// `text` in type numbers.
+    local: Vec<u32>,
+    /// `pairs[a · k + b]`: the number of (a, b) skip-bigrams of `text`. A probe takes units
+    /// from it and gives them back at its end (`taken`), so between probes it is whole.
+    pairs: Vec<u32>,
+    /// `types[a]`: the number of occurrences of type a in `text` (likewise).
+    types: Vec<u32>,
+    /// Cells of `pairs` (then of `types`) the current probe took a unit from.
+    taken: Vec<u32>,
+    /// The current probe's tokens of a prepared type: their positions and types.
+    at: Vec<u32>,
+    sym: Vec<u32>,
+}
+
+/// Below this many cells a prepared table is cleared whole rather than pair by pair.
+const CLEAR_WHOLE: usize = 4096;
+
+impl PreparedText {
+    /// Makes `text` the prepared text at distance `max_gap`, undoing the previous one.
+    fn prepare(&mut self, text: &[u32], max_gap: Option<usize>) {
+        let k = self.symbols.len();
+        for &s in &self.symbols {
+            self.slot[s as usize] = NONE;
+        }
+        if k * k <= CLEAR_WHOLE {
+            self.pairs[..k * k].fill(0);
+        } else {
+            let cells = &mut self.pairs;
+            for_each_pair(&self.local, self.max_gap, |a, b| {
+                cells[a as usize * k + b as usize] = 0
+            });
+        }
+        self.types[..k].fill(0);
+        self.max_gap = max_gap;
+        self.text.clear();
+        self.text.extend_from_slice(text);
+        self.symbols.clear();
+        self.local.clear();
+        if let Some(&max_id) = text.iter().max() {
+            if max_id as usize >= self.slot.len() {
+                self.slot.resize(max_id as usize + 1, NONE);
+            }
+        }
+        for &t in text {
+            let slot = &mut self.slot[t as usize];
+            if *slot == NONE {
+                *slot = self.symbols.len() as u32;
+                self.symbols.push(t);
+            }
+            self.local.push(*slot);
+        }
+        let k = self.symbols.len();
+        if self.pairs.len() < k * k {
+            self.pairs.resize(k * k, 0);
+        }
+        if self.types.len() < k {
+            self.types.resize(k, 0);
+        }
+        let cells = &mut self.pairs;
+        for_each_pair(&self.local, max_gap, |a, b| {
+            cells[a as usize * k + b as usize] += 1
+        });
+        for &a in &self.local {
+            self.types[a as usize] += 1;
+        }
+    }
+
+    /// Σ min(prepared count, probe count) over the skip-bigrams (and, with `unigrams`, the
+    /// tokens) of `other`: the hit count of the pair, one walk over `other`'s tokens of a
+    /// prepared type (the others can match nothing, but keep their positions). Branch-free
+    /// where the data decide: a token is kept, a unit taken, by adding a 0/1 flag.
+    fn probe(&mut self, other: &[u32], unigrams: bool) -> usize {
+        let n = other.len();
+        if self.at.len() < n {
+            self.at.resize(n, 0);
+            self.sym.resize(n, 0);
+        }
+        let mut c = 0;
+        for (i, &t) in other.iter().enumerate() {
+            let a = self.slot.get(t as usize).copied().unwrap_or(NONE);
+            self.at[c] = i as u32;
+            self.sym[c] = a;
+            c += (a != NONE) as usize;
+        }
+        let (at, sym) = (&self.at[..c], &self.sym[..c]);
+        // At most every unit of the table is taken (plus one slot for the flagged write).
+        let units = self.local.len() + skip_bigram_count(self.local.len(), self.max_gap) + 1;
+        if self.taken.len() < units {
+            self.taken.resize(units, 0);
+        }
+        // Pairs (i, j) need at[j] − at[i] ≤ w; `end` is the first j beyond i's window.
+        let w = self.max_gap.map_or(usize::MAX, |d| d.saturating_add(1));
+        let k = self.symbols.len();
+        let mut t = 0;
+        let mut end = 0;
+        for i in 0..c {
+            let limit = (at[i] as usize).saturating_add(w);
+            while end < c && at[end] as usize <= limit {
+                end += 1;
+            }
+            let row = sym[i] as usize * k;
+            for &b in &sym[i + 1..end] {
+                let cell = row + b as usize;
+                let left = &mut self.pairs[cell];
+                let take = (*left != 0) as u32;
+                *left -= take;
+                self.taken[t] = cell as u32;
+                t += take as usize;
+            }
+        }
+        let pair_hits = t;
+        if unigrams {
+            for &a in sym {
+                let left = &mut self.types[a as usize];
+                let take = (*left != 0) as u32;
+                *left -= take;
+                self.taken[t] = a;
+                t += take as usize;
+            }
+        }
+        for &cell in &self.taken[..pair_hits] {
+            self.pairs[cell as usize] += 1;
+        }
+        for &a in &self.taken[pair_hits..t] {
+            self.types[a as usize] += 1;
+        }
+        t
+    }
 }
 
 /// Buffers of the type sweeps (all O(n + m + k)).
@@ -100,6 +266,83 @@ impl SkipBigramScratch {
         self.unigrams = unigrams;
         self.hyp.clear();
         self.hyp.extend_from_slice(hyp);
+    }
+
+    /// Counts of `hyp` against `reference`, through a prepared text when both are short
+    /// enough (see the module docs): the pairs that share a text, consecutive in a batch,
+    /// number its types and count its skip-bigrams once. The same counts as
+    /// [`Self::prepare`] + [`Self::overlap`], bit for bit.
+    pub fn counts(
+        &mut self,
+        hyp: &[u32],
+        reference: &[u32],
+        max_gap: Option<usize>,
+        unigrams: bool,
+    ) -> Counts {
+        let units = |len: usize| skip_bigram_count(len, max_gap) + if unigrams { len } else { 0 };
+        let (hyp_total, ref_total) = (units(hyp.len()), units(reference.len()));
+        let hit = match self.prepared_hits(hyp, reference, max_gap, unigrams) {
+            Some(hit) => hit,
+            None => {
+                self.prepare(hyp, max_gap, unigrams);
+                return self.overlap(reference);
+            }
+        };
+        Counts::new(hit as f64, hyp_total as f64, ref_total as f64)
+    }
+
+    /// The hit count through a prepared text, or `None` when neither side may be prepared
+    /// (too long) or the probe has too many pairs for a walk.
+    fn prepared_hits(
+        &mut self,
+        hyp: &[u32],
+        reference: &[u32],
+        max_gap: Option<usize>,
+        unigrams: bool,
+    ) -> Option<usize> {
+        let walkable = |t: &[u32]| skip_bigram_count(t.len(), max_gap) <= MAX_DENSE_PAIRS;
+        let at = match self.prepared.iter().position(|p| p.max_gap == max_gap) {
+            Some(at) => at,
+            None if self.prepared.len() < PREPARED_SLOTS => {
+                self.prepared.push(PreparedText {
+                    max_gap,
+                    ..PreparedText::default()
+                });
+                self.prepared.len() - 1
+            }
+            // Another distance's slot: it undoes its text with its own distance.
+            None => 0,
+        };
+        let p = &mut self.prepared[at];
+        let (last_hyp, last_ref) = (p.last_hyp, p.last_ref);
+        p.last_hyp = place(hyp);
+        p.last_ref = place(reference);
+        // The side already prepared.
+        if p.max_gap == max_gap {
+            for (prepared, probe) in [(reference, hyp), (hyp, reference)] {
+                if p.text == prepared {
+                    return walkable(probe).then(|| p.probe(probe, unigrams));
+                }
+            }
+        }
+        // Else the side that repeats: the preferred one, until the other side is seen to
+        // repeat while it was prepared (so a matrix row prepares its hypothesis once, and
+        // a batch each new reference once).
+        p.prefer_hyp = if p.prefer_hyp {
+            place(reference) != last_ref
+        } else {
+            place(hyp) == last_hyp
+        };
+        let (prepared, probe) = if p.prefer_hyp {
+            (hyp, reference)
+        } else {
+            (reference, hyp)
+        };
+        if prepared.len() > MAX_PREPARED_LEN || !walkable(probe) {
+            return None;
+        }
+        p.prepare(prepared, max_gap);
+        Some(p.probe(probe, unigrams))
     }
 
     /// Counts of the prepared hypothesis against `reference`.
@@ -401,9 +644,15 @@ fn concordant_in_window(
 /// Number of within-distance skip-bigrams of a sentence of `len` tokens:
 /// Σ_i min(d + 1, len − 1 − i), or C(len, 2) without a limit.
 pub fn skip_bigram_count(len: usize, max_gap: Option<usize>) -> usize {
+    let all = len * len.saturating_sub(1) / 2;
     match max_gap {
-        None => len * len.saturating_sub(1) / 2,
-        Some(d) => (0..len).map(|i| d.saturating_add(1).min(len - 1 - i)).sum(),
+        // Σ_{j<len} min(w, j), w = d + 1: all pairs while len − 1 ≤ w, else
+        // w(w + 1)/2 + (len − 1 − w)·w.
+        Some(d) if d < len.saturating_sub(2) => {
+            let w = d + 1;
+            w * (w + 1) / 2 + (len - 1 - w) * w
+        }
+        _ => all,
     }
 }
 
@@ -414,9 +663,7 @@ pub fn skip_bigram_overlap(
     max_gap: Option<usize>,
     unigrams: bool,
 ) -> Counts {
-    let mut s = SkipBigramScratch::new();
-    s.prepare(hyp, max_gap, unigrams);
-    s.overlap(reference)
+    SkipBigramScratch::new().counts(hyp, reference, max_gap, unigrams)
 }
 
 #[cfg(test)]
@@ -571,6 +818,92 @@ mod tests {
             }
             let want = oracle(&a, &b, gap, false);
             prop_assert_eq!(both_paths(&a, &b, gap, false).1, want);
+        }
+    }
+
+    /// Texts over a tiny alphabet, some built from a repeated unit: heavy repetition.
+    fn repetitive_texts() -> impl Strategy<Value = Vec<Vec<u32>>> {
+        let random = prop::collection::vec(0u32..6, 0..40);
+        let cycled = (prop::collection::vec(0u32..4, 1..5), 0usize..30)
+            .prop_map(|(unit, len)| unit.iter().copied().cycle().take(len).collect());
+        prop::collection::vec(prop_oneof![random, cycled], 1..6)
+    }
+
+    proptest! {
+        /// One scratch through a run of comparisons (texts that repeat on either side,
+        /// distances 0..6 and none, with and without unigrams; prepared texts kept, swapped
+        /// and evicted): every count equals the oracle and the unprepared path.
+        #[test]
+        fn prepared_texts_equal_the_oracle(
+            texts in repetitive_texts(),
+            steps in prop::collection::vec(
+                (0usize..6, 0usize..6, prop::option::of(0usize..7), any::<bool>()), 1..40),
+        ) {
+            let mut s = SkipBigramScratch::new();
+            for (i, j, gap, unigrams) in steps {
+                let (a, b) = (&texts[i % texts.len()], &texts[j % texts.len()]);
+                let got = s.counts(a, b, gap, unigrams);
+                prop_assert_eq!(got.hit as usize, oracle(a, b, gap, unigrams));
+                let mut plain = SkipBigramScratch::new();
+                plain.prepare(a, gap, unigrams);
+                prop_assert_eq!(got, plain.overlap(b));
+            }
+        }
+
+        #[test]
+        fn closed_form_counts_equal_the_sum(len in 0usize..300, d in 0usize..400) {
+            let sum: usize = (0..len).map(|i| (d + 1).min(len - 1 - i)).sum();
+            prop_assert_eq!(skip_bigram_count(len, Some(d)), sum);
+        }
+    }
+
+    #[test]
+    fn prepared_side_follows_the_repeated_text() {
+        // A batch (references shared by consecutive hypotheses), then matrix rows (one
+        // hypothesis against many references).
+        let hyps: [&[u32]; 4] = [&[1, 2, 3, 1, 2], &[2, 1, 3, 3], &[1, 1, 1, 2], &[3, 2, 1]];
+        let refs: [&[u32]; 3] = [&[2, 2, 1, 3], &[1, 3], &[3, 1, 2, 1, 1]];
+        let mut s = SkipBigramScratch::new();
+        let check = |s: &mut SkipBigramScratch, a: &[u32], b: &[u32]| {
+            for (gap, uni) in [(Some(1), false), (Some(1), true), (None, true)] {
+                assert_eq!(
+                    s.counts(a, b, gap, uni).hit as usize,
+                    oracle(a, b, gap, uni)
+                );
+            }
+        };
+        let holds = |s: &SkipBigramScratch, t: &[u32]| s.prepared.iter().all(|p| p.text == t);
+        for r in refs {
+            for h in hyps {
+                check(&mut s, h, r);
+                assert!(holds(&s, r), "a batch prepares its reference");
+            }
+        }
+        for h in hyps {
+            for (j, r) in refs.into_iter().enumerate() {
+                check(&mut s, h, r);
+                // From the second row on, a row's first comparison prepares its hypothesis.
+                if h != hyps[0] || j > 0 {
+                    assert!(holds(&s, h), "a matrix row prepares its hypothesis");
+                }
+            }
+        }
+        for r in refs {
+            for (j, h) in hyps.into_iter().enumerate() {
+                check(&mut s, h, r);
+                if r != refs[0] || j > 0 {
+                    assert!(holds(&s, r), "back to a batch");
+                }
+            }
+        }
+        // Every table is whole again between comparisons.
+        for p in &s.prepared {
+            let mut plain = PreparedText::default();
+            plain.prepare(&p.text, p.max_gap);
+            let k = p.symbols.len();
+            assert_eq!(&p.pairs[..k * k], &plain.pairs[..k * k]);
+            assert_eq!(&p.types[..k], &plain.types[..k]);
+            assert!(p.pairs[k * k..].iter().all(|&c| c == 0));
         }
     }
 

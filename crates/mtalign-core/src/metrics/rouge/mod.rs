@@ -412,16 +412,15 @@ pub fn variant_counts<'a>(
         (Variant::Skip { max_gap, unigrams }, Compat::Rouge155) if unigrams => {
             // Skip-bigrams, plus the unigrams of every token but the last.
             let head = &hyp[..hyp.len().saturating_sub(1)];
-            scratch.skip.prepare(hyp, max_gap, false);
             scratch.ngram.prepare(head, 1);
             out.extend(refs.map(|r| {
                 let r_head = &r[..r.len().saturating_sub(1)];
-                scratch.skip.overlap(r) + scratch.ngram.overlap(head, r_head)
+                scratch.skip.counts(hyp, r, max_gap, false) + scratch.ngram.overlap(head, r_head)
             }));
         }
         (Variant::Skip { max_gap, unigrams }, _) => {
-            scratch.skip.prepare(hyp, max_gap, unigrams);
-            out.extend(refs.map(|r| scratch.skip.overlap(r)));
+            // The texts that pairs share (a reference of several systems) are prepared once.
+            out.extend(refs.map(|r| scratch.skip.counts(hyp, r, max_gap, unigrams)));
         }
         (Variant::LcsSum, _) => {
             out.extend(refs.map(|r| scratch.summary.counts(&[hyp], &[r])));
@@ -720,6 +719,65 @@ mod tests {
         let s = score(&c, &[1], &[&[1]]);
         assert_eq!(&s[9..12], &[0.0, 0.0, 0.0]);
         assert_eq!(&s[12..15], &[1.0, 1.0, 1.0]);
+    }
+
+    /// Skip-bigram rows of a batch whose references are shared by consecutive pairs (the
+    /// systems of a segment; a prepared reference serves them) equal the rows of each pair
+    /// scored alone with fresh buffers, bit for bit, for 1 and 3 threads.
+    #[test]
+    fn shared_references_score_as_pairs_alone() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as u32
+        };
+        let texts: Vec<Vec<u32>> = (0..300)
+            .map(|i| {
+                let len = next(40) as usize + if i % 50 == 0 { 300 } else { 0 };
+                (0..len)
+                    .map(|_| next(if i % 3 == 0 { 5 } else { 30 }))
+                    .collect()
+            })
+            .collect();
+        let sentences = Sentences::from_ids(&texts);
+        let (mut hyps, mut sets) = (Vec::new(), RefSets::new());
+        for segment in 0..60u32 {
+            let n_refs = 1 + (segment % 4 == 0) as u32 + (segment % 8 == 0) as u32;
+            for system in 0..1 + next(9) {
+                hyps.push(100 + (segment * 7 + system * 13) % 200);
+                sets.push((0..n_refs).map(|j| (segment + 37 * j) % 100));
+            }
+        }
+        let names = [
+            "rougeS4", "rougeSU4", "rougeS*", "rougeSU*", "rougeS0", "rougeSU9",
+        ];
+        for compat in [Compat::Paper, Compat::Rouge155] {
+            let variants = names.iter().map(|n| Variant::parse(n).unwrap()).collect();
+            let config = RougeConfig::new(variants, 1.0, MultiRef::Max, false, compat).unwrap();
+            let width = config.width();
+            let mut alone = vec![0.0; hyps.len() * width];
+            for (i, row) in alone.chunks_exact_mut(width).enumerate() {
+                let refs = sets.get(i).iter().map(|&r| sentences.get(r as usize));
+                let hyp = sentences.get(hyps[i] as usize);
+                score_with(&config, &mut Scratch::default(), row, |s, v, out| {
+                    variant_counts(s, v, compat, hyp, refs.clone(), out)
+                });
+            }
+            for threads in [1, 3] {
+                let rows = crate::pool::run(Some(threads), || {
+                    score_batch(&config, &sentences, &hyps, &sets)
+                })
+                .unwrap()
+                .unwrap();
+                let same = rows
+                    .iter()
+                    .zip(&alone)
+                    .all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same, "{compat:?}, {threads} threads");
+            }
+        }
     }
 
     #[test]
