@@ -13,7 +13,9 @@
 //!
 //! The pairs that share a reference set (the systems of one segment, consecutive in a text
 //! batch) reuse the table: [`RefClipTable::prepare`] compares the references with those it
-//! was built for and keeps it when they are the same tokens. Counters of matched occurrences
+//! was built for and keeps it when they are the same tokens. A caller that counts a pair
+//! another way can still [`RefClipTable::remember`] its references, so that a set met twice
+//! in a row is recognised ([`RefClipTable::is_last`]). Counters of matched occurrences
 //! are stamped with the hypothesis they belong to, so nothing is cleared between
 //! hypotheses; the table is cleared slot by slot (only the occupied ones) when the
 //! references change.
@@ -61,7 +63,7 @@ pub struct RefClipTable {
 
 /// The slot of `key` among `2^(64 - shift)` (Fibonacci hashing).
 #[inline]
-fn home(key: u64, shift: u32) -> usize {
+pub fn home(key: u64, shift: u32) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
 }
 
@@ -75,11 +77,9 @@ impl RefClipTable {
         Self::default()
     }
 
-    /// Whether the table holds exactly `refs` at `order`.
-    fn holds<'a>(&self, refs: impl Iterator<Item = &'a [u32]>, order: usize) -> bool {
-        if !self.built || self.order != order {
-            return false;
-        }
+    /// Whether `refs` are the references last given to [`RefClipTable::prepare`] or
+    /// [`RefClipTable::remember`].
+    pub fn is_last<'a>(&self, refs: impl Iterator<Item = &'a [u32]>) -> bool {
         let mut start = 0;
         let mut i = 0;
         for r in refs {
@@ -93,6 +93,21 @@ impl RefClipTable {
             i += 1;
         }
         i == self.ends.len()
+    }
+
+    /// Whether the table is built for exactly `refs` at `order`.
+    pub fn holds<'a>(&self, refs: impl Iterator<Item = &'a [u32]>, order: usize) -> bool {
+        self.built && self.order == order && self.is_last(refs)
+    }
+
+    /// Empties the table and notes `refs` as the last references without building their
+    /// table ([`RefClipTable::is_last`] then recognises them).
+    pub fn remember<'a>(&mut self, refs: impl Iterator<Item = &'a [u32]>) {
+        self.clear();
+        for r in refs {
+            self.tokens.extend_from_slice(r);
+            self.ends.push(self.tokens.len());
+        }
     }
 
     /// Makes the table hold the n-grams of orders `1..=order` of `refs`, keeping it if it
@@ -292,6 +307,25 @@ mod tests {
         assert_eq!(hits(&mut t, &b, &[1, 2, 3, 4], 2), [0, 2, 1]);
         assert_eq!(hits(&mut t, &empty, &[1, 2], 2), [0, 0, 0]);
         assert_eq!(hits(&mut t, &[], &[1, 2], 2), [0, 0, 0]);
+    }
+
+    fn slices(s: &[Vec<u32>]) -> Vec<&[u32]> {
+        s.iter().map(Vec::as_slice).collect()
+    }
+
+    #[test]
+    fn remembered_references_are_recognised_not_built() {
+        let mut t = RefClipTable::new();
+        let a = vec![vec![1, 2, 3]];
+        let b = vec![vec![1, 2], vec![2, 3]];
+        assert_eq!(hits(&mut t, &a, &[1, 2, 3], 2), [0, 3, 2]);
+        assert!(t.holds(slices(&a).into_iter(), 2) && !t.holds(slices(&a).into_iter(), 3));
+        t.remember(slices(&b).into_iter());
+        assert!(t.is_last(slices(&b).into_iter()) && !t.is_last(slices(&a).into_iter()));
+        assert!(!t.holds(slices(&b).into_iter(), 2));
+        assert!(!t.is_last(slices(&b[..1]).into_iter()));
+        assert_eq!(hits(&mut t, &b, &[1, 2, 3, 2, 3], 2), [0, 3, 2]);
+        assert!(t.holds(slices(&b).into_iter(), 2));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! Scores are on sacrebleu's 0-100 scale. The sacrebleu smoothings repeat sacrebleu's
 //! floating-point operations in the same order, so scores are bit-identical to it.
 
-use crate::kernels::ngram_clip::{fits, RefClipTable, PACK_ORDERS};
+use crate::kernels::ngram_clip::{fits, home, RefClipTable, PACK_BITS, PACK_ORDERS};
 use crate::kernels::ngram_ids::NgramIds;
 use crate::kernels::ngram_mean::NgramMean;
 use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
@@ -205,7 +205,17 @@ pub struct BleuScratch {
     /// The reference set's packed n-grams with their clipping counts, kept while the
     /// references stay the same (the systems of one segment are consecutive in a batch).
     clip: RefClipTable,
+    /// Whether the previous pair's references were those of the pair before it.
+    sharing: bool,
+    /// A hypothesis's distinct packed n-gram keys (see [`BleuScratch::packed_hits`]),
+    /// their table slots, and the table: key and index into `distinct` per slot.
+    distinct: Vec<u64>,
+    slot_of: Vec<u32>,
+    slot_keys: Vec<u64>,
+    slot_ids: Vec<u32>,
 }
+
+const EMPTY: u32 = u32::MAX;
 
 impl BleuScratch {
     /// Writes the statistics row of `hyp` against `refs` into `row` (`cfg.width()` long).
@@ -226,13 +236,31 @@ impl BleuScratch {
         if hyp.is_empty() {
             return;
         }
-        if k <= PACK_ORDERS && fits(hyp) && self.clip.prepare(refs.clone(), k) {
-            let mut hits = [0u32; PACK_ORDERS + 1];
-            self.clip.matches(hyp, &mut hits);
-            for n in 1..=k {
-                row[1 + n] = f64::from(hits[n]);
+        if k <= PACK_ORDERS && fits(hyp) {
+            // The references' table pays for itself when other pairs share the references:
+            // the table already holds them, or the pairs before shared theirs (the systems
+            // of one segment), or this set repeats the previous pair's. With one reference
+            // building it costs what the hypothesis's table would.
+            let held = self.clip.holds(refs.clone(), k);
+            let build = !held
+                && (self.sharing
+                    || refs.clone().nth(1).is_none()
+                    || self.clip.is_last(refs.clone()));
+            self.sharing = held;
+            if held || build {
+                if self.clip.prepare(refs.clone(), k) {
+                    let mut hits = [0u32; PACK_ORDERS + 1];
+                    self.clip.matches(hyp, &mut hits);
+                    for n in 1..=k {
+                        row[1 + n] = f64::from(hits[n]);
+                    }
+                    return;
+                }
+            } else if refs.clone().all(fits) {
+                self.clip.remember(refs.clone());
+                self.packed_hits(hyp, refs, k, row);
+                return;
             }
-            return;
         }
         self.count_hyp(hyp, k);
         self.max_ref.clear();
@@ -245,6 +273,96 @@ impl BleuScratch {
             }
         }
         self.hits(k, row);
+    }
+
+    /// Clipped matches per order with packed n-gram keys (orders ≤ [`PACK_ORDERS`], ids
+    /// below 2^15) for a reference set met once: the order − 1 in the top two bits, then the
+    /// tokens, 15 bits each, so equal keys are equal n-grams of one order. The hypothesis's
+    /// keys go in an open addressing table sized for them (at most half full); each
+    /// reference's n-grams are looked up, a start's longer n-grams only while its shorter
+    /// ones were found. Cheaper than building the references' table when there are several
+    /// references and no other hypothesis will use it.
+    fn packed_hits<'a>(
+        &mut self,
+        hyp: &[u32],
+        refs: impl Iterator<Item = &'a [u32]>,
+        k: usize,
+        row: &mut [f64],
+    ) {
+        let cap = (2 * k * hyp.len()).next_power_of_two().max(64);
+        if self.slot_ids.len() < cap {
+            self.slot_ids = vec![EMPTY; cap];
+            self.slot_keys = vec![0; cap];
+        }
+        let mask = self.slot_ids.len() - 1;
+        let shift = 64 - self.slot_ids.len().trailing_zeros();
+        self.distinct.clear();
+        self.hyp_count.clear();
+        self.slot_of.clear();
+        for start in 0..hyp.len() {
+            let mut key = 0u64;
+            for (n, &t) in hyp[start..].iter().take(k).enumerate() {
+                key = (key << PACK_BITS) | u64::from(t);
+                let full = ((n as u64) << 62) | key;
+                let mut s = home(full, shift);
+                loop {
+                    let id = self.slot_ids[s];
+                    if id == EMPTY {
+                        self.slot_ids[s] = self.distinct.len() as u32;
+                        self.slot_keys[s] = full;
+                        self.slot_of.push(s as u32);
+                        self.distinct.push(full);
+                        self.hyp_count.push(1);
+                        break;
+                    }
+                    if self.slot_keys[s] == full {
+                        self.hyp_count[id as usize] += 1;
+                        break;
+                    }
+                    s = (s + 1) & mask;
+                }
+            }
+        }
+        let distinct = self.distinct.len();
+        self.max_ref.clear();
+        self.max_ref.resize(distinct, 0);
+        self.ref_count.clear();
+        self.ref_count.resize(distinct, 0);
+        for r in refs {
+            for start in 0..r.len() {
+                let mut key = 0u64;
+                for (n, &t) in r[start..].iter().take(k).enumerate() {
+                    key = (key << PACK_BITS) | u64::from(t);
+                    let full = ((n as u64) << 62) | key;
+                    let mut s = home(full, shift);
+                    let id = loop {
+                        let id = self.slot_ids[s];
+                        if id == EMPTY || self.slot_keys[s] == full {
+                            break id;
+                        }
+                        s = (s + 1) & mask;
+                    };
+                    if id == EMPTY {
+                        break;
+                    }
+                    self.ref_count[id as usize] += 1;
+                }
+            }
+            for (m, c) in self.max_ref.iter_mut().zip(self.ref_count.iter_mut()) {
+                *m = (*m).max(*c);
+                *c = 0;
+            }
+        }
+        let mut hits = [0u32; PACK_ORDERS + 1];
+        for ((&key, &h), &m) in self.distinct.iter().zip(&self.hyp_count).zip(&self.max_ref) {
+            hits[(key >> 62) as usize + 1] += h.min(m);
+        }
+        for n in 1..=k {
+            row[1 + n] = f64::from(hits[n]);
+        }
+        for &s in &self.slot_of {
+            self.slot_ids[s as usize] = EMPTY;
+        }
     }
 
     /// The hypothesis's distinct n-grams (ids numbered order by order) and their counts.
@@ -705,7 +823,6 @@ pub fn sum_rows(stats: &[f64], width: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::ngram_clip::PACK_BITS;
 
     fn cfg(n: usize, smooth: &str) -> BleuConfig {
         BleuConfig::new(n, smooth, None, "closest", false).unwrap()
