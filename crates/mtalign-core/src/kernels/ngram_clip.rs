@@ -223,14 +223,13 @@ impl RefClipTable {
                 if slot.key == 0 {
                     break;
                 }
-                if slot.stamp != stamp {
-                    slot.stamp = stamp;
-                    slot.used = 0;
-                }
-                if slot.used < slot.max {
-                    slot.used += 1;
-                    hits[n + 1] += 1;
-                }
+                // Without branches (whether an occurrence matches is not predictable): a
+                // counter stamped by another hypothesis reads as 0.
+                let used = if slot.stamp == stamp { slot.used } else { 0 };
+                let hit = u32::from(used < slot.max);
+                slot.used = used + hit;
+                slot.stamp = stamp;
+                hits[n + 1] += hit;
             }
         }
     }
