@@ -246,3 +246,38 @@ def test_corpus_result_carries_sentence_scores(mtalign):
         assert res.n_sentences == 3
         assert bleu.sentence_score(hyps[0], refs[0]).per_sentence.tolist() == [
             bleu.batch_score(hyps[:1], refs[:1])[0]]
+
+
+def segment_major(dataset, n_segments):
+    """Every system's output of each of the first segments in turn (the systems of a segment
+    share its references, consecutive in the batch, as in a WMT layout read by segment), one
+    reference on even segments and two on odd ones."""
+    data = wmt_data.load(dataset)
+    _, per_segment = refsets(data, "AB")
+    hyps, refs = [], []
+    for s in range(n_segments):
+        for lines in data["hyps"].values():
+            hyps.append(lines[s])
+            refs.append(per_segment[s] if s % 2 else per_segment[s][:1])
+    return hyps, refs
+
+
+def test_shared_references_equal_pair_by_pair_scores(mtalign):
+    """Pairs that share references reuse their n-gram table: the rows equal sacrebleu's
+    sentence scores and mtalign's own pair-by-pair scores, in any order of the pairs."""
+    hyps, refs = segment_major("wmt21_deen_news", 120)
+    assert len(hyps) > 2000
+    peer = BLEU(smooth_method="exp")
+    ours = mtalign.Bleu(smooth="exp")
+    got = ours.batch_score(hyps, refs, threads=2)
+    for i, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+        assert got[i] == peer.sentence_score(h, r).score, (i, h)
+    add1 = mtalign.Bleu(smooth="add1")
+    grouped = add1.batch_score(hyps, refs, threads=1)
+    perm = np.random.default_rng(3).permutation(len(hyps))
+    shuffled = add1.batch_score([hyps[i] for i in perm], [refs[i] for i in perm], threads=2)
+    assert grouped.tolist() == shuffled[np.argsort(perm)].tolist()
+    one = [float(add1.sentence_score(h, r)) for h, r in zip(hyps, refs, strict=True)]
+    assert grouped.tolist() == one
+    assert add1.statistics(hyps, refs).tolist() == [
+        add1.statistics([h], [r])[0].tolist() for h, r in zip(hyps, refs, strict=True)]

@@ -32,7 +32,7 @@ impl BatchScorer for BleuCore {
         &self.config
     }
     fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
-        Some(Box::new(|row| bleu::score(&self.config, row).score))
+        Some(Box::new(|row| bleu::sentence_score(&self.config, row)))
     }
 }
 
@@ -100,7 +100,7 @@ batch_pymethods! {
             let rows = stats_slice(&stats, w)?;
             let scores: Vec<f64> = rows
                 .chunks_exact(w)
-                .map(|row| bleu::score(&self.config, row).score)
+                .map(|row| bleu::sentence_score(&self.config, row))
                 .collect();
             Ok(PyArray1::from_vec(py, scores))
         }

@@ -8,6 +8,7 @@ pub mod lcs;
 pub mod lcs_bits;
 pub mod lcs_long;
 pub mod ngram;
+pub mod ngram_clip;
 pub mod ngram_ids;
 pub mod ngram_mean;
 pub mod ngram_packed;

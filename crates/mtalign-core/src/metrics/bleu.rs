@@ -11,6 +11,7 @@
 //! Scores are on sacrebleu's 0-100 scale. The sacrebleu smoothings repeat sacrebleu's
 //! floating-point operations in the same order, so scores are bit-identical to it.
 
+use crate::kernels::ngram_clip::{fits, home, RefClipTable, PACK_BITS, PACK_ORDERS};
 use crate::kernels::ngram_ids::NgramIds;
 use crate::kernels::ngram_mean::NgramMean;
 use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
@@ -201,7 +202,12 @@ pub struct BleuScratch {
     loo: RefNgrams,
     loo_max: Vec<u32>,
     loo_hyp: HypNgrams,
-    /// The hypothesis's distinct packed n-gram keys (see [`BleuScratch::packed_hits`]),
+    /// The reference set's packed n-grams with their clipping counts, kept while the
+    /// references stay the same (the systems of one segment are consecutive in a batch).
+    clip: RefClipTable,
+    /// Whether the previous pair's references were those of the pair before it.
+    sharing: bool,
+    /// A hypothesis's distinct packed n-gram keys (see [`BleuScratch::packed_hits`]),
     /// their table slots, and the table: key and index into `distinct` per slot.
     distinct: Vec<u64>,
     slot_of: Vec<u32>,
@@ -209,16 +215,7 @@ pub struct BleuScratch {
     slot_ids: Vec<u32>,
 }
 
-/// Bits per token of a packed n-gram key.
-const PACK_BITS: u32 = 15;
-/// Orders that fit a packed key: `PACK_ORDERS` tokens and the order in the top 2 bits.
-const PACK_ORDERS: usize = 4;
 const EMPTY: u32 = u32::MAX;
-
-/// The slot of `key` in a table of `2^(64 - shift)` slots (Fibonacci hashing).
-fn slot(key: u64, shift: u32) -> usize {
-    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
-}
 
 impl BleuScratch {
     /// Writes the statistics row of `hyp` against `refs` into `row` (`cfg.width()` long).
@@ -239,10 +236,31 @@ impl BleuScratch {
         if hyp.is_empty() {
             return;
         }
-        let fits = |t: &[u32]| t.iter().all(|&id| id < 1 << PACK_BITS);
-        if k <= PACK_ORDERS && fits(hyp) && refs.clone().all(fits) {
-            self.packed_hits(hyp, refs, k, row);
-            return;
+        if k <= PACK_ORDERS && fits(hyp) {
+            // The references' table pays for itself when other pairs share the references:
+            // the table already holds them, or the pairs before shared theirs (the systems
+            // of one segment), or this set repeats the previous pair's. With one reference
+            // building it costs what the hypothesis's table would.
+            let held = self.clip.holds(refs.clone(), k);
+            let build = !held
+                && (self.sharing
+                    || refs.clone().nth(1).is_none()
+                    || self.clip.is_last(refs.clone()));
+            self.sharing = held;
+            if held || build {
+                if self.clip.prepare(refs.clone(), k) {
+                    let mut hits = [0u32; PACK_ORDERS + 1];
+                    self.clip.matches(hyp, &mut hits);
+                    for n in 1..=k {
+                        row[1 + n] = f64::from(hits[n]);
+                    }
+                    return;
+                }
+            } else if refs.clone().all(fits) {
+                self.clip.remember(refs.clone());
+                self.packed_hits(hyp, refs, k, row);
+                return;
+            }
         }
         self.count_hyp(hyp, k);
         self.max_ref.clear();
@@ -258,10 +276,12 @@ impl BleuScratch {
     }
 
     /// Clipped matches per order with packed n-gram keys (orders ≤ [`PACK_ORDERS`], ids
-    /// below 2^15): the order − 1 in the top two bits, then the tokens, 15 bits each, so
-    /// equal keys are equal n-grams of one order. The hypothesis's keys go in an open
-    /// addressing table sized for them (at most half full); each reference's n-grams are
-    /// looked up, a start's longer n-grams only while its shorter ones were found.
+    /// below 2^15) for a reference set met once: the order − 1 in the top two bits, then the
+    /// tokens, 15 bits each, so equal keys are equal n-grams of one order. The hypothesis's
+    /// keys go in an open addressing table sized for them (at most half full); each
+    /// reference's n-grams are looked up, a start's longer n-grams only while its shorter
+    /// ones were found. Cheaper than building the references' table when there are several
+    /// references and no other hypothesis will use it.
     fn packed_hits<'a>(
         &mut self,
         hyp: &[u32],
@@ -284,7 +304,7 @@ impl BleuScratch {
             for (n, &t) in hyp[start..].iter().take(k).enumerate() {
                 key = (key << PACK_BITS) | u64::from(t);
                 let full = ((n as u64) << 62) | key;
-                let mut s = slot(full, shift);
+                let mut s = home(full, shift);
                 loop {
                     let id = self.slot_ids[s];
                     if id == EMPTY {
@@ -314,7 +334,7 @@ impl BleuScratch {
                 for (n, &t) in r[start..].iter().take(k).enumerate() {
                     key = (key << PACK_BITS) | u64::from(t);
                     let full = ((n as u64) << 62) | key;
-                    let mut s = slot(full, shift);
+                    let mut s = home(full, shift);
                     let id = loop {
                         let id = self.slot_ids[s];
                         if id == EMPTY || self.slot_keys[s] == full {
@@ -585,6 +605,30 @@ fn my_log(x: f64) -> f64 {
 
 /// The score of a statistics row (one sentence) or of a sum of rows (a corpus).
 pub fn score(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
+    let f = figures(cfg, row);
+    BleuDetail {
+        score: f.score,
+        bp: f.bp,
+        precisions: f.precisions[..cfg.max_order].to_vec(),
+        sys_len: row[0],
+        ref_len: row[1],
+    }
+}
+
+/// [`score`]`(cfg, row).score` without building the detail (no allocation: a batch's
+/// sentence scores are one call per row).
+pub fn sentence_score(cfg: &BleuConfig, row: &[f64]) -> f64 {
+    figures(cfg, row).score
+}
+
+/// What [`score`] computes, on the stack: the precisions of orders `1..=max_order`.
+struct Figures {
+    score: f64,
+    bp: f64,
+    precisions: [f64; MAX_ORDER + 1],
+}
+
+fn figures(cfg: &BleuConfig, row: &[f64]) -> Figures {
     if cfg.smooth.is_nltk() {
         score_nltk(cfg, row)
     } else {
@@ -593,7 +637,7 @@ pub fn score(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
 }
 
 /// sacrebleu's `BLEU.compute_bleu`, operation for operation.
-fn score_sacrebleu(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
+fn score_sacrebleu(cfg: &BleuConfig, row: &[f64]) -> Figures {
     let (k, big_n) = (cfg.orders(), cfg.max_order);
     let (sys_len, ref_len) = (row[0], row[1]);
     let matches = &row[2..2 + k];
@@ -606,18 +650,15 @@ fn score_sacrebleu(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
             0.0
         };
     }
-    let mut precisions = vec![0.0; big_n];
-    let mut detail = BleuDetail {
+    let mut detail = Figures {
         score: 0.0,
         bp,
-        precisions: Vec::new(),
-        sys_len,
-        ref_len,
+        precisions: [0.0; MAX_ORDER + 1],
     };
     if matches[..big_n].iter().all(|&m| m == 0.0) {
-        detail.precisions = precisions;
         return detail;
     }
+    let precisions = &mut detail.precisions;
     let mut smooth_mteval = 1.0;
     let mut eff_order = big_n;
     for n in 1..=big_n {
@@ -649,12 +690,11 @@ fn score_sacrebleu(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
         .iter()
         .fold(0.0, |acc, &p| acc + my_log(p));
     detail.score = bp * (sum / eff_order as f64).exp();
-    detail.precisions = precisions;
     detail
 }
 
 /// nltk's `corpus_bleu` with its smoothing functions (uniform weights 1/max_order).
-fn score_nltk(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
+fn score_nltk(cfg: &BleuConfig, row: &[f64]) -> Figures {
     let (k, big_n) = (cfg.orders(), cfg.max_order);
     let (hyp_len, ref_len) = (row[0], row[1]);
     let num = &row[2..2 + k];
@@ -667,18 +707,21 @@ fn score_nltk(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
     } else {
         (1.0 - ref_len / hyp_len).exp()
     };
-    let mut detail = BleuDetail {
+    let mut detail = Figures {
         score: 0.0,
         bp,
-        precisions: vec![0.0; big_n],
-        sys_len: hyp_len,
-        ref_len,
+        precisions: [0.0; MAX_ORDER + 1],
     };
     if num[0] == 0.0 {
         return detail;
     }
-    let raw: Vec<f64> = (0..k).map(|i| num[i] / den[i]).collect();
-    let mut p: Vec<f64> = raw[..big_n].to_vec();
+    // k ≤ MAX_ORDER + 1 orders (methods 5 and 7 look one further).
+    let mut raw = [0.0; MAX_ORDER + 1];
+    for i in 0..k {
+        raw[i] = num[i] / den[i];
+    }
+    let mut p_all = raw;
+    let p = &mut p_all[..big_n];
     let v = cfg.value;
     match cfg.smooth {
         Smooth::Add1 | Smooth::Method(2) => {
@@ -702,8 +745,8 @@ fn score_nltk(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
                 }
             }
         }
-        Smooth::Method(4) => method4(&mut p, num, den, hyp_len, v),
-        Smooth::Method(5) => method5(&mut p, raw[big_n]),
+        Smooth::Method(4) => method4(p, num, den, hyp_len, v),
+        Smooth::Method(5) => method5(p, raw[big_n]),
         Smooth::Method(6) => {
             for i in 2..big_n {
                 let pi0 = if p[i - 2] == 0.0 {
@@ -715,8 +758,8 @@ fn score_nltk(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
             }
         }
         Smooth::Method(7) => {
-            method4(&mut p, num, den, hyp_len, v);
-            method5(&mut p, raw[big_n]);
+            method4(p, num, den, hyp_len, v);
+            method5(p, raw[big_n]);
         }
         _ => {}
     }
@@ -736,7 +779,9 @@ fn score_nltk(cfg: &BleuConfig, row: &[f64]) -> BleuDetail {
         .map(|&x| w * x.ln())
         .sum();
     detail.score = 100.0 * bp * s.exp();
-    detail.precisions = p.iter().map(|x| 100.0 * x).collect();
+    for (out, &x) in detail.precisions.iter_mut().zip(p.iter()) {
+        *out = 100.0 * x;
+    }
     detail
 }
 
@@ -754,7 +799,9 @@ fn method4(p: &mut [f64], num: &[f64], den: &[f64], hyp_len: f64, k: f64) {
 /// Averages each precision with its neighbours: (m[n-1] + p[n] + p[n+1]) / 3, where m is
 /// the smoothed previous value (m[0] = p[1] + 1) and p[N+1] the raw next order.
 fn method5(p: &mut [f64], next_order: f64) {
-    let orig: Vec<f64> = p.iter().copied().chain([next_order]).collect();
+    let mut orig = [0.0; MAX_ORDER + 1];
+    orig[..p.len()].copy_from_slice(p);
+    orig[p.len()] = next_order;
     let mut prev = p[0] + 1.0;
     for i in 0..p.len() {
         p[i] = (prev + orig[i] + orig[i + 1]) / 3.0;
@@ -842,6 +889,37 @@ mod tests {
             proptest::prop_assert_eq!(&out, &packed);
             if !hyp.is_empty() {
                 proptest::prop_assert_eq!(&packed[2..2 + k], &naive_hits(&hyp, &refs, k)[..]);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// One scratch scoring a run of pairs whose reference sets repeat (consecutively, as
+        /// the systems of a segment do, and after other sets) gives each pair the row of a
+        /// fresh scratch, and the counting oracle's matches.
+        #[test]
+        fn shared_reference_sets_equal_fresh_rows(
+            sets in proptest::collection::vec(
+                proptest::collection::vec(proptest::collection::vec(0u32..6, 0..25), 1..4),
+                1..4),
+            hyps in proptest::collection::vec(
+                (0usize..4, proptest::collection::vec(0u32..6, 0..25)), 1..16),
+            k in 1usize..=4,
+            smooth in 0usize..Smooth::NAMES.len(),
+        ) {
+            let c = cfg(k, Smooth::NAMES[smooth]);
+            let mut shared = BleuScratch::default();
+            let mut out = vec![0.0; c.width()];
+            for (which, hyp) in &hyps {
+                let refs = &sets[which % sets.len()];
+                let fresh = row(&c, hyp, &refs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+                shared.stats(&c, hyp, refs.iter().map(Vec::as_slice), &mut out);
+                proptest::prop_assert_eq!(&out, &fresh);
+                if !hyp.is_empty() {
+                    let kk = c.orders();
+                    proptest::prop_assert_eq!(&out[2..2 + kk], &naive_hits(hyp, refs, kk)[..]);
+                }
             }
         }
     }

@@ -7,7 +7,7 @@
 //! tokenized and interned locally in parallel, then local vocabularies are merged in chunk
 //! order. Ids are therefore assigned in order of first appearance, whatever the thread count.
 
-use crate::text::tokenize::{Tokenizer, TokenizerKind};
+use crate::text::tokenize::{sacrebleu, Tokenizer, TokenizerKind};
 use hashbrown::HashTable;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
@@ -470,13 +470,22 @@ impl LocalChunk {
                 self.end_sentence();
                 continue;
             }
-            tokenizer.tokenize_into(text, buf, spans);
+            // 13a's tokens are ranges of the text itself unless it lowercases or rewrites it.
+            let source = if tokenizer.kind == TokenizerKind::Sacre13a
+                && !tokenizer.lowercase
+                && sacrebleu::spans_13a_in_place(text, spans)
+            {
+                text
+            } else {
+                tokenizer.tokenize_into(text, buf, spans);
+                buf.as_str()
+            };
             if spans.is_empty() && text.chars().any(|c| !c.is_whitespace()) {
                 self.vanished.push(k);
             }
             self.vocab.ensure_short_table();
             for &(s, e) in spans.iter() {
-                let (id, _) = self.vocab.intern_span(buf, s as usize, e as usize);
+                let (id, _) = self.vocab.intern_span(source, s as usize, e as usize);
                 self.ids.push(id);
             }
             self.end_sentence();

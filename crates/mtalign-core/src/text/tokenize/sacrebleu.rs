@@ -155,7 +155,7 @@ pub fn tokenize_13a(text: &str, lowercase: bool, buf: &mut String, spans: &mut V
     } else {
         (text, lowercase)
     };
-    if !scan_13a(text, lower_ascii, false, buf, spans) {
+    if !scan_13a(text, false, into_buf(text, lower_ascii, buf, spans)) {
         let lowered;
         let text = if lower_ascii {
             lowered = text.to_ascii_lowercase();
@@ -164,8 +164,39 @@ pub fn tokenize_13a(text: &str, lowercase: bool, buf: &mut String, spans: &mut V
             text
         };
         let line = replace_13a(text);
-        scan_13a(&line, false, true, buf, spans);
+        scan_13a(&line, true, into_buf(&line, false, buf, spans));
     }
+}
+
+/// The sink of [`scan_13a`] that writes the tokens of `text` to `buf` one space apart
+/// (ASCII-lowercased if asked) and their spans to `spans` (both cleared first).
+fn into_buf<'a>(
+    text: &'a str,
+    lower_ascii: bool,
+    buf: &'a mut String,
+    spans: &'a mut Vec<(u32, u32)>,
+) -> impl FnMut(usize, usize) + 'a {
+    buf.clear();
+    spans.clear();
+    move |s, e| {
+        if !buf.is_empty() {
+            buf.push(' ');
+        }
+        let at = buf.len();
+        buf.push_str(&text[s..e]);
+        if lower_ascii {
+            buf[at..].make_ascii_lowercase();
+        }
+        spans.push((at as u32, buf.len() as u32));
+    }
+}
+
+/// The 13a tokens of `text` (not lowercased) as byte ranges of `text` itself, into `spans`
+/// (cleared first): no copy of the text. False when 13a's replacements might change the
+/// text (it has `<`, `&` or a line feed); [`tokenize_13a`] then gives the tokens.
+pub fn spans_13a_in_place(text: &str, spans: &mut Vec<(u32, u32)>) -> bool {
+    spans.clear();
+    scan_13a(text, false, |s, e| spans.push((s as u32, e as u32)))
 }
 
 /// The 13a tokenization by its passes, one after the other, as sacrebleu runs them
@@ -221,48 +252,66 @@ const CLASS_13A: [u8; 256] = {
     t
 };
 
-/// Tokens being written to `buf` (one space apart) and their spans.
-struct Tokens<'a> {
-    buf: &'a mut String,
-    spans: &'a mut Vec<(u32, u32)>,
-    /// Start of the open token in `buf`, if one is open.
-    open: Option<usize>,
-    lower_ascii: bool,
-}
-
-impl Tokens<'_> {
-    /// Appends `piece` to the open token, opening one if none is.
-    fn push(&mut self, piece: &str) {
-        if self.open.is_none() {
-            if !self.buf.is_empty() {
-                self.buf.push(' ');
-            }
-            self.open = Some(self.buf.len());
+/// The end of the run of [`WORD`] bytes of `bytes` from `i`: eight bytes classified at a
+/// time with no branch per byte (where a word ends is not predictable).
+#[inline]
+fn word_end(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(eight) = bytes.get(i..i + 8) {
+        let mut words = 0u32;
+        for (k, &b) in eight.iter().enumerate() {
+            words |= u32::from(CLASS_13A[b as usize] == WORD) << k;
         }
-        let at = self.buf.len();
-        self.buf.push_str(piece);
-        if self.lower_ascii {
-            self.buf[at..].make_ascii_lowercase();
+        let run = (!words).trailing_zeros() as usize;
+        i += run;
+        if run < 8 {
+            return i;
         }
     }
+    while i < bytes.len() && CLASS_13A[bytes[i] as usize] == WORD {
+        i += 1;
+    }
+    i
+}
 
+/// The token being read: 13a only inserts spaces, so every token is a range of the text,
+/// read piece by piece (`start..end`, open or not), and handed to `sink` when it ends.
+struct Tokens<F: FnMut(usize, usize)> {
+    sink: F,
+    /// Start of the open token, if one is open, and its end so far.
+    open: Option<usize>,
+    end: usize,
+}
+
+impl<F: FnMut(usize, usize)> Tokens<F> {
+    /// Extends the open token (or opens one) with the piece `start..end`, which follows
+    /// the open token's end.
+    #[inline]
+    fn push(&mut self, start: usize, end: usize) {
+        if self.open.is_none() {
+            self.open = Some(start);
+        }
+        self.end = end;
+    }
+
+    #[inline]
     fn close(&mut self) {
         if let Some(start) = self.open.take() {
-            self.spans.push((start as u32, self.buf.len() as u32));
+            (self.sink)(start, self.end);
         }
     }
 
-    /// `piece` as a token of its own.
-    fn alone(&mut self, piece: &str) {
+    /// `start..end` as a token of its own.
+    #[inline]
+    fn alone(&mut self, start: usize, end: usize) {
         self.close();
-        self.push(piece);
-        self.close();
+        (self.sink)(start, end);
     }
 }
 
-/// 13a's four regular-expression passes over ` {text} ` in one scan. Unless `replaced`,
-/// `false` (with `buf` and `spans` in any state) when `text` has a byte where 13a's
-/// replacements might apply (`<`, `&`, a line feed).
+/// 13a's four regular-expression passes over ` {text} ` in one scan, each token handed to
+/// `sink` as its byte range of `text`, in order. Unless `replaced`, `false` (with some
+/// tokens handed over already) when `text` has a byte where 13a's replacements might apply
+/// (`<`, `&`, a line feed).
 ///
 /// Every pass only inserts spaces, so the tokens are the runs of non-space characters of
 /// `text` cut where some pass inserts a space. Where each pass does, decided locally:
@@ -276,23 +325,14 @@ impl Tokens<'_> {
 ///   the run pairwise from its left end, so every mark is cut from the next, from `l`
 ///   (by the second or the third pass), and the last one from `r` unless `r` is a digit and
 ///   the pairing left it next to `r` (`m` odd after a digit, even after a non-digit).
-fn scan_13a(
-    text: &str,
-    lower_ascii: bool,
-    replaced: bool,
-    buf: &mut String,
-    spans: &mut Vec<(u32, u32)>,
-) -> bool {
-    buf.clear();
-    spans.clear();
+fn scan_13a(text: &str, replaced: bool, sink: impl FnMut(usize, usize)) -> bool {
     let bytes = text.as_bytes();
     let n = bytes.len();
     let digit_at = |k: usize| k < n && bytes[k].is_ascii_digit();
     let mut out = Tokens {
-        buf,
-        spans,
+        sink,
         open: None,
-        lower_ascii,
+        end: 0,
     };
     let mut i = 0;
     while i < n {
@@ -300,26 +340,28 @@ fn scan_13a(
         match CLASS_13A[c as usize] {
             WORD => {
                 let start = i;
-                i += 1;
-                while i < n && CLASS_13A[bytes[i] as usize] == WORD {
+                i = word_end(bytes, i + 1);
+                // Ends at an ASCII byte, a lead byte or the end: a character boundary.
+                out.push(start, i);
+                // The usual next byte, one space, without another turn of the loop.
+                if i < n && bytes[i] == b' ' {
+                    out.close();
                     i += 1;
                 }
-                // Ends at an ASCII byte, a lead byte or the end: a character boundary.
-                out.push(&text[start..i]);
             }
             SPACE => {
                 out.close();
                 i += 1;
             }
             SYMBOL => {
-                out.alone(&text[i..i + 1]);
+                out.alone(i, i + 1);
                 i += 1;
             }
             DASH => {
                 if i > 0 && bytes[i - 1].is_ascii_digit() {
-                    out.alone("-");
+                    out.alone(i, i + 1);
                 } else {
-                    out.push("-");
+                    out.push(i, i + 1);
                 }
                 i += 1;
             }
@@ -332,18 +374,18 @@ fn scan_13a(
                 let left_digit = start > 0 && bytes[start - 1].is_ascii_digit();
                 let right_digit = digit_at(i);
                 if m == 1 && left_digit && right_digit {
-                    out.push(&text[start..i]);
+                    out.push(start, i);
                     continue;
                 }
                 let last_joins_right = right_digit && left_digit == (m % 2 == 1);
                 out.close();
                 for k in start..i - 1 {
-                    out.alone(&text[k..k + 1]);
+                    out.alone(k, k + 1);
                 }
                 if last_joins_right {
-                    out.push(&text[i - 1..i]);
+                    out.push(i - 1, i);
                 } else {
-                    out.alone(&text[i - 1..i]);
+                    out.alone(i - 1, i);
                 }
             }
             LEAD => {
@@ -352,7 +394,7 @@ fn scan_13a(
                 if py_isspace(ch) {
                     out.close();
                 } else {
-                    out.push(&text[i..i + len]);
+                    out.push(i, i + len);
                 }
                 i += len;
             }
@@ -360,7 +402,7 @@ fn scan_13a(
                 if c == b'\n' {
                     out.close();
                 } else {
-                    out.alone(&text[i..i + 1]);
+                    out.alone(i, i + 1);
                 }
                 i += 1;
             }
@@ -719,6 +761,21 @@ mod tests {
             .collect();
         // The buffer is the tokens one space apart, as `' '.join(line.split())`.
         assert_eq!(buf, tokens.join(" "));
+        // The same tokens as ranges of the text, unless the replacements might apply.
+        let mut in_place = vec![(0, 1)];
+        let replaces = text.contains(['<', '&', '\n']);
+        assert_eq!(
+            spans_13a_in_place(text, &mut in_place),
+            !replaces,
+            "{text:?}"
+        );
+        if !replaces && !lowercase {
+            let same: Vec<&str> = in_place
+                .iter()
+                .map(|&(s, e)| &text[s as usize..e as usize])
+                .collect();
+            assert_eq!(same, tokens);
+        }
         tokens
     }
 
