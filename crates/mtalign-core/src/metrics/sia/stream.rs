@@ -259,13 +259,16 @@ impl PrefixMax {
         self.t.resize(len + 1, f64::NEG_INFINITY);
     }
 
+    /// Each node after `at + 1` on the way up covers the columns of the one before and more,
+    /// so it holds at least as much: the first node already at `v` ends the raise.
     #[inline]
     fn raise(&mut self, at: usize, v: f64) {
         let mut k = at + 1;
         while k < self.t.len() {
-            if self.t[k] < v {
-                self.t[k] = v;
+            if self.t[k] >= v {
+                return;
             }
+            self.t[k] = v;
             k += k & k.wrapping_neg();
         }
     }
@@ -531,6 +534,32 @@ impl Best {
     }
 }
 
+/// How many cells of a window row (columns increasing) lie left of column `j`, given that at
+/// least `from` do: a galloping search from `from`, O(log distance). A row of a rare word
+/// moves its cursors in long jumps through the rows of frequent words above it, and a step
+/// a cell made that cost grow with the rows' length.
+#[inline]
+fn gallop(cells: &[WinCell], from: usize, j: u32) -> usize {
+    if from >= cells.len() || cells[from].at >= j {
+        return from;
+    }
+    // cells[lo - 1].at < j; cells[hi..] (if any) are at or right of j.
+    let mut lo = from + 1;
+    let mut step = 1;
+    let hi = loop {
+        let probe = from + step;
+        if probe >= cells.len() {
+            break cells.len();
+        }
+        if cells[probe].at >= j {
+            break probe;
+        }
+        lo = probe + 1;
+        step *= 2;
+    };
+    lo + cells[lo..hi].partition_point(|c| c.at < j)
+}
+
 /// The best value of cell (i, j) of weight `w` and its predecessor's node (NIL: the start),
 /// over the cells of rows before `i` (the window's rows and the column stacks).
 fn best_of(
@@ -613,10 +642,7 @@ fn best_of(
         if d == cursors.len() {
             cursors.push(0);
         }
-        let mut end = cursors[d] as usize;
-        while end < cells.len() && cells[end].at < j {
-            end += 1;
-        }
+        let end = gallop(cells, cursors[d] as usize, j);
         cursors[d] = end as u32;
         if end == 0 {
             continue;
