@@ -124,6 +124,9 @@ pub struct ChainScratch {
     col_done: Vec<usize>,
 }
 
+/// Ranges of at most this many leaves are read directly (cheaper than the tree walk).
+const NARROW: usize = 8;
+
 /// Point updates (raise to a maximum) and range maxima over `0..len`, in O(log len).
 #[derive(Debug, Default)]
 struct MaxTree {
@@ -146,8 +149,13 @@ impl MaxTree {
         }
     }
 
-    /// The maximum over `lo..hi`.
+    /// The maximum over `lo..hi`; a short range straight from the leaves.
     fn max(&self, lo: usize, hi: usize) -> f64 {
+        if hi <= lo + NARROW {
+            return self.t[lo + self.half..hi + self.half]
+                .iter()
+                .fold(f64::NEG_INFINITY, |m, &x| m.max(x));
+        }
         let (mut l, mut r) = (lo + self.half, hi + self.half);
         let mut m = f64::NEG_INFINITY;
         while l < r {
