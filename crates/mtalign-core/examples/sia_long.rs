@@ -4,6 +4,8 @@
 //! inserted and a short phrase moved every 40 words; `unrelated`: two independent texts).
 //! Prints the time and the score's bits (a run before and after a change must print the
 //! same bits). For callgrind: `valgrind --tool=callgrind target/release/examples/sia_long 3000 mt`.
+//! `sia_long 25 mt 20000`: 20,000 sentence pairs of about 25 words instead (the full-grid
+//! search).
 
 use mtalign_core::metrics::sia::{exact, sia_detail, sia_score, stream::Matches, Decay, SiaConfig};
 use std::time::Instant;
@@ -33,8 +35,8 @@ fn zipf(rng: &mut Rng, cumulative: &[f64]) -> u32 {
         .min(cumulative.len() - 1) as u32
 }
 
-fn texts(words: usize, kind: &str) -> (Vec<u32>, Vec<u32>) {
-    let mut rng = Rng(13);
+fn texts(words: usize, kind: &str, seed: u64) -> (Vec<u32>, Vec<u32>) {
+    let mut rng = Rng(seed);
     let mut cumulative = Vec::with_capacity(5000);
     let mut total = 0.0;
     for k in 0..5000 {
@@ -77,8 +79,26 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let words: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let kind = args.next().unwrap_or_else(|| "mt".to_string());
-    let (hyp, reference) = texts(words, &kind);
     let config = SiaConfig::new(0.35, Decay::Figure).expect("valid");
+    if let Some(pairs) = args.next().and_then(|a| a.parse::<usize>().ok()) {
+        // Sentence mode: `pairs` pairs of about `words` words (the full-grid search).
+        let pairs: Vec<_> = (0..pairs as u64)
+            .map(|k| texts(words, &kind, 13 + k))
+            .collect();
+        let t = Instant::now();
+        let mut total = 0.0;
+        for (hyp, reference) in &pairs {
+            total += sia_score(hyp, &[reference], exact, &config);
+        }
+        println!(
+            "sia {} pairs of {words} words ({kind}): {:.3}s sum={total} bits={:016x}",
+            pairs.len(),
+            t.elapsed().as_secs_f64(),
+            total.to_bits()
+        );
+        return;
+    }
+    let (hyp, reference) = texts(words, &kind, 13);
     let t = Instant::now();
     let score = sia_score(&hyp, &[&reference], exact, &config);
     let cells = Matches::new(&hyp, &reference, &exact).cells;

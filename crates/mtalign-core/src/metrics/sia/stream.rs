@@ -606,8 +606,7 @@ fn best_of(
         // x + t < v or y + t < v (rounding is monotone), and a bound over more rows than
         // needed (`in_rows` before `lo` moved up) or more columns (`pre`, the prefix maximum
         // up to a column further right) is larger, so it breaks no sooner; a tree query costs
-        // more than a column. The rows' bound is looked up at every move of `lo` once the
-        // rows between `lo` and the cell are few (a direct read).
+        // more than a column, and the prefix bound is the one that stops most scans.
         let mut lo = 0u32;
         let mut in_rows = f64::INFINITY;
         let mut rows_from = u32::MAX;
@@ -625,7 +624,7 @@ fn best_of(
                     break;
                 }
             }
-            if rows_from != lo && (i - lo <= 8 || (j as usize - b).is_multiple_of(8)) {
+            if rows_from != lo && (j as usize - b).is_multiple_of(8) {
                 rows_from = lo;
                 in_rows = s.rows.max(lo as usize, i as usize);
                 if in_rows + t < best.v {
@@ -663,11 +662,10 @@ fn best_of(
         if in_columns + t < best.v {
             return (best.v, best.node);
         }
-        // Refreshed every few rows while the range is wide (a tree query costs more than a
-        // row), at every row once it is narrow: on unrelated text this bound, over the
-        // columns between the staircase and the cell, is the one that stops most scans.
+        // Refreshed every few rows only: a tree query costs more than a row, and the
+        // bound of the rows (`upto`) is the one that stops most scans.
         refresh += 1;
-        if columns_from != lo && (j - lo <= 8 || refresh.is_multiple_of(8)) {
+        if columns_from != lo && refresh.is_multiple_of(8) {
             columns_from = lo;
             in_columns = s.columns.max(lo as usize, j as usize);
             if in_columns + t < best.v {
