@@ -36,12 +36,14 @@ Issue 13's ROUGE-W / DCS targets (one pair, 2 threads, <= 10 s, <= 200 MB; DCS c
         --metrics dcs-word dcs-char dcs-char-en-de dcs-char-mt dcs-char-same dcs-char-periodic
 
 Issue 13's SIA target (one pair, 2 threads, <= 10 s, <= 200 MB at 100k words), on both kinds
-of text, with the paper's ROUGE-W (a vectorised quadratic kernel) as the same-run yardstick::
+of text, with the paper's ROUGE-W (a vectorised quadratic kernel) as the same-run yardstick
+and ``sia-1thread`` (the same pair on one thread: SIA searches the cells of a long row in
+parallel, so ``sia / sia-1thread`` is what the second core gives)::
 
-    python benches/bench_long.py --sizes 1000 3000 10000 30000 100000 --timeout 600 \
-        --metrics sia rougeW-1.2 --text unrelated
-    python benches/bench_long.py --sizes 1000 3000 10000 30000 100000 --timeout 600 \
-        --metrics sia rougeW-1.2 --text mt
+    python benches/bench_long.py --sizes 1000 10000 30000 100000 --timeout 900 \
+        --metrics sia sia-1thread rougeW-1.2 --text mt
+    python benches/bench_long.py --sizes 1000 10000 30000 100000 --timeout 900 \
+        --metrics sia sia-1thread rougeW-1.2 --text unrelated
 
 Don't run the full sizes while the machine is busy: the numbers are per run, not averaged.
 """
@@ -72,6 +74,7 @@ METRICS = {
     "per": "mtalign.Per()",
     "ribes": "mtalign.Ribes()",
     "sia": "mtalign.Sia()",
+    "sia-1thread": "mtalign.Sia()",
     "dcs-word": "mtalign.Dcs(level='word')",
     "dcs-char": "mtalign.Dcs()",
     "dcs-char-en-de": "mtalign.Dcs()",
@@ -86,6 +89,8 @@ METRICS = {
 #: Rows on real text (``--data-dir``): metric -> text kind of the child.
 REAL_TEXT = {"dcs-char-en-de": "en-de", "dcs-char-mt": "de-mt", "dcs-char-same": "same",
              "dcs-char-periodic": "periodic"}
+#: Rows run on one thread whatever ``--threads`` says.
+ONE_THREAD = {"sia-1thread"}
 #: Files of each language under ``--data-dir``, read in this order until a text is long enough.
 ENGLISH = ["wmt21_ende_news/src.en", "wmt21_deen_news/ref.*.en", "wmt21_deen_news/hyp/*.en"]
 GERMAN = ["wmt21_ende_news/ref.*.de", "wmt21_deen_news/src.de", "wmt21_ende_news/hyp/*.de"]
@@ -161,7 +166,7 @@ CHILD = textwrap.dedent("""
 RATIOS = [("rougeW-1.2-1.5.5", "rougeW-1.2"), ("dcs-char", "dcs-word"),
           ("dcs-char-en-de", "dcs-word"), ("dcs-char-mt", "dcs-word"),
           ("dcs-char-same", "dcs-word"), ("dcs-char-periodic", "dcs-word"),
-          ("sia", "rougeW-1.2")]
+          ("sia", "rougeW-1.2"), ("sia", "sia-1thread")]
 
 
 def run(make: str, words: int, chars: int, threads: int, timeout: float,
@@ -206,7 +211,8 @@ def main() -> None:
                 cells.append("-")
                 continue
             chars = 5 * n if name.startswith("dcs-char") else 0
-            r = run(METRICS[name], n, chars, args.threads, args.timeout,
+            threads = 1 if name in ONE_THREAD else args.threads
+            r = run(METRICS[name], n, chars, threads, args.timeout,
                     REAL_TEXT.get(name, args.text), args.data_dir)
             if r.get("timeout"):
                 cells.append(f">{args.timeout:.0f}s")
