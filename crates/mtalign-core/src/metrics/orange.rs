@@ -44,19 +44,10 @@ pub enum Scoring<'a> {
 }
 
 /// Source sentences: each one's candidates and references (text indices), CSR-style.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Lists {
     pub candidates: RefSets,
     pub references: RefSets,
-}
-
-impl Default for Lists {
-    fn default() -> Self {
-        Lists {
-            candidates: RefSets::new(),
-            references: RefSets::new(),
-        }
-    }
 }
 
 /// ORANGE's scores of every sentence, flat in input order.
