@@ -550,7 +550,8 @@ impl LocalChunk {
                         let more_classes = ByteClasses::of(high);
                         let high_ends = !more_classes.word & HIGH_BITS;
                         let high_len = high_ends.trailing_zeros() / 8; // 8: no end
-                        let high_kept = (1u64 << (8 * high_len)) - 1;
+                                                                       // All 8 bytes when the word goes on (then unused: no end was found).
+                        let high_kept = !u64::MAX.checked_shl(8 * high_len).unwrap_or(0);
                         if high_ends != 0 && more_classes.non_ascii & high_kept == 0 {
                             let lower =
                                 lowercase && (classes.upper | more_classes.upper & high_kept) != 0;
