@@ -78,7 +78,12 @@ pub(crate) struct TextBatch<'a> {
 impl<'a> TextBatch<'a> {
     /// The sentence index of `s`, numbering it if it is new.
     fn intern(&mut self, s: &'a str) -> u32 {
-        let (id, new) = self.texts.intern(s);
+        self.intern_hashed(s, DistinctTexts::hash(s))
+    }
+
+    /// [`TextBatch::intern`] of `s` whose [`DistinctTexts::hash`] is `hash`.
+    fn intern_hashed(&mut self, s: &'a str, hash: u64) -> u32 {
+        let (id, new) = self.texts.intern_hashed(s, hash);
         if new {
             self.ref_origin.push(None);
         }
@@ -248,10 +253,7 @@ impl TextItems<'_> {
             _ => texts.iter().map(|s| DistinctTexts::hash(s)).collect(),
         };
         for (s, hash) in texts.into_iter().zip(hashes) {
-            let (id, new) = batch.texts.intern_hashed(s, hash);
-            if new {
-                batch.ref_origin.push(None);
-            }
+            let id = batch.intern_hashed(s, hash);
             batch.hyp_ids.push(id);
         }
         let mut ids: Vec<u32> = Vec::new();
