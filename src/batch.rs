@@ -51,6 +51,12 @@ pub(crate) trait BatchScorer: Sync {
     fn pairs_independent(&self) -> bool {
         !<Self::Core as Metric>::NEEDS_CONTEXT
     }
+    /// What the one-pair call (`score_one`) returns in place of the row: the row itself (a
+    /// list of floats) unless the metric's Python result is made from other figures of it,
+    /// which then cost no second call (BLEU: its corpus figures).
+    fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(row.into_pyobject(py)?.into_any())
+    }
     fn kernel(&self) -> impl BatchKernel + '_ {
         |docs: &Docs<'_>, hyps: &[u32], refs: &RefSets| {
             statistics_batch(self.core(), docs, hyps, refs)
@@ -173,16 +179,37 @@ macro_rules! batch_pymethods {
                 crate::ranking::orange_many_scores(py, self, texts.get(), threads, &scalars, group_cells)
             }
 
-            /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
-            /// (the flat row, vanished hypothesis, vanished references) like `score_texts`.
-            fn score_one(
+            /// What `score_one` returns for the statistics row `row` (a list of floats):
+            /// the row itself unless the metric makes its result from other figures.
+            fn result_of_row<'py>(
                 &self,
-                py: pyo3::Python<'_>,
-                hyp: &pyo3::Bound<'_, pyo3::PyAny>,
-                refs: &pyo3::Bound<'_, pyo3::PyAny>,
-            ) -> pyo3::PyResult<crate::batch::OneOut> {
+                py: pyo3::Python<'py>,
+                row: Vec<f64>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
+                let width: usize = crate::batch::BatchScorer::shape(self).iter().product();
+                if row.len() != width {
+                    return Err(crate::errors::input_err(format!(
+                        "a statistics row has {width} values (got {})",
+                        row.len()
+                    )));
+                }
+                crate::batch::BatchScorer::one_result(self, py, row)
+            }
+
+            /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
+            /// (the flat row, or what the metric's `one_result` makes of it; vanished
+            /// hypothesis, vanished references) like `score_texts`.
+            fn score_one<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+                hyp: &pyo3::Bound<'py, pyo3::PyAny>,
+                refs: &pyo3::Bound<'py, pyo3::PyAny>,
+            ) -> pyo3::PyResult<crate::batch::OneOut<'py>> {
                 let encoder = crate::batch::BatchScorer::encoder(self);
-                crate::batch::score_one_pair(py, encoder, hyp, refs, self.kernel())
+                let (row, hyp_vanished, ref_vanished) =
+                    crate::batch::score_one_pair(py, encoder, hyp, refs, self.kernel())?;
+                let row = crate::batch::BatchScorer::one_result(self, py, row)?;
+                Ok((row, hyp_vanished, ref_vanished))
             }
         }
     };
@@ -494,9 +521,12 @@ fn read_blocks(blocks: &Bound<'_, PyAny>) -> PyResult<(StrTable, Vec<MatrixBlock
     Ok((texts, specs))
 }
 
-/// What `score_one` returns: the row, vanished hypothesis (`[0]` or `[]`), vanished
-/// references as (0, j).
-pub(crate) type OneOut = (Vec<f64>, Vec<usize>, Vec<(usize, usize)>);
+/// What `score_one` returns: the row (or the metric's `one_result` of it), vanished
+/// hypothesis (`[0]` or `[]`), vanished references as (0, j).
+pub(crate) type OneOut<'py> = (Bound<'py, PyAny>, Vec<usize>, Vec<(usize, usize)>);
+
+/// The row of one pair, vanished hypothesis, vanished references (see [`OneOut`]).
+type OneRow = (Vec<f64>, Vec<usize>, Vec<(usize, usize)>);
 
 /// Buffers of the one-pair path, kept per thread.
 #[derive(Default)]
@@ -513,7 +543,7 @@ pub(crate) fn score_one_pair(
     hyp: &Bound<'_, PyAny>,
     refs: &Bound<'_, PyAny>,
     kernel: impl BatchKernel,
-) -> PyResult<OneOut> {
+) -> PyResult<OneRow> {
     let items = one_pair_items(hyp, refs)?;
     let texts = pair_texts(&items)?;
     let bytes = texts.iter().map(|t| t.len()).sum();

@@ -91,8 +91,9 @@ def test_bootstrap_resamples_statistics_rows(mtalign: Any, metric: Any) -> None:
 
 
 class OnePairCore:
-    """A native core with a ``score_one(hyp, refs)`` as the bindings define it (the row as a
-    flat list of floats, vanished hypothesis, vanished references), built on score_texts."""
+    """A native core with a ``score_one(hyp, refs)`` as the bindings define it (what
+    ``result_of_row`` makes of the row, or the row as a flat list of floats; vanished
+    hypothesis, vanished references), built on score_texts."""
 
     def __init__(self, core: Any) -> None:
         self._core = core
@@ -102,7 +103,9 @@ class OnePairCore:
 
     def score_one(self, hyp: str, refs: Any) -> tuple[list[float], list, list]:
         arr, hv, rv = self._core.score_texts([hyp], [refs], None)
-        return arr[0].ravel().tolist(), hv, rv
+        row = arr[0].ravel().tolist()
+        of_row = getattr(self._core, "result_of_row", None)
+        return (row if of_row is None else of_row(row)), hv, rv
 
 
 def _view(metric: Any, res: Any) -> Any:
@@ -117,6 +120,7 @@ def _view(metric: Any, res: Any) -> Any:
 def test_one_pair_native_path_gives_the_batch_of_one(mtalign: Any, metric: Any) -> None:
     fast = type(metric)(**metric.config())
     object.__setattr__(fast, "_core", OnePairCore(metric._core))
+    object.__setattr__(fast, "_one", fast._one_call(fast._core))
     for h, r in zip(HYPS + ["!!"], REFS + [["a", "..."]], strict=True):
         for refs in (r, r[0]):
             want, got = metric.sentence_score(h, refs), fast.sentence_score(h, refs)
@@ -124,3 +128,13 @@ def test_one_pair_native_path_gives_the_batch_of_one(mtalign: Any, metric: Any) 
             assert _view(metric, got) == _view(metric, want)
             if isinstance(metric, mtalign.Rouge):
                 assert all(got[v] == want[v] for v in metric.scalar_names())
+
+
+def test_result_of_row_refuses_a_row_of_another_width(mtalign: Any) -> None:
+    cores = [m._core for m in METRICS.values() if hasattr(m._core, "result_of_row")]
+    assert len(cores) >= 8  # every core of the shared batch methods
+    for core in cores:
+        row = core.score_texts(HYPS[:1], REFS[:1])[0].ravel().tolist()
+        core.result_of_row(row)
+        with pytest.raises(mtalign.InputError, match="a statistics row has"):
+            core.result_of_row(row + [0.0])

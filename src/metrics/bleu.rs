@@ -34,6 +34,10 @@ impl BatchScorer for BleuCore {
     fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
         Some(Box::new(|row| bleu::sentence_score(&self.config, row)))
     }
+    /// One pair's BLEU is the corpus BLEU of its row: its figures, without a second call.
+    fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.figures(&row).into_pyobject(py)?.into_any())
+    }
 }
 
 batch_pymethods! {
@@ -110,18 +114,6 @@ batch_pymethods! {
             let w = self.config.width();
             let total = bleu::sum_rows(stats_slice(&stats, w)?, w);
             Ok(self.figures(&total))
-        }
-
-        /// BLEU of one statistics row given as a list (what `score_one` returns): no array.
-        fn corpus_of_row(&self, row: Vec<f64>) -> PyResult<BleuCorpus> {
-            let w = self.config.width();
-            if row.len() != w {
-                return Err(crate::errors::input_err(format!(
-                    "a statistics row has {w} values (got {})",
-                    row.len()
-                )));
-            }
-            Ok(self.figures(&row))
         }
     }
 }

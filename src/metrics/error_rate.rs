@@ -33,6 +33,16 @@ impl BatchScorer for ErrorRateCore {
     fn combine_single(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
         Some(Box::new(error_rate::best_rate))
     }
+    /// One pair's (rate, errors, reference length), the figures of its result.
+    fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {
+        let (errors, ref_len) = (row[0], row[1]);
+        let figures = (
+            error_rate::rate(errors, ref_len),
+            errors as i64,
+            ref_len as i64,
+        );
+        Ok(figures.into_pyobject(py)?.into_any())
+    }
 }
 
 batch_pymethods! {

@@ -180,8 +180,14 @@ class Metric(Generic[R]):
         object.__setattr__(self, "_config", values)
         core = self._build(values)
         object.__setattr__(self, "_core", core)
-        # The native one-pair call, looked up once (sentence_score is called in loops).
-        object.__setattr__(self, "_one", getattr(core, "score_one", None))
+        # The one-pair call, looked up once (sentence_score is called in loops).
+        object.__setattr__(self, "_one", self._one_call(core))
+
+    def _one_call(self, core: Any) -> Any:
+        """The call ``(hyp: str, refs: str | list) -> (row, vanished hypothesis, vanished
+        references)`` that :meth:`sentence_score` uses for text: the native ``score_one`` of
+        ``core`` (None: a batch of one). Its ``row`` is what :meth:`_result_one` reads."""
+        return getattr(core, "score_one", None)
 
     def _complete(self, config: dict[str, Any]) -> None:
         """Fills in defaults that depend on other options, and refuses combinations that

@@ -191,11 +191,20 @@ class Bleu(Metric[BleuResult]):
             hyps, refs = tokenized_input(tok, self._config["lowercase"], hyps, refs)
         return super()._run(hyps, refs, threads, core)
 
-    def sentence_score(self, hyp: Any, refs: Any) -> BleuResult:
-        tok = self._external()
-        if tok is not None and isinstance(hyp, str):
-            (hyp,), (refs,) = tokenized_input(tok, self._config["lowercase"], [hyp], [refs])
-        return super().sentence_score(hyp, refs)
+    def _one_call(self, core: Any) -> Any:
+        """The native one-pair call (it returns the pair's corpus figures, not its row);
+        with an external tokenizer, the text is tokenized first (the tokenizer is loaded at
+        the first call, as for batches)."""
+        native = core.score_one
+        if self._config["tokenize"] not in EXTERNAL_TOKENIZERS:
+            return native
+        lowercase = self._config["lowercase"]
+
+        def tokenized_one(hyp: Any, refs: Any) -> Any:
+            (hyp,), (refs,) = tokenized_input(self._external(), lowercase, [hyp], [refs])
+            return native(hyp, refs)
+
+        return tokenized_one
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return self._core.sentence_scores(rows)  # type: ignore[no-any-return]
@@ -204,11 +213,10 @@ class Bleu(Metric[BleuResult]):
                     signature: Any) -> BleuResult:
         if isinstance(row, np.ndarray):
             return self._result(row, n_empty_hyps, n_empty_refs, signature)
-        # The flat row of the native one-pair call: its figures without any array; the
-        # sentence BLEU of one sentence is its corpus BLEU.
-        figures = self._core.corpus_of_row(row)
-        return BleuResult(figures, lambda: np.array([figures[0]]), n_empty_hyps,
-                          n_empty_refs, signature, 1)
+        # The native one-pair call's corpus figures (no array): the sentence BLEU of one
+        # sentence is its corpus BLEU.
+        return BleuResult(row, lambda: np.array([row[0]]), n_empty_hyps, n_empty_refs,
+                          signature, 1)
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> BleuResult:

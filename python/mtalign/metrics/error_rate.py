@@ -53,8 +53,11 @@ class _ErrorRate(Metric[CorpusResult]):
                     signature: Any) -> CorpusResult:
         if isinstance(row, np.ndarray):
             return self._result(row, n_empty_hyps, n_empty_refs, signature)
-        # The flat row [errors, ref_len] of the native one-pair call: no array is made.
-        return self._one_sentence(row[0], row[1], n_empty_hyps, n_empty_refs, signature)
+        # The native one-pair call's (rate, errors, ref_len): no array is made.
+        rate, errors, ref_len = row
+        return CorpusResult(self._name, rate, lambda: np.array([rate]),
+                            {"errors": errors, "ref_len": ref_len}, n_empty_hyps,
+                            n_empty_refs, signature, 1)
 
     def _one_sentence(self, e: float, n: float, n_empty_hyps: int, n_empty_refs: int,
                       signature: Any) -> CorpusResult:
