@@ -15,7 +15,7 @@ use mtalign_core::metrics::matrix::{
 use mtalign_core::metrics::metric::{statistics_batch, with_scratch, Metric};
 use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::{EncodedTexts, Encoder};
-use mtalign_core::text::intern::StrTable;
+use mtalign_core::text::intern::{StrTable, Vocab};
 use mtalign_core::text::refs::RefSets;
 use mtalign_core::Error;
 use pyo3::prelude::*;
@@ -56,6 +56,15 @@ pub(crate) trait BatchScorer: Sync {
     /// which then cost no second call (BLEU: its corpus figures).
     fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {
         Ok(row.into_pyobject(py)?.into_any())
+    }
+    /// The one-pair call keeps this thread's vocabulary between calls when the metric sees
+    /// ids only through their equality (its words are then mostly found, not inserted).
+    fn one_pair_vocab(&self) -> Vocab {
+        if <Self::Core as Metric>::PAIR_LOCAL_IDS {
+            Vocab::Warm
+        } else {
+            Vocab::Fresh
+        }
     }
     fn kernel(&self) -> impl BatchKernel + '_ {
         |docs: &Docs<'_>, hyps: &[u32], refs: &RefSets| {
@@ -206,8 +215,9 @@ macro_rules! batch_pymethods {
                 refs: &pyo3::Bound<'py, pyo3::PyAny>,
             ) -> pyo3::PyResult<crate::batch::OneOut<'py>> {
                 let encoder = crate::batch::BatchScorer::encoder(self);
+                let vocab = crate::batch::BatchScorer::one_pair_vocab(self);
                 let (row, hyp_vanished, ref_vanished) =
-                    crate::batch::score_one_pair(py, encoder, hyp, refs, self.kernel())?;
+                    crate::batch::score_one_pair(py, encoder, vocab, hyp, refs, self.kernel())?;
                 let row = crate::batch::BatchScorer::one_result(self, py, row)?;
                 Ok((row, hyp_vanished, ref_vanished))
             }
@@ -540,6 +550,7 @@ struct OnePairScratch {
 pub(crate) fn score_one_pair(
     py: Python<'_>,
     encoder: Encoder,
+    vocab: Vocab,
     hyp: &Bound<'_, PyAny>,
     refs: &Bound<'_, PyAny>,
     kernel: impl BatchKernel,
@@ -554,7 +565,7 @@ pub(crate) fn score_one_pair(
         // this thread's, kept warm between calls.
         with_scratch(|s: &mut OnePairScratch| {
             let (encoded, buf, spans) = (&mut s.encoded, &mut s.buf, &mut s.spans);
-            encoder.encode_texts_into(&texts, encoded, buf, spans);
+            encoder.encode_texts_into(&texts, encoded, buf, spans, vocab);
             let row = kernel(&encoded.docs()?, &[0], &sets)?;
             Ok((row, encoded.vanished.clone()))
         })

@@ -75,17 +75,20 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int,
     row, whether the hypothesis / how many references produced no tokens, and ``refs`` as
     read (a str or a list).
 
-    Every ``sentence_score`` goes through here. Text goes to the native one-pair call
-    (``core.score_one``, looked up once as ``metric._one`` when ``core`` is the metric's own;
-    no pool, no batch tables; the row comes back as a flat list of floats); otherwise, and for
-    token lists, to a batch of one (the row is then a (1, ...) array).
+    Every ``sentence_score`` goes through here. Text goes to the one-pair call
+    (``metric._one`` when ``core`` is the metric's own, else ``core.score_one``; no pool, no
+    batch tables): the "row" is then what the native call makes of it (a flat list of floats,
+    or the figures the metric's result is built from, e.g. WER's rate, errors and reference
+    length); otherwise, and for token lists, a batch of one (the row is a (1, ...) array).
     ``metric._tokenizer_name()`` names the tokenizer in the warning about vanished text.
 
     >>> from mtalign import Wer
     >>> w = Wer(tokenize="whitespace")
     >>> row, n_empty_hyp, n_empty_refs, _ = run_one(w._core, "a b", "a c", w)
-    >>> np.ravel(row).tolist(), n_empty_hyp, n_empty_refs
-    ([1.0, 2.0], 0, 0)
+    >>> row, n_empty_hyp, n_empty_refs
+    ((0.5, 1, 2), 0, 0)
+    >>> run_one(w._core, ["a", "b"], [["a", "c"]], w)[0].tolist()
+    [[1.0, 2.0]]
     """
     if hyp.__class__ is str:
         if refs.__class__ is not str and refs.__class__ is not list:

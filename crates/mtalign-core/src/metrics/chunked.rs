@@ -11,6 +11,7 @@
 
 use crate::metrics::metric::{with_scratch, Metric, Pair};
 use crate::text::encoder::{EncodedTexts, Encoder};
+use crate::text::intern::Vocab;
 use crate::text::refs::RefSets;
 use crate::{interrupt, Error, Result};
 use rayon::prelude::*;
@@ -83,7 +84,14 @@ impl ChunkScratch {
             }
             self.ref_ends.push(self.refs.len());
         }
-        encoder.encode_texts_into(&chunk, &mut self.encoded, &mut self.buf, &mut self.spans);
+        // The thread's vocabulary is kept from chunk to chunk: only equality of ids counts here.
+        encoder.encode_texts_into(
+            &chunk,
+            &mut self.encoded,
+            &mut self.buf,
+            &mut self.spans,
+            Vocab::Warm,
+        );
         let docs = self.encoded.docs()?;
         with_scratch(|scratch: &mut M::Scratch| {
             let mut start = 0;

@@ -3,7 +3,7 @@
 //! every metric, instead of one copied text runner per metric.
 
 use crate::text::docs::Docs;
-use crate::text::intern::{encode_texts, encode_texts_into, encode_tokens, Encoded};
+use crate::text::intern::{encode_texts, encode_texts_into, encode_tokens, Encoded, Vocab};
 use crate::text::stem::{stem_encoded, Stemmer};
 use crate::text::tokenize::Tokenizer;
 use crate::Result;
@@ -88,19 +88,21 @@ impl Encoder {
     }
 
     /// [`Encoder::encode_texts`] into `out`, reusing its memory for a handful of plain texts
-    /// (one sentence pair: no allocation once `out` is warm); the same result.
+    /// (one sentence pair: no allocation once `out` is warm); the same result, with other
+    /// ids when `vocab` is [`Vocab::Warm`] (see there).
     pub fn encode_texts_into<S: AsRef<str> + Sync>(
         &self,
         texts: &[S],
         out: &mut EncodedTexts,
         buf: &mut String,
         spans: &mut Vec<(u32, u32)>,
+        vocab: Vocab,
     ) {
         if self.lines || self.stemmer.is_some() {
             *out = self.encode_texts(texts);
             return;
         }
-        encode_texts_into(&self.tokenizer, texts, &mut out.encoded, buf, spans);
+        encode_texts_into(&self.tokenizer, texts, &mut out.encoded, buf, spans, vocab);
         out.ends = None;
         out.vanished.clear();
         out.vanished.append(&mut out.encoded.vanished);

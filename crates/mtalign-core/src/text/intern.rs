@@ -721,14 +721,33 @@ pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) ->
     merge(chunks)
 }
 
+/// What [`encode_texts_into`] does with the vocabulary `out` already holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Vocab {
+    /// Emptied first: the same ids as [`encode_texts`].
+    Fresh,
+    /// Kept while it holds at most [`WARM_VOCAB`] strings, so that the words of earlier
+    /// calls are found rather than inserted again (in a one-pair call, most of the words of
+    /// a sentence): other ids than [`encode_texts`] gives, for callers whose metric sees ids
+    /// only through their equality ([`crate::metrics::metric::Metric::PAIR_LOCAL_IDS`]).
+    Warm,
+}
+
+/// The most strings a [`Vocab::Warm`] vocabulary keeps between calls: its table stays in a
+/// core's cache, and its ids stay below 2^15 (BLEU's packed n-gram keys) unless one call
+/// brings more than 2^14 new strings.
+pub const WARM_VOCAB: usize = 1 << 13;
+
 /// [`encode_texts`] into `out`, reusing its memory when `texts` fit in one chunk (one
-/// sentence pair allocates nothing once `out` is warm); same ids as [`encode_texts`].
+/// sentence pair allocates nothing once `out` is warm); with [`Vocab::Fresh`], the same ids
+/// as [`encode_texts`].
 pub fn encode_texts_into<S: AsRef<str> + Sync>(
     tokenizer: &Tokenizer,
     texts: &[S],
     out: &mut Encoded,
     buf: &mut String,
     spans: &mut Vec<(u32, u32)>,
+    vocab: Vocab,
 ) {
     let chars = matches!(
         tokenizer.kind,
@@ -744,7 +763,9 @@ pub fn encode_texts_into<S: AsRef<str> + Sync>(
         ends: std::mem::take(&mut out.sentences.ends),
         vanished: std::mem::take(&mut out.vanished),
     };
-    local.vocab.clear();
+    if vocab == Vocab::Fresh || local.vocab.len() > WARM_VOCAB {
+        local.vocab.clear();
+    }
     local.ids.clear();
     local.ends.clear();
     local.vanished.clear();
@@ -817,6 +838,70 @@ mod tests {
     use super::*;
     use crate::text::tokenize::TokenizerKind;
     use rustc_hash::FxHashMap;
+
+    /// The strings of one encoded sentence.
+    fn words(e: &Encoded, k: usize) -> Vec<String> {
+        e.sentences
+            .get(k)
+            .iter()
+            .map(|&id| e.vocab.get(id).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_warm_vocabulary_keeps_earlier_ids_and_gives_the_same_tokens() {
+        let tok = Tokenizer::parse("13a", false).unwrap();
+        let (mut buf, mut spans) = (String::new(), Vec::new());
+        let mut warm = Encoded::default();
+        let mut fresh = Encoded::default();
+        let calls = [["the cat sat", "a cat"], ["the dog", "dog sat on the cat"]];
+        let mut first_ids = Vec::new();
+        for (c, texts) in calls.iter().enumerate() {
+            encode_texts_into(&tok, texts, &mut warm, &mut buf, &mut spans, Vocab::Warm);
+            encode_texts_into(&tok, texts, &mut fresh, &mut buf, &mut spans, Vocab::Fresh);
+            let batch = encode_texts(&tok, texts);
+            assert_eq!(fresh.sentences, batch.sentences);
+            for k in 0..texts.len() {
+                assert_eq!(words(&warm, k), words(&batch, k));
+            }
+            if c == 0 {
+                first_ids = warm.sentences.get(0).to_vec();
+            }
+        }
+        // "the" and "cat" keep the ids of the first call; "dog" is new.
+        let (the, cat) = (first_ids[0], first_ids[1]);
+        assert_eq!(warm.sentences.get(0)[0], the);
+        assert_eq!(warm.sentences.get(1)[4], cat);
+        assert_eq!(warm.vocab.len(), 6);
+        assert_eq!(fresh.vocab.len(), 5);
+    }
+
+    #[test]
+    fn a_warm_vocabulary_is_emptied_past_its_bound() {
+        let tok = Tokenizer::parse("whitespace", false).unwrap();
+        let (mut buf, mut spans) = (String::new(), Vec::new());
+        let mut warm = Encoded::default();
+        let many: String = (0..=WARM_VOCAB).map(|i| format!("w{i} ")).collect();
+        encode_texts_into(
+            &tok,
+            &[many.as_str()],
+            &mut warm,
+            &mut buf,
+            &mut spans,
+            Vocab::Warm,
+        );
+        assert_eq!(warm.vocab.len(), WARM_VOCAB + 1);
+        encode_texts_into(
+            &tok,
+            &["x w0"],
+            &mut warm,
+            &mut buf,
+            &mut spans,
+            Vocab::Warm,
+        );
+        assert_eq!(warm.vocab.len(), 2);
+        assert_eq!(warm.sentences.get(0), &[0, 1]);
+    }
 
     /// The tokens of each text by the plain tokenizer, interned in first-seen order.
     fn interned_one_by_one(tokenizer: &Tokenizer, texts: &[String]) -> Vec<Vec<u32>> {
