@@ -89,28 +89,10 @@ impl<'a> TextBatch<'a> {
         }
         id
     }
-
-    /// [`TextBatch::intern`] of a reference object: an object seen before (a reference
-    /// shared by every system is usually one object) is found by its address, without
-    /// hashing its text again. `seen` maps addresses to numbers for this batch.
-    fn intern_reference(
-        &mut self,
-        seen: &mut FxHashMap<usize, u32>,
-        obj: &'a Bound<'_, PyAny>,
-        what: impl FnOnce() -> String,
-    ) -> PyResult<u32> {
-        let address = obj.as_ptr() as usize;
-        if let Some(&id) = seen.get(&address) {
-            return Ok(id);
-        }
-        let id = self.intern(as_str(obj, what)?);
-        seen.insert(address, id);
-        Ok(id)
-    }
 }
 
-/// Hypotheses from which [`TextItems::read_on`] hashes texts on a pool (below, a pool's
-/// start costs more than the hashing it shares).
+/// Hypotheses from which [`TextItems::read_on`] hashes and numbers them on a pool beside
+/// the references' read (below, a pool's start costs more than the work it shares).
 const PARALLEL_HASHING: usize = 4096;
 
 /// One pair's objects, the hypothesis first, then its references (`refs`: a str or a
@@ -231,9 +213,11 @@ impl TextItems<'_> {
         self.read_on(None)
     }
 
-    /// [`TextItems::read`]; a large batch's hypotheses are hashed on the pool of `threads`
-    /// (the GIL stays held: the workers touch no Python object, only borrowed text).
-    pub(crate) fn read_on(&self, threads: Option<Option<usize>>) -> PyResult<TextBatch<'_>> {
+    /// [`TextItems::read`]; in a large batch the hypotheses are hashed and numbered on the
+    /// pool of `threads` while this thread reads the references' objects (the GIL stays held
+    /// here: the workers touch no Python object, only borrowed text). The numbers are those of
+    /// a serial read: hypotheses first, then references in order of first appearance.
+    pub(crate) fn read_on<'a>(&'a self, threads: Option<Option<usize>>) -> PyResult<TextBatch<'a>> {
         let mut batch = TextBatch {
             texts: DistinctTexts::with_capacity(self.hyps.len()),
             hyp_ids: Vec::with_capacity(self.hyps.len()),
@@ -246,34 +230,107 @@ impl TextItems<'_> {
             .enumerate()
             .map(|(i, h)| as_str(h, || format!("hyps[{i}]")))
             .collect::<PyResult<Vec<&str>>>()?;
-        let hashes = match threads {
-            Some(threads) if texts.len() >= PARALLEL_HASHING => {
-                pool::run(threads, || DistinctTexts::hashes(&texts)).map_err(to_py)?
+        let parallel = threads.is_some() && texts.len() >= PARALLEL_HASHING;
+        let number_hyps = |batch: &mut TextBatch<'a>| {
+            let hashes = if parallel {
+                DistinctTexts::hashes(&texts)
+            } else {
+                texts.iter().map(|s| DistinctTexts::hash(s)).collect()
+            };
+            for (&s, hash) in texts.iter().zip(hashes) {
+                let id = batch.intern_hashed(s, hash);
+                batch.hyp_ids.push(id);
             }
-            _ => texts.iter().map(|s| DistinctTexts::hash(s)).collect(),
         };
-        for (s, hash) in texts.into_iter().zip(hashes) {
-            let id = batch.intern_hashed(s, hash);
-            batch.hyp_ids.push(id);
-        }
-        let mut ids: Vec<u32> = Vec::new();
-        // The objects stay alive (borrowed from `self`) while the addresses are used.
-        let mut seen = FxHashMap::default();
-        for (i, (r, alternatives)) in self.refs.iter().zip(&self.members).enumerate() {
-            ids.clear();
-            if alternatives.is_empty() {
-                let id = batch.intern_reference(&mut seen, r, || format!("refs[{i}]"))?;
-                batch.ref_origin[id as usize].get_or_insert((i, 0));
-                ids.push(id);
+        let refs = match threads {
+            Some(threads) if parallel => {
+                let job = || number_hyps(&mut batch);
+                pool::run_beside(threads, job, || self.read_refs())
+                    .map_err(to_py)?
+                    .1?
             }
-            for (j, alt) in alternatives.iter().enumerate() {
-                let id = batch.intern_reference(&mut seen, alt, || format!("refs[{i}][{j}]"))?;
-                batch.ref_origin[id as usize].get_or_insert((i, j));
-                ids.push(id);
+            _ => {
+                number_hyps(&mut batch);
+                self.read_refs()?
             }
-            batch.ref_sets.push(ids.iter().copied());
+        };
+        // The references' distinct objects, numbered in order of first appearance (after the
+        // hypotheses), each text where it first appeared as a reference.
+        let ids: Vec<u32> = refs
+            .texts
+            .iter()
+            .zip(&refs.origin)
+            .map(|(&s, &origin)| {
+                let id = batch.intern(s);
+                batch.ref_origin[id as usize].get_or_insert(origin);
+                id
+            })
+            .collect();
+        let mut start = 0;
+        for &end in &refs.ends {
+            let members = &refs.objects[start..end];
+            batch
+                .ref_sets
+                .push(members.iter().map(|&k| ids[k as usize]));
+            start = end;
         }
         Ok(batch)
+    }
+
+    /// The references' texts, one per distinct object: a reference shared by every system
+    /// is usually one object, found by its address without reading its text again.
+    fn read_refs(&self) -> PyResult<RefObjects<'_>> {
+        let mut out = RefObjects {
+            texts: Vec::new(),
+            origin: Vec::new(),
+            objects: Vec::with_capacity(self.refs.len()),
+            ends: Vec::with_capacity(self.refs.len()),
+        };
+        let mut seen: FxHashMap<usize, u32> = FxHashMap::default();
+        for (i, (r, alternatives)) in self.refs.iter().zip(&self.members).enumerate() {
+            if alternatives.is_empty() {
+                let k = out.object(&mut seen, r, (i, 0), || format!("refs[{i}]"))?;
+                out.objects.push(k);
+            }
+            for (j, alt) in alternatives.iter().enumerate() {
+                let k = out.object(&mut seen, alt, (i, j), || format!("refs[{i}][{j}]"))?;
+                out.objects.push(k);
+            }
+            out.ends.push(out.objects.len());
+        }
+        Ok(out)
+    }
+}
+
+/// The references of a batch as read from their objects: each distinct object's text and
+/// where it first appeared (i, j); per reference set, its objects' indices
+/// (`objects[ends[i-1]..ends[i]]`).
+struct RefObjects<'a> {
+    texts: Vec<&'a str>,
+    origin: Vec<(usize, usize)>,
+    objects: Vec<u32>,
+    ends: Vec<usize>,
+}
+
+impl<'a> RefObjects<'a> {
+    /// The index of `obj` (its text read the first time; `seen` maps addresses to indices),
+    /// first met at `origin`.
+    fn object(
+        &mut self,
+        seen: &mut FxHashMap<usize, u32>,
+        obj: &'a Bound<'_, PyAny>,
+        origin: (usize, usize),
+        what: impl FnOnce() -> String,
+    ) -> PyResult<u32> {
+        let address = obj.as_ptr() as usize;
+        if let Some(&k) = seen.get(&address) {
+            return Ok(k);
+        }
+        self.texts.push(as_str(obj, what)?);
+        self.origin.push(origin);
+        let k = (self.texts.len() - 1) as u32;
+        seen.insert(address, k);
+        Ok(k)
     }
 }
 

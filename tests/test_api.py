@@ -300,3 +300,40 @@ def test_gil_is_released_during_batch() -> None:
         t.join()
     # With the GIL held for the whole call the ticker could not run at all.
     assert elapsed < 0.05 or ticks > 5
+
+
+def test_a_large_batch_reads_its_references_as_a_small_one_does() -> None:
+    # Above 4,096 hypotheses the hypotheses are numbered on the pool while the references
+    # are read: shared reference objects, equal texts in distinct objects, a reference equal
+    # to a hypothesis and a vanishing reference must come out as in small batches.
+    n = 6000
+    shared = "the shared reference text"
+    hyps = [f"hyp {i} words" for i in range(n)]
+    refs: list = []
+    for i in range(n):
+        if i % 3 == 0:
+            refs.append(shared)
+        elif i % 3 == 1:
+            refs.append(["".join(["the cat ", str(i % 7)]), hyps[i]])
+        else:
+            refs.append([f"ref {i}", "..." if i > 3000 else f"ref {i} b"])
+    metric = mtalign.Rouge(["rougeL", "rouge1"])
+
+    def run(batch_hyps: list, batch_refs: list, threads: int | None) -> tuple:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            stats = metric.statistics(batch_hyps, batch_refs, threads=threads)
+        return stats, [str(w.message) for w in caught]
+
+    big, said = run(hyps, refs, None)
+    one_thread, said_1 = run(hyps, refs, 1)
+    assert np.array_equal(big, one_thread) and said == said_1
+    small = np.concatenate([run(hyps[k:k + 1000], refs[k:k + 1000], None)[0]
+                            for k in range(0, n, 1000)])
+    assert np.array_equal(big, small)
+    # "..." is one object and one text: one vanished reference, first at refs[3002][1].
+    assert said == ["0 hypotheses and 1 references are non-empty but produced no tokens "
+                    "with tokenize='unicode' (first: refs[3002][1]); they score 0"]
+    pairs = [2, 4, 3001, 3002, 5999]
+    each, _ = run([hyps[i] for i in pairs], [refs[i] for i in pairs], None)
+    assert np.array_equal(each, big[pairs])

@@ -125,6 +125,32 @@ pub fn run<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Res
     Ok(pool(n)?.install(f))
 }
 
+/// Runs `job` on the private pool of `threads` threads while `here` runs on the calling
+/// thread, which may hold what must stay on it (Python's GIL, objects it reads); both results
+/// once both are done. `job` can use the pool's threads itself. With one thread they run one
+/// after the other (`job` first), so one thread is all that ever works.
+pub fn run_beside<A: Send, B>(
+    threads: Option<usize>,
+    job: impl FnOnce() -> A + Send,
+    here: impl FnOnce() -> B,
+) -> Result<(A, B)> {
+    let n = check_threads(threads)?;
+    let pool = pool(n)?;
+    if n == 1 {
+        let a = pool.install(job);
+        return Ok((a, here()));
+    }
+    let mut out = None;
+    let slot = &mut out;
+    let b = pool.in_place_scope(|scope| {
+        scope.spawn(move |_| *slot = Some(job()));
+        here()
+    });
+    // The scope ends after the spawned job: its slot is filled (a panic would have
+    // propagated out of the scope instead).
+    out.map(|a| (a, b)).ok_or(Error::Interrupted)
+}
+
 /// How often a waiting caller asks whether to stop.
 pub const POLL: Duration = Duration::from_millis(50);
 
@@ -160,6 +186,20 @@ pub fn run_interruptible<R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_job_beside_the_calling_thread_gives_both_results() {
+        for threads in [1, 2, 3] {
+            let here_thread = std::thread::current().id();
+            let (a, b) = run_beside(
+                Some(threads),
+                || (0..1000u64).sum::<u64>(),
+                || std::thread::current().id() == here_thread,
+            )
+            .unwrap();
+            assert_eq!((a, b), (499_500, true));
+        }
+    }
 
     #[test]
     fn threads_are_capped_and_pools_bounded() {
