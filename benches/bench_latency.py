@@ -492,7 +492,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--batch-pairs", type=int, default=20_000,
                     help="pairs of the batch_score call (distinct corpus, same word range; "
                     "fewer if the data has fewer) (default: %(default)s)")
-    ap.add_argument("--batch-repeat", type=int, default=3)
+    ap.add_argument("--batch-repeat", type=int, default=7,
+                    help="timed batch_score calls per batch figure; the median is used "
+                         "(default: 7, as many as the rounds of one-pair calls)")
     ap.add_argument("--peers", default="all",
                     help=f"comma-separated from {', '.join(PEERS)}, or all/none")
     ap.add_argument("--json", metavar="OUT", type=Path)

@@ -120,6 +120,9 @@ const EMPTY: u32 = u32::MAX;
 struct ShortTable {
     slots: Vec<ShortKey>,
     len: usize,
+    /// The occupied slots, so that emptying a table that grew large for an earlier batch
+    /// costs what it holds, not its size (a one-pair call after a warm vocabulary).
+    used: Vec<u32>,
 }
 
 impl ShortTable {
@@ -158,6 +161,7 @@ impl ShortTable {
 
     fn insert_at(&mut self, i: usize, key: ShortKey) {
         self.slots[i] = key;
+        self.used.push(i as u32);
         self.len += 1;
         if 2 * self.len > self.slots.len() {
             self.resize(self.slots.len() * 2);
@@ -172,15 +176,24 @@ impl ShortTable {
             id: EMPTY,
         };
         let old = std::mem::replace(&mut self.slots, vec![empty; capacity]);
+        self.used.clear();
         for key in old.into_iter().filter(|k| k.id != EMPTY) {
             if let Err(i) = self.find(key.low, key.high, key.len) {
                 self.slots[i] = key;
+                self.used.push(i as u32);
             }
         }
     }
 
     fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|k| k.id = EMPTY);
+        if 4 * self.used.len() < self.slots.len() {
+            for &i in &self.used {
+                self.slots[i as usize].id = EMPTY;
+            }
+        } else {
+            self.slots.iter_mut().for_each(|k| k.id = EMPTY);
+        }
+        self.used.clear();
         self.len = 0;
     }
 }
@@ -874,6 +887,22 @@ mod tests {
         assert_eq!(warm.sentences.get(1)[4], cat);
         assert_eq!(warm.vocab.len(), 6);
         assert_eq!(fresh.vocab.len(), 5);
+    }
+
+    #[test]
+    fn a_table_emptied_after_growing_holds_nothing_of_before() {
+        let mut t = StrTable::default();
+        for round in 0..3 {
+            let n = if round == 1 { 5 } else { 10_000 };
+            for i in 0..n {
+                assert_eq!(t.intern(&format!("w{i}")), (i as u32, true));
+            }
+            assert_eq!(t.intern("w3"), (3, false));
+            t.clear();
+            assert_eq!(t.intern("w3"), (0, true));
+            assert_eq!(t.intern("w0"), (1, true));
+            t.clear();
+        }
     }
 
     #[test]
