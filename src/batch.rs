@@ -14,7 +14,7 @@ use mtalign_core::metrics::matrix::{
 };
 use mtalign_core::metrics::metric::{statistics_batch, with_scratch, Metric};
 use mtalign_core::text::docs::Docs;
-use mtalign_core::text::encoder::{EncodedTexts, Encoder};
+use mtalign_core::text::encoder::{EncodedTexts, Encoder, RefMemo};
 use mtalign_core::text::intern::{StrTable, Vocab};
 use mtalign_core::text::refs::RefSets;
 use mtalign_core::Error;
@@ -544,6 +544,8 @@ struct OnePairScratch {
     encoded: EncodedTexts,
     buf: String,
     spans: Vec<(u32, u32)>,
+    /// The previous call's references, kept with a warm vocabulary.
+    memo: RefMemo,
 }
 
 /// One text pair, scored inline when short (no copy of the text, no pool, no array).
@@ -565,7 +567,10 @@ pub(crate) fn score_one_pair(
         // this thread's, kept warm between calls.
         with_scratch(|s: &mut OnePairScratch| {
             let (encoded, buf, spans) = (&mut s.encoded, &mut s.buf, &mut s.spans);
-            encoder.encode_texts_into(&texts, encoded, buf, spans, vocab);
+            match vocab {
+                Vocab::Warm => encoder.encode_pair_warm(&texts, encoded, buf, spans, &mut s.memo),
+                Vocab::Fresh => encoder.encode_texts_into(&texts, encoded, buf, spans, vocab),
+            }
             let row = kernel(&encoded.docs()?, &[0], &sets)?;
             Ok((row, encoded.vanished.clone()))
         })

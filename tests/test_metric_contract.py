@@ -138,3 +138,17 @@ def test_result_of_row_refuses_a_row_of_another_width(mtalign: Any) -> None:
         core.result_of_row(row)
         with pytest.raises(mtalign.InputError, match="a statistics row has"):
             core.result_of_row(row + [0.0])
+
+
+@pytest.mark.filterwarnings("ignore:.*produced no tokens")
+def test_one_pair_calls_sharing_a_reference_equal_batches_of_one(mtalign: Any) -> None:
+    # Candidates of one reference in a loop (n-best reranking), every metric interleaved on
+    # this thread: the one-pair call may reuse the reference's tokens from the call before.
+    ref = [*REFS[0], "..."]
+    hyps = [*HYPS, "the cat sat", "!!", "a mat"]
+    metric_major = [(name, h) for name in sorted(METRICS) for h in hyps]
+    candidate_major = [(name, h) for h in hyps for name in sorted(METRICS)]
+    for name, h in metric_major + candidate_major:
+        metric = METRICS[name]
+        got, want = metric.sentence_score(h, ref), metric.corpus_score([h], [ref])
+        assert _view(metric, got) == _view(metric, want), (name, h)

@@ -3,9 +3,11 @@
 //! every metric, instead of one copied text runner per metric.
 
 use crate::text::docs::Docs;
-use crate::text::intern::{encode_texts, encode_texts_into, encode_tokens, Encoded, Vocab};
+use crate::text::intern::{
+    encode_texts, encode_texts_into, encode_tokens, Encoded, Sentences, Vocab, WARM_VOCAB,
+};
 use crate::text::stem::{stem_encoded, Stemmer};
-use crate::text::tokenize::Tokenizer;
+use crate::text::tokenize::{Tokenizer, TokenizerKind};
 use crate::Result;
 
 /// Text → ids, as one metric configures it.
@@ -37,6 +39,30 @@ impl EncodedTexts {
             Some(ends) => Docs::from_lines(&self.encoded.sentences, ends)?,
         };
         Ok(docs.with_vocab(&self.encoded.vocab))
+    }
+}
+
+/// The references of the previous one-pair call and their ids in the warm vocabulary
+/// ([`Encoder::encode_pair_warm`]).
+#[derive(Debug, Clone, Default)]
+pub struct RefMemo {
+    /// The encoder and the vocabulary's epoch they were encoded with.
+    encoder: Option<Encoder>,
+    epoch: u64,
+    texts: Vec<String>,
+    sentences: Sentences,
+    /// Which of them vanished (their indices in the pair, from 1).
+    vanished: Vec<usize>,
+    valid: bool,
+}
+
+impl RefMemo {
+    fn holds<S: AsRef<str>>(&self, encoder: &Encoder, epoch: u64, refs: &[S]) -> bool {
+        self.valid
+            && self.encoder.as_ref() == Some(encoder)
+            && self.epoch == epoch
+            && self.texts.len() == refs.len()
+            && self.texts.iter().zip(refs).all(|(a, b)| a == b.as_ref())
     }
 }
 
@@ -108,6 +134,55 @@ impl Encoder {
         out.vanished.append(&mut out.encoded.vanished);
     }
 
+    /// [`Encoder::encode_texts_into`] of one pair, `texts` = [hypothesis, references…], with
+    /// a [`Vocab::Warm`] vocabulary: when the references are those of the previous call
+    /// (`memo`) and the vocabulary keeps its ids, only the hypothesis is tokenized and the
+    /// references' ids are taken from `memo` (a loop over the candidates of one reference:
+    /// n-best reranking, the systems of a segment). The same tokens as encoding the pair.
+    pub fn encode_pair_warm<S: AsRef<str> + Sync>(
+        &self,
+        texts: &[S],
+        out: &mut EncodedTexts,
+        buf: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+        memo: &mut RefMemo,
+    ) {
+        let by_words = !self.lines
+            && self.stemmer.is_none()
+            && !matches!(
+                self.tokenizer.kind,
+                TokenizerKind::Char | TokenizerKind::Codepoint
+            );
+        let (hyp, refs) = texts.split_at(1.min(texts.len()));
+        // The vocabulary is emptied at the start of a call once it is past its bound, and by
+        // any call with a fresh vocabulary (another metric on this thread): the memo's ids
+        // are then stale, which its epoch tells.
+        let keeps_ids = out.encoded.vocab.len() <= WARM_VOCAB;
+        if by_words && keeps_ids && memo.holds(self, out.encoded.vocab.epoch(), refs) {
+            self.encode_texts_into(hyp, out, buf, spans, Vocab::Warm);
+            out.encoded.sentences.extend_from(&memo.sentences);
+            out.vanished.extend_from_slice(&memo.vanished);
+            return;
+        }
+        self.encode_texts_into(texts, out, buf, spans, Vocab::Warm);
+        memo.valid = false;
+        if by_words {
+            memo.encoder = Some(*self);
+            memo.epoch = out.encoded.vocab.epoch();
+            memo.texts.clear();
+            memo.texts
+                .extend(refs.iter().map(|r| r.as_ref().to_owned()));
+            let ids: Vec<&[u32]> = (1..texts.len())
+                .map(|k| out.encoded.sentences.get(k))
+                .collect();
+            memo.sentences = Sentences::from_ids(&ids);
+            memo.vanished.clear();
+            memo.vanished
+                .extend(out.vanished.iter().copied().filter(|&k| k > 0));
+            memo.valid = true;
+        }
+    }
+
     /// Interns pre-tokenized sentences (tokens verbatim) and stems them if asked; a
     /// pre-tokenized text is one line.
     pub fn encode_tokens<T: AsRef<str> + Sync, S: AsRef<[T]> + Sync>(
@@ -127,5 +202,64 @@ impl Encoder {
         if let Some(stemmer) = self.stemmer {
             stem_encoded(encoded, stemmer);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each text of `enc` as its token strings.
+    fn words(enc: &EncodedTexts) -> Vec<Vec<String>> {
+        let v = &enc.encoded.vocab;
+        enc.encoded
+            .sentences
+            .iter()
+            .map(|s| s.iter().map(|&id| v.get(id).to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_remembered_reference_gives_the_tokens_of_the_pair() {
+        let plain = Encoder::plain(Tokenizer::parse("13a", false).unwrap());
+        let lower = Encoder::plain(Tokenizer::parse("unicode", true).unwrap());
+        let (mut buf, mut spans) = (String::new(), Vec::new());
+        let (mut out, mut memo) = (EncodedTexts::default(), RefMemo::default());
+        let r = ["The cat sat .", "..."];
+        let calls: Vec<(Encoder, [&str; 3], bool)> = vec![
+            (plain, ["a cat", r[0], r[1]], false),
+            (plain, ["The dog", r[0], r[1]], true),
+            (plain, ["", r[0], r[1]], true),
+            (lower, ["The CAT", r[0], r[1]], false),
+            (lower, ["sat", r[0], r[1]], true),
+            (plain, ["a cat", "The cat", r[1]], false),
+            (plain, ["x y", "The cat", r[1]], true),
+        ];
+        for (k, (enc, texts, reused)) in calls.into_iter().enumerate() {
+            if k == 6 {
+                // Another metric on this thread with a fresh vocabulary: stale ids.
+                enc.encode_texts_into(&["q"], &mut out, &mut buf, &mut spans, Vocab::Fresh);
+            }
+            let was = memo.valid && memo.holds(&enc, out.encoded.vocab.epoch(), &texts[1..]);
+            enc.encode_pair_warm(&texts, &mut out, &mut buf, &mut spans, &mut memo);
+            assert_eq!(was, reused && k != 6, "call {k}");
+            let alone = enc.encode_texts(&texts);
+            assert_eq!(words(&out), words(&alone), "call {k}");
+            assert_eq!(out.vanished, alone.vanished, "call {k}");
+        }
+    }
+
+    #[test]
+    fn a_copied_table_gets_its_own_epoch() {
+        let mut t = crate::text::intern::StrTable::default();
+        t.intern("a");
+        let e = t.epoch();
+        assert_eq!(t.epoch(), e);
+        t.intern("b");
+        assert_eq!(t.epoch(), e);
+        let mut c = t.clone();
+        assert_ne!(c.epoch(), e);
+        t.clear();
+        assert_ne!(t.epoch(), e);
     }
 }
