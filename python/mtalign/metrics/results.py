@@ -221,18 +221,8 @@ class BleuResult(CorpusResult):
                  n_empty_refs: int, signature: Any, n_sentences: int | None = None) -> None:
         # figures: the native (score, bp, precisions, sys_len, ref_len, counts, totals);
         # everything but the score is converted when first read.
-        if n_sentences is None:
-            n_sentences = int(per_sentence.shape[0])
-        # (CorpusResult.__init__ inlined: this runs once per sentence_score.)
-        self.n_sentences = n_sentences
-        self.n_empty_hyps = n_empty_hyps
-        self.n_empty_refs = n_empty_refs
-        self._signature = signature
-        self.confidence = None
-        self.name = "BLEU"
-        self._score = float(figures[0])
-        self._per_sentence = per_sentence
-        self.details = {}
+        CorpusResult.__init__(self, "BLEU", figures[0], per_sentence, {}, n_empty_hyps,
+                              n_empty_refs, signature, n_sentences)
         self._figures = figures
         self._fields_cache: dict[str, Any] | None = None
 

@@ -67,6 +67,13 @@ pub fn home(key: u64, shift: u32) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
 }
 
+/// The key of the n-gram of order `n + 1` whose tokens are packed in `tokens`: the order in
+/// the top bits, so that no key is 0 (the empty slot).
+#[inline]
+fn order_key(n: usize, tokens: u64) -> u64 {
+    ((n as u64 + 1) << 60) | tokens
+}
+
 /// Whether every id of `t` fits a packed key.
 pub fn fits(t: &[u32]) -> bool {
     t.iter().all(|&id| id < 1 << PACK_BITS)
@@ -143,33 +150,27 @@ impl RefClipTable {
                 let mut key = 0u64;
                 for (n, &t) in r[s..].iter().take(order).enumerate() {
                     key = (key << PACK_BITS) | u64::from(t);
-                    let full = ((n as u64 + 1) << 60) | key;
-                    let mut i = home(full, self.shift);
-                    loop {
-                        let slot = &mut self.slots[i];
-                        if slot.key == 0 {
-                            *slot = Slot {
-                                key: full,
-                                max: 1,
-                                count: 1,
-                                seen: ri as u32,
-                                used: 0,
-                                stamp: 0,
-                            };
-                            self.occupied.push(i as u32);
-                            break;
+                    let full = order_key(n, key);
+                    let i = self.slot_of(full);
+                    let slot = &mut self.slots[i];
+                    if slot.key == 0 {
+                        *slot = Slot {
+                            key: full,
+                            max: 1,
+                            count: 1,
+                            seen: ri as u32,
+                            used: 0,
+                            stamp: 0,
+                        };
+                        self.occupied.push(i as u32);
+                    } else {
+                        if slot.seen == ri as u32 {
+                            slot.count += 1;
+                        } else {
+                            slot.seen = ri as u32;
+                            slot.count = 1;
                         }
-                        if slot.key == full {
-                            if slot.seen == ri as u32 {
-                                slot.count += 1;
-                            } else {
-                                slot.seen = ri as u32;
-                                slot.count = 1;
-                            }
-                            slot.max = slot.max.max(slot.count);
-                            break;
-                        }
-                        i = (i + 1) & self.mask;
+                        slot.max = slot.max.max(slot.count);
                     }
                 }
             }
@@ -177,6 +178,20 @@ impl RefClipTable {
         self.order = order;
         self.built = true;
         true
+    }
+
+    /// The slot holding the packed n-gram `full`, or the empty slot where it goes (linear
+    /// probing; the table is at most half full, so there always is one).
+    #[inline]
+    fn slot_of(&self, full: u64) -> usize {
+        let mut i = home(full, self.shift);
+        loop {
+            let key = self.slots[i].key;
+            if key == full || key == 0 {
+                return i;
+            }
+            i = (i + 1) & self.mask;
+        }
     }
 
     /// Empties the table (the slots in use only).
@@ -211,15 +226,8 @@ impl RefClipTable {
             let mut key = 0u64;
             for (n, &t) in hyp[s..].iter().take(order).enumerate() {
                 key = (key << PACK_BITS) | u64::from(t);
-                let full = ((n as u64 + 1) << 60) | key;
-                let mut i = home(full, self.shift);
-                let slot = loop {
-                    let slot = &mut self.slots[i];
-                    if slot.key == full || slot.key == 0 {
-                        break slot;
-                    }
-                    i = (i + 1) & self.mask;
-                };
+                let i = self.slot_of(order_key(n, key));
+                let slot = &mut self.slots[i];
                 if slot.key == 0 {
                     break;
                 }

@@ -46,20 +46,18 @@ impl EncodedTexts {
 /// ([`Encoder::encode_pair_warm`]).
 #[derive(Debug, Clone, Default)]
 pub struct RefMemo {
-    /// The encoder and the vocabulary's epoch they were encoded with.
+    /// The encoder and the vocabulary's epoch they were encoded with (None: nothing held).
     encoder: Option<Encoder>,
     epoch: u64,
     texts: Vec<String>,
     sentences: Sentences,
     /// Which of them vanished (their indices in the pair, from 1).
     vanished: Vec<usize>,
-    valid: bool,
 }
 
 impl RefMemo {
     fn holds<S: AsRef<str>>(&self, encoder: &Encoder, epoch: u64, refs: &[S]) -> bool {
-        self.valid
-            && self.encoder.as_ref() == Some(encoder)
+        self.encoder.as_ref() == Some(encoder)
             && self.epoch == epoch
             && self.texts.len() == refs.len()
             && self.texts.iter().zip(refs).all(|(a, b)| a == b.as_ref())
@@ -165,7 +163,7 @@ impl Encoder {
             return;
         }
         self.encode_texts_into(texts, out, buf, spans, Vocab::Warm);
-        memo.valid = false;
+        memo.encoder = None;
         if by_words {
             memo.encoder = Some(*self);
             memo.epoch = out.encoded.vocab.epoch();
@@ -179,7 +177,6 @@ impl Encoder {
             memo.vanished.clear();
             memo.vanished
                 .extend(out.vanished.iter().copied().filter(|&k| k > 0));
-            memo.valid = true;
         }
     }
 
@@ -240,7 +237,7 @@ mod tests {
                 // Another metric on this thread with a fresh vocabulary: stale ids.
                 enc.encode_texts_into(&["q"], &mut out, &mut buf, &mut spans, Vocab::Fresh);
             }
-            let was = memo.valid && memo.holds(&enc, out.encoded.vocab.epoch(), &texts[1..]);
+            let was = memo.holds(&enc, out.encoded.vocab.epoch(), &texts[1..]);
             enc.encode_pair_warm(&texts, &mut out, &mut buf, &mut spans, &mut memo);
             assert_eq!(was, reused && k != 6, "call {k}");
             let alone = enc.encode_texts(&texts);
