@@ -207,7 +207,8 @@ macro_rules! batch_pymethods {
 
             /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
             /// (the flat row, or what the metric's `one_result` makes of it; vanished
-            /// hypothesis, vanished references) like `score_texts`.
+            /// hypothesis, vanished references) like `score_texts`, with None in place of
+            /// an empty list.
             fn score_one<'py>(
                 &self,
                 py: pyo3::Python<'py>,
@@ -219,7 +220,11 @@ macro_rules! batch_pymethods {
                 let (row, hyp_vanished, ref_vanished) =
                     crate::batch::score_one_pair(py, encoder, vocab, hyp, refs, self.kernel())?;
                 let row = crate::batch::BatchScorer::one_result(self, py, row)?;
-                Ok((row, hyp_vanished, ref_vanished))
+                Ok((
+                    row,
+                    crate::batch::none_if_empty(hyp_vanished),
+                    crate::batch::none_if_empty(ref_vanished),
+                ))
             }
         }
     };
@@ -532,8 +537,18 @@ fn read_blocks(blocks: &Bound<'_, PyAny>) -> PyResult<(StrTable, Vec<MatrixBlock
 }
 
 /// What `score_one` returns: the row (or the metric's `one_result` of it), vanished
-/// hypothesis (`[0]` or `[]`), vanished references as (0, j).
-pub(crate) type OneOut<'py> = (Bound<'py, PyAny>, Vec<usize>, Vec<(usize, usize)>);
+/// hypothesis (`[0]`), vanished references as (0, j); each None when nothing vanished (the
+/// usual call then makes no list).
+pub(crate) type OneOut<'py> = (
+    Bound<'py, PyAny>,
+    Option<Vec<usize>>,
+    Option<Vec<(usize, usize)>>,
+);
+
+/// `None` for an empty list (see [`OneOut`]).
+pub(crate) fn none_if_empty<T>(v: Vec<T>) -> Option<Vec<T>> {
+    (!v.is_empty()).then_some(v)
+}
 
 /// The row of one pair, vanished hypothesis, vanished references (see [`OneOut`]).
 type OneRow = (Vec<f64>, Vec<usize>, Vec<(usize, usize)>);

@@ -48,6 +48,10 @@ def test_sentence_score_is_a_corpus_of_one(mtalign: Any, metric: Any) -> None:
         one = metric.sentence_score(h, r)
         assert type(one) is type(metric.corpus_score([h], [r]))
         assert one.n_sentences == 1 and one.signature.startswith("nrefs:2|")
+        # Every figure, the lazily made ones too (signature, per_sentence, details), equals
+        # the corpus of that one sentence scored by the batch path.
+        assert _view(metric, one) == _view(metric, metric.corpus_score([h], [r]))
+        assert one.to_dict() == metric.corpus_score([h], [r]).to_dict()
     batch = metric.batch_score(HYPS, REFS)
     assert isinstance(batch, np.ndarray) and batch.shape[0] == len(HYPS)
     scalars = metric.scalar_scores(HYPS, REFS)
@@ -93,7 +97,7 @@ def test_bootstrap_resamples_statistics_rows(mtalign: Any, metric: Any) -> None:
 class OnePairCore:
     """A native core with a ``score_one(hyp, refs)`` as the bindings define it (what
     ``result_of_row`` makes of the row, or the row as a flat list of floats; vanished
-    hypothesis, vanished references), built on score_texts."""
+    hypothesis, vanished references, None when empty), built on score_texts."""
 
     def __init__(self, core: Any) -> None:
         self._core = core
@@ -101,11 +105,11 @@ class OnePairCore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._core, name)
 
-    def score_one(self, hyp: str, refs: Any) -> tuple[list[float], list, list]:
+    def score_one(self, hyp: str, refs: Any) -> tuple[Any, list | None, list | None]:
         arr, hv, rv = self._core.score_texts([hyp], [refs], None)
         row = arr[0].ravel().tolist()
         of_row = getattr(self._core, "result_of_row", None)
-        return (row if of_row is None else of_row(row)), hv, rv
+        return (row if of_row is None else of_row(row)), hv or None, rv or None
 
 
 def _view(metric: Any, res: Any) -> Any:

@@ -38,6 +38,15 @@ impl BatchScorer for NistCore {
         (!self.nist.corpus_weights())
             .then(|| -> crate::batch::CellScore<'_> { Box::new(move |row| nist::score(n, row)) })
     }
+    /// One pair's (NIST, hypothesis length, mean reference length): the figures of its
+    /// result (the corpus of one sentence), made from the row without NumPy.
+    fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.nist.max_order();
+        // Counts are whole numbers, so the sum is exact in any order.
+        let ref_len = row[1..1 + n].iter().sum::<f64>() / n as f64;
+        let figures = (nist::score(n, &row), row[0] as i64, ref_len);
+        Ok(figures.into_pyobject(py)?.into_any())
+    }
 }
 
 batch_pymethods! {

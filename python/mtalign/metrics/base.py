@@ -546,9 +546,15 @@ class Metric(Generic[R]):
             # run_one takes it again when a text vanished, for its warning.
             row, hv, rv = one(hyp, refs)
             if not hv and not rv:
-                return self._result_one(row, 0, 0, lambda: self.signature(nrefs([refs])))
+                return self._sentence_result(row, refs)
         row, nh, nr, refs = run_one(self._core, hyp, refs, self)
-        return self._result_one(row, nh, nr, lambda: self.signature(nrefs([refs])))
+        # The signature is made when first read, from (metric, references).
+        return self._result_one(row, nh, nr, (self, refs))
+
+    def _sentence_result(self, row: Any, refs: Any) -> R:
+        """The result of the native one-pair call's ``row`` when no text vanished (a
+        metric whose one-pair call returns its result's figures builds it here directly)."""
+        return self._result_one(row, 0, 0, (self, refs))
 
     def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
                     signature: Any) -> R:

@@ -24,7 +24,7 @@ from mtalign.metrics.external_tokenizers import (
     tokenized_input,
 )
 from mtalign.metrics.options import REF_LENGTHS, SMOOTHINGS, TOKENIZERS, case, option
-from mtalign.metrics.results import BleuResult
+from mtalign.metrics.results import BleuResult, sentence_bleu_result
 
 _DEFAULT_VALUE = {"floor": 0.1, "add-k": 1.0, "method1": 0.1, "method4": 5.0, "method6": 5.0,
                   "method7": 5.0}
@@ -214,9 +214,11 @@ class Bleu(Metric[BleuResult]):
         if isinstance(row, np.ndarray):
             return self._result(row, n_empty_hyps, n_empty_refs, signature)
         # The native one-pair call's corpus figures (no array): the sentence BLEU of one
-        # sentence is its corpus BLEU.
-        return BleuResult(row, lambda: np.array([row[0]]), n_empty_hyps, n_empty_refs,
-                          signature, 1)
+        # sentence is its corpus BLEU (per_sentence None: the score).
+        return BleuResult(row, None, n_empty_hyps, n_empty_refs, signature, 1)
+
+    def _sentence_result(self, row: Any, refs: Any) -> BleuResult:
+        return sentence_bleu_result(row, (self, refs))
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> BleuResult:

@@ -13,7 +13,7 @@ import numpy as np
 from mtalign._mtalign import ErrorRateCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import TOKENIZERS, case, option
-from mtalign.metrics.results import CorpusResult
+from mtalign.metrics.results import CorpusResult, sentence_result
 
 
 def _rates(errors: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
@@ -55,9 +55,12 @@ class _ErrorRate(Metric[CorpusResult]):
             return self._result(row, n_empty_hyps, n_empty_refs, signature)
         # The native one-pair call's (rate, errors, ref_len): no array is made.
         rate, errors, ref_len = row
-        return CorpusResult(self._name, rate, lambda: np.array([rate]),
-                            {"errors": errors, "ref_len": ref_len}, n_empty_hyps,
-                            n_empty_refs, signature, 1)
+        return CorpusResult(self._name, rate, None, {"errors": errors, "ref_len": ref_len},
+                            n_empty_hyps, n_empty_refs, signature, 1)
+
+    def _sentence_result(self, row: Any, refs: Any) -> CorpusResult:
+        return sentence_result(self._name, row[0], {"errors": row[1], "ref_len": row[2]},
+                               (self, refs))
 
     def _one_sentence(self, e: float, n: float, n_empty_hyps: int, n_empty_refs: int,
                       signature: Any) -> CorpusResult:

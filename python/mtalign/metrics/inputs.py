@@ -104,6 +104,7 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int,
     else:
         raise InputError(f"hyp must be a str or a list of str tokens (got {type(hyp).__name__})")
     if hv or rv:
+        hv, rv = hv or [], rv or []  # the one-pair call gives None for an empty list
         warn_vanished(hv, rv, metric._tokenizer_name(), 4)
         return arr, len(hv), len(rv), refs
     return arr, 0, 0, refs

@@ -12,9 +12,8 @@ import numpy as np
 
 from mtalign._mtalign import NistCore
 from mtalign.metrics.base import Metric, _check_bootstrap
-from mtalign.metrics.inputs import nrefs, run_one
 from mtalign.metrics.options import TOKENIZERS, case, option
-from mtalign.metrics.results import CorpusResult
+from mtalign.metrics.results import CorpusResult, sentence_result
 
 
 class Nist(Metric[CorpusResult]):
@@ -90,16 +89,25 @@ class Nist(Metric[CorpusResult]):
         arr, _, _, _ = self._run(hyps, refs, threads, self._corpus_core)
         return np.ascontiguousarray(arr)
 
-    def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
-        """NIST of one hypothesis, weights from its own references (nltk's ``sentence_nist``).
+    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
+                    signature: Any) -> CorpusResult:
+        """One sentence's result, weights from its own references (nltk's
+        ``sentence_nist``): from the native one-pair call's (NIST, sys_len, ref_len), or a
+        (1, ...) row array under the sentence weights.
 
         >>> float(Nist(tokenize="whitespace").sentence_score("", "a b"))
         0.0
         """
-        row, nh, nr, refs = run_one(self._core, hyp, refs, self)
-        rows = np.array([row] if isinstance(row, list) else row, dtype=np.float64)
-        return self._result(rows.reshape(1, -1), nh, nr,
-                            lambda: self.signature(nrefs([refs])), self._core)
+        if isinstance(row, np.ndarray):
+            return self._result(row.reshape(1, -1), n_empty_hyps, n_empty_refs, signature,
+                                self._core)
+        score, sys_len, ref_len = row
+        return CorpusResult("NIST", score, None, {"sys_len": sys_len, "ref_len": ref_len},
+                            n_empty_hyps, n_empty_refs, signature, 1)
+
+    def _sentence_result(self, row: Any, refs: Any) -> CorpusResult:
+        return sentence_result("NIST", row[0], {"sys_len": row[1], "ref_len": row[2]},
+                               (self, refs))
 
     def corpus_score(self, hyps: Any, refs: Any, threads: int | None = None, *,
                      n_bootstrap: int = 1, seed: int | None = 12345) -> CorpusResult:

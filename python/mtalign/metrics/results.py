@@ -96,7 +96,8 @@ class Result:
         self.n_sentences = n_sentences
         self.n_empty_hyps = n_empty_hyps
         self.n_empty_refs = n_empty_refs
-        # A str, or a callable that makes it when first read.
+        # A str, a callable that makes it when first read, or (metric, references) for one
+        # sentence: the metric's signature with the number of those references.
         self._signature = signature
         self.confidence = None
 
@@ -110,7 +111,11 @@ class Result:
         """The ``key:value|...`` string of the metric's options and version."""
         sig = self._signature
         if not isinstance(sig, str):
-            sig = sig()
+            if sig.__class__ is tuple:  # (metric, one sentence's references)
+                metric, refs = sig
+                sig = metric.signature(1 if isinstance(refs, str) else len(refs))
+            else:
+                sig = sig()
             self._signature = sig
         return sig
 
@@ -161,7 +166,7 @@ class CorpusResult(Result):
                  details: dict[str, Any], n_empty_hyps: int, n_empty_refs: int,
                  signature: Any, n_sentences: int | None = None) -> None:
         # per_sentence: an (n,) array, or a callable making it when first read (then
-        # n_sentences is given).
+        # n_sentences is given), or None for one sentence (its score).
         if n_sentences is None:
             n_sentences = int(per_sentence.shape[0])
         # (Result.__init__ inlined: this runs once per sentence_score.)
@@ -180,7 +185,7 @@ class CorpusResult(Result):
         """(n,) float64 array of sentence scores."""
         each = self._per_sentence
         if not isinstance(each, np.ndarray):
-            each = each()
+            each = np.array([self._score]) if each is None else each()
             self._per_sentence = each
         return each  # type: ignore[no-any-return]
 
@@ -287,6 +292,56 @@ class BleuResult(CorpusResult):
         prec = "/".join(f"{p:.1f}" for p in self.precisions)
         return (f"BLEU = {self._score:.2f}{self._ci_text(2)} {prec} (BP = {self.bp:.3f} "
                 f"ratio = {self.ratio:.3f} hyp_len = {self.sys_len} ref_len = {self.ref_len})")
+
+
+_new_object = object.__new__
+
+
+def _one_sentence(cls: type[Any], signature: Any) -> Any:
+    """An instance of ``cls`` with the counts of one sentence in which no text vanished."""
+    r = _new_object(cls)
+    r.n_sentences = 1
+    r.n_empty_hyps = 0
+    r.n_empty_refs = 0
+    r._signature = signature
+    r.confidence = None
+    return r
+
+
+def sentence_result(name: str, score: float, details: dict[str, Any],
+                    signature: Any) -> CorpusResult:
+    """What ``CorpusResult(name, score, None, details, 0, 0, signature, 1)`` makes (one
+    sentence, no text vanished), without the constructor's argument handling: this runs
+    once per ``sentence_score`` call.
+
+    >>> r = sentence_result("WER", 0.5, {"errors": 1, "ref_len": 2}, "tok:13a")
+    >>> float(r), r.per_sentence.tolist(), r.n_sentences, str(r)
+    (0.5, [0.5], 1, 'WER = 0.5000 (errors = 1 ref_len = 2)')
+    """
+    r = _one_sentence(CorpusResult, signature)
+    r.name = name
+    r._score = score
+    r._per_sentence = None
+    r.details = details
+    return r  # type: ignore[no-any-return]
+
+
+def sentence_bleu_result(figures: tuple[Any, ...], signature: Any) -> BleuResult:
+    """What ``BleuResult(figures, None, 0, 0, signature, 1)`` makes (see
+    :func:`sentence_result`).
+
+    >>> r = sentence_bleu_result((50.0, 1.0, [50.0], 2, 2, [1], [2]), "tok:13a")
+    >>> float(r), r.counts, r.per_sentence.tolist()
+    (50.0, [1], [50.0])
+    """
+    r = _one_sentence(BleuResult, signature)
+    r.name = "BLEU"
+    r._score = figures[0]
+    r._per_sentence = None
+    r.details = {}
+    r._figures = figures
+    r._fields_cache = None
+    return r  # type: ignore[no-any-return]
 
 
 class RougeResult(Result):
@@ -409,6 +464,21 @@ class RougeResult(Result):
             lines.append(f"{k:<{width}}  {s.precision:9.4f}  {s.recall:6.4f}  {s.fmeasure:8.4f}")
         lines.append(self.signature)
         return "\n".join(lines)
+
+
+def sentence_rouge_result(variants: tuple[str, ...], row: list[float],
+                          signature: Any) -> RougeResult:
+    """What ``RougeResult(variants, row, 0, 0, signature)`` makes of one sentence's flat
+    row (see :func:`sentence_result`).
+
+    >>> sentence_rouge_result(("rougeL",), [0.5, 1.0, 2 / 3], "tok")["rougeL"].recall
+    1.0
+    """
+    r = _one_sentence(RougeResult, signature)
+    r.variants = variants
+    r._rows = row
+    r._scores = None
+    return r  # type: ignore[no-any-return]
 
 
 class DcsResult(Result):

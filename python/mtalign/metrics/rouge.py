@@ -10,7 +10,7 @@ import numpy as np
 from mtalign._mtalign import RougeCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import COMPAT, ROUGE_MULTI_REF, TOKENIZERS, names, option
-from mtalign.metrics.results import RougeResult, Score
+from mtalign.metrics.results import RougeResult, Score, sentence_rouge_result
 
 # What each profile means when tokenize / multi_ref are not given, and its stemmer.
 _COMPAT_DEFAULTS = {
@@ -204,6 +204,9 @@ class Rouge(Metric[RougeResult]):
         # A flat list from the native one-pair call is kept as it is (no array is made).
         return RougeResult(self._config["variants"], row, n_empty_hyps, n_empty_refs,
                            signature)
+
+    def _sentence_result(self, row: Any, refs: Any) -> RougeResult:
+        return sentence_rouge_result(self._config["variants"], row, (self, refs))
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> RougeResult:
