@@ -34,9 +34,12 @@ impl BatchScorer for BleuCore {
     fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
         Some(Box::new(|row| bleu::sentence_score(&self.config, row)))
     }
-    /// One pair's BLEU is the corpus BLEU of its row: its figures, without a second call.
+    /// One pair's BLEU is the corpus BLEU of its row: (that score, the row). The other
+    /// figures are made from the row when the result is first asked for them (`corpus`):
+    /// converting them here costs a sentence_score call more than scoring.
     fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self.figures(&row).into_pyobject(py)?.into_any())
+        let score = bleu::score(&self.config, &row).score;
+        Ok((score, row).into_pyobject(py)?.into_any())
     }
 }
 

@@ -213,12 +213,14 @@ class Bleu(Metric[BleuResult]):
                     signature: Any) -> BleuResult:
         if isinstance(row, np.ndarray):
             return self._result(row, n_empty_hyps, n_empty_refs, signature)
-        # The native one-pair call's corpus figures (no array): the sentence BLEU of one
+        # The native one-pair call's (BLEU, statistics row): the sentence BLEU of one
         # sentence is its corpus BLEU (per_sentence None: the score).
-        return BleuResult(row, None, n_empty_hyps, n_empty_refs, signature, 1)
+        _, stats = row
+        return BleuResult(self._core.corpus(np.array([stats], dtype=np.float64)), None,
+                          n_empty_hyps, n_empty_refs, signature, 1)
 
     def _sentence_result(self, row: Any, refs: Any) -> BleuResult:
-        return sentence_bleu_result(row, (self, refs))
+        return sentence_bleu_result(row[0], self._core, row[1], (self, refs))
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> BleuResult:

@@ -225,7 +225,8 @@ class BleuResult(CorpusResult):
     def __init__(self, figures: tuple[Any, ...], per_sentence: Any, n_empty_hyps: int,
                  n_empty_refs: int, signature: Any, n_sentences: int | None = None) -> None:
         # figures: the native (score, bp, precisions, sys_len, ref_len, counts, totals);
-        # everything but the score is converted when first read.
+        # everything but the score is converted when first read. (sentence_bleu_result
+        # stores (native core, one statistics row) instead: the figures are made from it.)
         CorpusResult.__init__(self, "BLEU", figures[0], per_sentence, {}, n_empty_hyps,
                               n_empty_refs, signature, n_sentences)
         self._figures = figures
@@ -234,7 +235,11 @@ class BleuResult(CorpusResult):
     def _figure(self, name: str) -> Any:
         cache = self._fields_cache
         if cache is None:
-            _, bp, precisions, sys_len, ref_len, counts, totals = self._figures
+            figures = self._figures
+            if len(figures) == 2:  # (core, row) of one sentence
+                core, row = figures
+                figures = core.corpus(np.array([row], dtype=np.float64))
+            _, bp, precisions, sys_len, ref_len, counts, totals = figures
             sys_len = int(sys_len) if float(sys_len).is_integer() else float(sys_len)
             ref_len = int(ref_len) if float(ref_len).is_integer() else float(ref_len)
             cache = {"bp": float(bp), "precisions": [float(p) for p in precisions],
@@ -323,13 +328,20 @@ def sentence_result(name: str, score: float, details: dict[str, Any],
     return r  # type: ignore[no-any-return]
 
 
-def sentence_bleu_result(figures: tuple[Any, ...], signature: Any) -> BleuResult:
-    """What ``BleuResult(figures, None, 0, 0, signature, 1)`` makes (see
-    :func:`sentence_result`).
+def sentence_bleu_result(score: float, core: Any, row: list[float],
+                         signature: Any) -> BleuResult:
+    """What ``BleuResult(core.corpus([row]), None, 0, 0, signature, 1)`` makes of one
+    sentence's statistics row and its BLEU (see :func:`sentence_result`); the figures other
+    than the score are made from the row when first read.
 
-    >>> r = sentence_bleu_result((50.0, 1.0, [50.0], 2, 2, [1], [2]), "tok:13a")
-    >>> float(r), r.counts, r.per_sentence.tolist()
-    (50.0, [1], [50.0])
+    >>> from mtalign import Bleu
+    >>> core = Bleu(tokenize="whitespace")._core
+    >>> row = core.score_texts(["a b c d"], ["a b c e"])[0][0].tolist()
+    >>> r = sentence_bleu_result(core.corpus(np.array([row]))[0], core, row, "tok:whitespace")
+    >>> r.counts, r.totals, r.per_sentence.tolist() == [float(r)]
+    ([3, 2, 1, 0], [4, 3, 2, 1], True)
+    >>> float(r) == float(Bleu(tokenize="whitespace").corpus_score(["a b c d"], ["a b c e"]))
+    True
     """
     r = _new_object(BleuResult)
     r.n_sentences = 1
@@ -338,10 +350,10 @@ def sentence_bleu_result(figures: tuple[Any, ...], signature: Any) -> BleuResult
     r._signature = signature
     r.confidence = None
     r.name = "BLEU"
-    r._score = figures[0]
+    r._score = score
     r._per_sentence = None
     r.details = {}
-    r._figures = figures
+    r._figures = (core, row)
     r._fields_cache = None
     return r  # type: ignore[no-any-return]
 
