@@ -26,6 +26,13 @@ impl BatchScorer for GtmCore {
     fn core(&self) -> &gtm::GtmConfig {
         &self.config
     }
+    /// One pair's (F, precision, recall, MMS): the figures of its result (the corpus of one
+    /// sentence), made from the row without NumPy.
+    fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {
+        let e = self.config.exponent;
+        let (p, r, f) = gtm::prf(&row, e);
+        Ok((f, p, r, gtm::mms(row[0], e)).into_pyobject(py)?.into_any())
+    }
 }
 
 batch_pymethods! {

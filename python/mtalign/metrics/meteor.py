@@ -15,7 +15,7 @@ import numpy as np
 from mtalign._mtalign import ConfigError, MeteorCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import TOKENIZERS, number, option
-from mtalign.metrics.results import CorpusResult
+from mtalign.metrics.results import CorpusResult, sentence_result
 
 #: The matching stages, in the order they run.
 STAGES = ("exact", "stem", "synonym")
@@ -140,6 +140,10 @@ class Meteor(Metric[CorpusResult]):
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return np.ascontiguousarray(rows.reshape(-1, 5)[:, 0])
+
+    def _sentence_result(self, row: Any, refs: Any) -> CorpusResult:
+        # The native one-pair call's flat row: its METEOR is the mean of one sentence.
+        return sentence_result("METEOR", row[0], {}, (self, refs))
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
