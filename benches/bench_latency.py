@@ -2,10 +2,11 @@
 """Per-call latency: the cost of ONE call with one sentence pair, mtalign against the peers.
 
 For every metric of ``mtalign.registry`` (ROUGE-L, 1+2+L, W-1.2, S4, SU4; BLEU, BLEUS4,
-``Bleu()``; NIST; WER; PER; RIBES; DCS; SIA) it times ``metric.sentence_score(hyp, ref)``
-called in a loop over distinct pairs of 10-20 words, one pair per call, and reports the
-median over ``--repeat`` rounds of the mean microseconds per call. In the same run, the
-peers' one-pair APIs are timed on the same pairs, each peer in a child process of its own:
+``Bleu()``; NIST; WER; PER; RIBES; DCS; SIA; chrF, chrF++, TER, GTM, METEOR) it times
+``metric.sentence_score(hyp, ref)`` called in a loop over distinct pairs of 10-20 words,
+one pair per call, and reports the median over ``--repeat`` rounds of the mean
+microseconds per call. In the same run, the peers' one-pair APIs are timed on the same
+pairs, each peer in a child process of its own:
 
 * rouge-score ``RougeScorer(types).score(ref, hyp)``; rouge-score-rs
   ``RougeScorer(types).score(ref, hyp)``; rouge-rust ``fast_rouge.score(ref, hyp)`` (always
@@ -81,6 +82,11 @@ MTALIGN_ROWS: tuple[tuple[str, str], ...] = (
     ("dcs", 'registry "dcs"'),
     ("dcs-word", 'Dcs("word")'),
     ("sia", 'registry "sia"'),
+    ("chrf", 'registry "chrf"'),
+    ("chrf++", 'registry "chrf++"'),
+    ("ter", 'registry "ter"'),
+    ("gtm", 'registry "gtm"'),
+    ("meteor", 'registry "meteor"'),
 )
 
 
