@@ -85,6 +85,20 @@ impl MeteorConfig {
     }
 }
 
+/// Below this many strings the per-string maps of [`Context::build`] run on the calling
+/// thread: handing a sentence's words to the pool costs more than stemming them (a one-pair
+/// call spent ~20 of its ~28 µs there).
+const PAR_STRINGS: usize = 1024;
+
+/// `f` of every string, in order; in parallel for many strings.
+fn map_strings<'s, T: Send>(strings: &[&'s str], f: impl Fn(&'s str) -> T + Sync) -> Vec<T> {
+    if strings.len() < PAR_STRINGS {
+        strings.iter().map(|&w| f(w)).collect()
+    } else {
+        strings.par_iter().map(|&w| f(w)).collect()
+    }
+}
+
 /// What the whole batch gives first: per token id, the key of its lowercase form and of its
 /// stem; per key, its synonyms' keys.
 #[derive(Debug, Default)]
@@ -101,16 +115,13 @@ impl Context {
     /// `hyp_ids`: the token ids hypotheses use (synonyms are looked up for those only).
     fn build(cfg: &MeteorConfig, vocab: &[&str], hyp_ids: &[bool]) -> Self {
         // Keys borrow the lowercase forms and the stems, which live to the end.
-        let lowered: Vec<Cow<'_, str>> = vocab
-            .par_iter()
-            .map(|w| {
-                if w.chars().any(|c| c.is_uppercase() || !c.is_ascii()) {
-                    Cow::Owned(w.to_lowercase())
-                } else {
-                    Cow::Borrowed(*w)
-                }
-            })
-            .collect();
+        let lowered: Vec<Cow<'_, str>> = map_strings(vocab, |w| {
+            if w.chars().any(|c| c.is_uppercase() || !c.is_ascii()) {
+                Cow::Owned(w.to_lowercase())
+            } else {
+                Cow::Borrowed(w)
+            }
+        });
         let mut keys: FxHashMap<&str, u32> = FxHashMap::default();
         fn intern<'s>(s: &'s str, keys: &mut FxHashMap<&'s str, u32>) -> u32 {
             let next = keys.len() as u32;
@@ -124,7 +135,7 @@ impl Context {
             for (w, &k) in lowered.iter().zip(&lower) {
                 by_key[k as usize] = w;
             }
-            by_key.par_iter().map(|w| nltk_porter::stem(w)).collect()
+            map_strings(&by_key, nltk_porter::stem)
         } else {
             Vec::new()
         };
@@ -148,24 +159,26 @@ impl Context {
                     wanted[k as usize] = true;
                 }
             }
-            let lists: Vec<Vec<u32>> = (0..n_keys)
-                .into_par_iter()
-                .map(|k| {
-                    let mut out = Vec::new();
-                    if wanted[k] {
-                        wn.for_each_synonym(strings[k], |name| {
-                            if !name.contains('_') {
-                                if let Some(&id) = keys.get(name) {
-                                    out.push(id);
-                                }
+            let synonyms_of = |k: usize| {
+                let mut out = Vec::new();
+                if wanted[k] {
+                    wn.for_each_synonym(strings[k], |name| {
+                        if !name.contains('_') {
+                            if let Some(&id) = keys.get(name) {
+                                out.push(id);
                             }
-                        });
-                        out.sort_unstable();
-                        out.dedup();
-                    }
-                    out
-                })
-                .collect();
+                        }
+                    });
+                    out.sort_unstable();
+                    out.dedup();
+                }
+                out
+            };
+            let lists: Vec<Vec<u32>> = if n_keys < PAR_STRINGS {
+                (0..n_keys).map(synonyms_of).collect()
+            } else {
+                (0..n_keys).into_par_iter().map(synonyms_of).collect()
+            };
             for (k, list) in lists.into_iter().enumerate() {
                 syn.extend(list);
                 syn_ends[k + 1] = syn.len() as u32;
