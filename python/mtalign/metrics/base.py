@@ -546,23 +546,25 @@ class Metric(Generic[R]):
             # run_one takes it again when a text vanished, for its warning.
             row, hv, rv = one(hyp, refs)
             if not hv and not rv:
-                return self._sentence_result(row, refs)
+                # The signature is made when first read, from (metric, references).
+                return self._sentence_result(row, (self, refs))
         row, nh, nr, refs = run_one(self._core, hyp, refs, self)
-        # The signature is made when first read, from (metric, references).
-        return self._result_one(row, nh, nr, (self, refs))
+        if isinstance(row, np.ndarray):  # a batch of one (token input, or no one-pair call)
+            return self._result_one(row, nh, nr, (self, refs))
+        result = self._sentence_result(row, (self, refs))
+        result.n_empty_hyps, result.n_empty_refs = nh, nr
+        return result
 
-    def _sentence_result(self, row: Any, refs: Any) -> R:
-        """The result of the native one-pair call's ``row`` when no text vanished (a
-        metric whose one-pair call returns its result's figures builds it here directly)."""
-        return self._result_one(row, 0, 0, (self, refs))
+    def _sentence_result(self, row: Any, signature: Any) -> R:
+        """The result of what the native one-pair call returns (``row``: the flat row, or the
+        figures the metric's ``one_result`` makes of it) for one sentence, nothing vanished.
+        A metric whose one-pair call returns its result's figures builds it here directly."""
+        return self._result(np.array([row], dtype=np.float64), 0, 0, signature)
 
-    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
+    def _result_one(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                     signature: Any) -> R:
-        """The result of one sentence's row: a (1, ...) array, or the flat list of floats of
-        the native one-pair call."""
-        if not isinstance(row, np.ndarray):
-            row = np.array([row], dtype=np.float64)
-        return self._result(row, n_empty_hyps, n_empty_refs, signature)
+        """The result of a batch of one's (1, ...) rows."""
+        return self._result(rows, n_empty_hyps, n_empty_refs, signature)
 
     def corpus_score(self, hyps: Sequence[Any], refs: Sequence[Any],
                      threads: int | None = None, *, n_bootstrap: int = 1,

@@ -209,18 +209,10 @@ class Bleu(Metric[BleuResult]):
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return self._core.sentence_scores(rows)  # type: ignore[no-any-return]
 
-    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
-                    signature: Any) -> BleuResult:
-        if isinstance(row, np.ndarray):
-            return self._result(row, n_empty_hyps, n_empty_refs, signature)
+    def _sentence_result(self, row: Any, signature: Any) -> BleuResult:
         # The native one-pair call's (BLEU, statistics row): the sentence BLEU of one
-        # sentence is its corpus BLEU (per_sentence None: the score).
-        _, stats = row
-        return BleuResult(self._core.corpus(np.array([stats], dtype=np.float64)), None,
-                          n_empty_hyps, n_empty_refs, signature, 1)
-
-    def _sentence_result(self, row: Any, refs: Any) -> BleuResult:
-        return sentence_bleu_result(row[0], self._core, row[1], (self, refs))
+        # sentence is its corpus BLEU; the other figures are made from the row when read.
+        return sentence_bleu_result(row[0], self._core, row[1], signature)
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> BleuResult:

@@ -49,18 +49,10 @@ class _ErrorRate(Metric[CorpusResult]):
         """A set's rate is its best reference's: the minimum of the single rates."""
         return np.asarray(_rates(rows[..., 0], rows[..., 1])).min(axis=1)
 
-    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
-                    signature: Any) -> CorpusResult:
-        if isinstance(row, np.ndarray):
-            return self._result(row, n_empty_hyps, n_empty_refs, signature)
+    def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's (rate, errors, ref_len): no array is made.
-        rate, errors, ref_len = row
-        return CorpusResult(self._name, rate, None, {"errors": errors, "ref_len": ref_len},
-                            n_empty_hyps, n_empty_refs, signature, 1)
-
-    def _sentence_result(self, row: Any, refs: Any) -> CorpusResult:
         return sentence_result(self._name, row[0], {"errors": row[1], "ref_len": row[2]},
-                               (self, refs))
+                               signature)
 
     def _one_sentence(self, e: float, n: float, n_empty_hyps: int, n_empty_refs: int,
                       signature: Any) -> CorpusResult:

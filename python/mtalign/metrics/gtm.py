@@ -86,19 +86,11 @@ class Gtm(Metric[CorpusResult]):
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return np.ascontiguousarray(gtm_prf(rows, self.exponent)[2])
 
-    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
-                    signature: Any) -> CorpusResult:
-        if isinstance(row, np.ndarray):
-            return self._result(row, n_empty_hyps, n_empty_refs, signature)
+    def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's (F, precision, recall, MMS): no array is made.
-        f, p, r, mms = row
-        return CorpusResult(self._name(), f, None, {"precision": p, "recall": r, "mms": mms},
-                            n_empty_hyps, n_empty_refs, signature, 1)
-
-    def _sentence_result(self, row: Any, refs: Any) -> CorpusResult:
         return sentence_result(self._name(), row[0],
                                {"precision": row[1], "recall": row[2], "mms": row[3]},
-                               (self, refs))
+                               signature)
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:

@@ -141,9 +141,9 @@ class Meteor(Metric[CorpusResult]):
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return np.ascontiguousarray(rows.reshape(-1, 5)[:, 0])
 
-    def _sentence_result(self, row: Any, refs: Any) -> CorpusResult:
+    def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's flat row: its METEOR is the mean of one sentence.
-        return sentence_result("METEOR", row[0], {}, (self, refs))
+        return sentence_result("METEOR", row[0], {}, signature)
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:

@@ -89,25 +89,21 @@ class Nist(Metric[CorpusResult]):
         arr, _, _, _ = self._run(hyps, refs, threads, self._corpus_core)
         return np.ascontiguousarray(arr)
 
-    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
+    def _result_one(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                     signature: Any) -> CorpusResult:
-        """One sentence's result, weights from its own references (nltk's
-        ``sentence_nist``): from the native one-pair call's (NIST, sys_len, ref_len), or a
-        (1, ...) row array under the sentence weights.
+        """A batch of one under the sentence weights: its own references (nltk's
+        ``sentence_nist``).
 
-        >>> float(Nist(tokenize="whitespace").sentence_score("", "a b"))
-        0.0
+        >>> n = Nist(tokenize="whitespace")
+        >>> float(n.sentence_score(["a"], [["a", "b"]])) == float(n.sentence_score("a", "a b"))
+        True
         """
-        if isinstance(row, np.ndarray):
-            return self._result(row.reshape(1, -1), n_empty_hyps, n_empty_refs, signature,
-                                self._core)
-        score, sys_len, ref_len = row
-        return CorpusResult("NIST", score, None, {"sys_len": sys_len, "ref_len": ref_len},
-                            n_empty_hyps, n_empty_refs, signature, 1)
+        return self._result(rows, n_empty_hyps, n_empty_refs, signature, self._core)
 
-    def _sentence_result(self, row: Any, refs: Any) -> CorpusResult:
+    def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
+        # The native one-pair call's (NIST, sys_len, ref_len): no array is made.
         return sentence_result("NIST", row[0], {"sys_len": row[1], "ref_len": row[2]},
-                               (self, refs))
+                               signature)
 
     def corpus_score(self, hyps: Any, refs: Any, threads: int | None = None, *,
                      n_bootstrap: int = 1, seed: int | None = 12345) -> CorpusResult:

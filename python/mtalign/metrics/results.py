@@ -26,6 +26,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mtalign.metrics.inputs import nrefs
+
 
 class Score(NamedTuple):
     """Precision, recall and F-measure of one ROUGE variant (rouge-score's field order).
@@ -113,7 +115,7 @@ class Result:
         if not isinstance(sig, str):
             if sig.__class__ is tuple:  # (metric, one sentence's references)
                 metric, refs = sig
-                sig = metric.signature(1 if isinstance(refs, str) else len(refs))
+                sig = metric.signature(nrefs([refs]))
             else:
                 sig = sig()
             self._signature = sig
@@ -301,21 +303,21 @@ class BleuResult(CorpusResult):
 
 _new_object = object.__new__
 
-# The sentence_*result builders below write every slot themselves (no constructor, no helper
-# call): they run once per sentence_score call, where a Python call is a tenth of its cost.
+# The sentence_*result builders below write the slots themselves (no constructor): they run
+# once per sentence_score call, where a Python call is a tenth of its cost.
 
 
-def sentence_result(name: str, score: float, details: dict[str, Any],
-                    signature: Any) -> CorpusResult:
+def sentence_result(name: str, score: float, details: dict[str, Any], signature: Any,
+                    cls: type[CorpusResult] = CorpusResult) -> Any:
     """What ``CorpusResult(name, score, None, details, 0, 0, signature, 1)`` makes (one
     sentence, no text vanished), without the constructor's argument handling: this runs
-    once per ``sentence_score`` call.
+    once per ``sentence_score`` call. ``cls``: a subclass whose own slots the caller sets.
 
     >>> r = sentence_result("WER", 0.5, {"errors": 1, "ref_len": 2}, "tok:13a")
     >>> float(r), r.per_sentence.tolist(), r.n_sentences, str(r)
     (0.5, [0.5], 1, 'WER = 0.5000 (errors = 1 ref_len = 2)')
     """
-    r = _new_object(CorpusResult)
+    r = _new_object(cls)
     r.n_sentences = 1
     r.n_empty_hyps = 0
     r.n_empty_refs = 0
@@ -325,7 +327,7 @@ def sentence_result(name: str, score: float, details: dict[str, Any],
     r._score = score
     r._per_sentence = None
     r.details = details
-    return r  # type: ignore[no-any-return]
+    return r
 
 
 def sentence_bleu_result(score: float, core: Any, row: list[float],
@@ -343,19 +345,10 @@ def sentence_bleu_result(score: float, core: Any, row: list[float],
     >>> float(r) == float(Bleu(tokenize="whitespace").corpus_score(["a b c d"], ["a b c e"]))
     True
     """
-    r = _new_object(BleuResult)
-    r.n_sentences = 1
-    r.n_empty_hyps = 0
-    r.n_empty_refs = 0
-    r._signature = signature
-    r.confidence = None
-    r.name = "BLEU"
-    r._score = score
-    r._per_sentence = None
-    r.details = {}
+    r: BleuResult = sentence_result("BLEU", score, {}, signature, BleuResult)
     r._figures = (core, row)
     r._fields_cache = None
-    return r  # type: ignore[no-any-return]
+    return r
 
 
 class RougeResult(Result):

@@ -199,14 +199,9 @@ class Rouge(Metric[RougeResult]):
         dtype = np.dtype([(v, np.float64, (3,)) for v in variants])
         return rows.reshape(n, 3 * len(variants)).view(dtype).reshape(n).view(RougeBatch)
 
-    def _result_one(self, row: Any, n_empty_hyps: int, n_empty_refs: int,
-                    signature: Any) -> RougeResult:
+    def _sentence_result(self, row: Any, signature: Any) -> RougeResult:
         # A flat list from the native one-pair call is kept as it is (no array is made).
-        return RougeResult(self._config["variants"], row, n_empty_hyps, n_empty_refs,
-                           signature)
-
-    def _sentence_result(self, row: Any, refs: Any) -> RougeResult:
-        return sentence_rouge_result(self._config["variants"], row, (self, refs))
+        return sentence_rouge_result(self._config["variants"], row, signature)
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> RougeResult:
