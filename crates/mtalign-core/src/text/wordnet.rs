@@ -256,11 +256,11 @@ impl WordNet {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A three-synset database in the WordNet file layout.
-    fn tiny() -> tempdir::Dir {
+    pub(crate) fn tiny() -> tempdir::Dir {
         let dir = tempdir::Dir::new("wn");
         let noun_data = "  license line\n00000100 05 n 02 dog 0 domestic_dog 0 000 | a dog\n\
                          00000200 05 n 02 hound 0 hound_dog 0 000 | a hound\n";
@@ -282,7 +282,7 @@ mod tests {
         dir
     }
 
-    mod tempdir {
+    pub(crate) mod tempdir {
         use std::path::PathBuf;
         pub struct Dir(pub PathBuf);
         impl Dir {

@@ -32,6 +32,8 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+mod warm_keys;
+
 /// The configuration: weights and the stages run.
 #[derive(Debug, Clone)]
 pub struct MeteorConfig {
@@ -87,7 +89,8 @@ impl MeteorConfig {
 
 /// Below this many strings the per-string maps of [`Context::build`] run on the calling
 /// thread: handing a sentence's words to the pool costs more than stemming them (a one-pair
-/// call spent ~20 of its ~28 µs there).
+/// call spent ~20 of its ~28 µs there), and the batch's keys come from the ones this thread
+/// remembers ([`warm_keys`]).
 const PAR_STRINGS: usize = 1024;
 
 /// `f` of every string, in order; in parallel for many strings.
@@ -99,9 +102,18 @@ fn map_strings<'s, T: Send>(strings: &[&'s str], f: impl Fn(&'s str) -> T + Sync
     }
 }
 
+/// nltk's `str.lower` of a word (borrowed when it changes nothing).
+fn lowercase(w: &str) -> Cow<'_, str> {
+    if w.chars().any(|c| c.is_uppercase() || !c.is_ascii()) {
+        Cow::Owned(w.to_lowercase())
+    } else {
+        Cow::Borrowed(w)
+    }
+}
+
 /// What the whole batch gives first: per token id, the key of its lowercase form and of its
 /// stem; per key, its synonyms' keys.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Context {
     lower: Vec<u32>,
     stem: Vec<u32>,
@@ -115,13 +127,7 @@ impl Context {
     /// `hyp_ids`: the token ids hypotheses use (synonyms are looked up for those only).
     fn build(cfg: &MeteorConfig, vocab: &[&str], hyp_ids: &[bool]) -> Self {
         // Keys borrow the lowercase forms and the stems, which live to the end.
-        let lowered: Vec<Cow<'_, str>> = map_strings(vocab, |w| {
-            if w.chars().any(|c| c.is_uppercase() || !c.is_ascii()) {
-                Cow::Owned(w.to_lowercase())
-            } else {
-                Cow::Borrowed(w)
-            }
-        });
+        let lowered: Vec<Cow<'_, str>> = map_strings(vocab, lowercase);
         let mut keys: FxHashMap<&str, u32> = FxHashMap::default();
         fn intern<'s>(s: &'s str, keys: &mut FxHashMap<&'s str, u32>) -> u32 {
             let next = keys.len() as u32;
@@ -372,7 +378,11 @@ impl Metric for MeteorConfig {
                         }
                     }
                 }
-                Context::build(self, &words, &used)
+                if words.len() < PAR_STRINGS {
+                    warm_keys::build(self, &words, &used)
+                } else {
+                    Context::build(self, &words, &used)
+                }
             }
             _ => Context::default(),
         }
