@@ -583,7 +583,14 @@ impl Metric for TerConfig {
         // The first reference with the fewest edits, as sacrebleu keeps it.
         let mut best: Option<EditCounts> = None;
         let mut ref_lengths = 0usize;
+        // A Ctrl-C seen inside one reference's shift search must not leave the remaining
+        // references to be searched (each a full beam first: ~1 s for 40 references of 100k
+        // words); the row is discarded by the batch runner anyway.
+        let mut poll = crate::interrupt::Poll::new(hyp.len() * (2 * BEAM_WIDTH + 1));
         for r in pair.refs() {
+            if poll.stop() {
+                break;
+            }
             let c = s.counts(hyp, r);
             ref_lengths += r.len();
             if best.is_none_or(|b| c.edits() < b.edits()) {
