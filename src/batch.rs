@@ -12,7 +12,7 @@ use mtalign_core::metrics::chunked::statistics_of_texts;
 use mtalign_core::metrics::matrix::{
     scores_matrices, statistics_matrices, statistics_matrix, MatrixBlock, MATRIX_INLINE_CELLS,
 };
-use mtalign_core::metrics::metric::{statistics_batch, with_scratch, Metric};
+use mtalign_core::metrics::metric::{statistics_batch, statistics_of_pair, with_scratch, Metric};
 use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::{EncodedTexts, Encoder, RefMemo};
 use mtalign_core::text::intern::{StrTable, Vocab};
@@ -66,11 +66,12 @@ pub(crate) trait BatchScorer: Sync {
             Vocab::Fresh
         }
     }
-    fn kernel(&self) -> impl BatchKernel + '_ {
-        |docs: &Docs<'_>, hyps: &[u32], refs: &RefSets| {
-            statistics_batch(self.core(), docs, hyps, refs)
-        }
-    }
+}
+
+/// The batch kernel of a native metric: its core's rows by the one batch runner (the
+/// one-pair call, `score_one_pair`, is the same runner's batch of one).
+pub(crate) fn kernel<M: Metric>(metric: &M) -> impl BatchKernel + '_ {
+    |docs: &Docs<'_>, hyps: &[u32], refs: &RefSets| statistics_batch(metric, docs, hyps, refs)
 }
 
 /// A statistics row → one number.
@@ -98,7 +99,7 @@ macro_rules! batch_pymethods {
                 let shape = crate::batch::BatchScorer::shape(self);
                 let encoder = crate::batch::BatchScorer::encoder(self);
                 let chunked = crate::batch::chunked_kernel(crate::batch::BatchScorer::core(self));
-                crate::batch::score_text_batch(py, encoder, hyps, refs, threads, &shape, self.kernel(), chunked.as_deref())
+                crate::batch::score_text_batch(py, encoder, hyps, refs, threads, &shape, crate::batch::kernel(crate::batch::BatchScorer::core(self)), chunked.as_deref())
             }
 
             /// Scores pre-tokenized input (tokens verbatim).
@@ -112,7 +113,7 @@ macro_rules! batch_pymethods {
             ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
                 let shape = crate::batch::BatchScorer::shape(self);
                 let encoder = crate::batch::BatchScorer::encoder(self);
-                crate::batch::score_token_batch(py, encoder, hyps, refs, threads, &shape, self.kernel())
+                crate::batch::score_token_batch(py, encoder, hyps, refs, threads, &shape, crate::batch::kernel(crate::batch::BatchScorer::core(self)))
             }
 
             /// Every text hypothesis against every text pseudo-reference (`refs=None`: the
@@ -217,14 +218,11 @@ macro_rules! batch_pymethods {
             ) -> pyo3::PyResult<crate::batch::OneOut<'py>> {
                 let encoder = crate::batch::BatchScorer::encoder(self);
                 let vocab = crate::batch::BatchScorer::one_pair_vocab(self);
+                let core = crate::batch::BatchScorer::core(self);
                 let (row, hyp_vanished, ref_vanished) =
-                    crate::batch::score_one_pair(py, encoder, vocab, hyp, refs, self.kernel())?;
+                    crate::batch::score_one_pair(py, encoder, vocab, hyp, refs, core)?;
                 let row = crate::batch::BatchScorer::one_result(self, py, row)?;
-                Ok((
-                    row,
-                    crate::batch::none_if_empty(hyp_vanished),
-                    crate::batch::none_if_empty(ref_vanished),
-                ))
+                Ok((row, hyp_vanished, ref_vanished))
             }
         }
     };
@@ -545,13 +543,11 @@ pub(crate) type OneOut<'py> = (
     Option<Vec<(usize, usize)>>,
 );
 
-/// `None` for an empty list (see [`OneOut`]).
-pub(crate) fn none_if_empty<T>(v: Vec<T>) -> Option<Vec<T>> {
-    (!v.is_empty()).then_some(v)
-}
+/// Vanished hypothesis, vanished references of one pair (see [`OneOut`]).
+type OneVanished = (Option<Vec<usize>>, Option<Vec<(usize, usize)>>);
 
 /// The row of one pair, vanished hypothesis, vanished references (see [`OneOut`]).
-type OneRow = (Vec<f64>, Vec<usize>, Vec<(usize, usize)>);
+type OneRow = (Vec<f64>, Option<Vec<usize>>, Option<Vec<(usize, usize)>>);
 
 /// Buffers of the one-pair path, kept per thread.
 #[derive(Default)]
@@ -561,51 +557,71 @@ struct OnePairScratch {
     spans: Vec<(u32, u32)>,
     /// The previous call's references, kept with a warm vocabulary.
     memo: RefMemo,
+    /// The one reference set: texts 1.. of the pair.
+    ref_set: RefSets,
 }
 
-/// One text pair, scored inline when short (no copy of the text, no pool, no array).
-pub(crate) fn score_one_pair(
+/// One text pair scored by `metric`, inline when short (no copy of the text, no pool, no
+/// batch tables: `statistics_of_pair`): the batch of one of [`kernel`].
+pub(crate) fn score_one_pair<M: Metric>(
     py: Python<'_>,
     encoder: Encoder,
     vocab: Vocab,
     hyp: &Bound<'_, PyAny>,
     refs: &Bound<'_, PyAny>,
-    kernel: impl BatchKernel,
+    metric: &M,
 ) -> PyResult<OneRow> {
     let items = one_pair_items(hyp, refs)?;
     let texts = pair_texts(&items)?;
     let bytes = texts.iter().map(|t| t.len()).sum();
-    let mut sets = RefSets::new();
-    sets.push(1..texts.len() as u32);
-    let (row, vanished) = if is_small(1, bytes) {
+    if is_small(1, bytes) {
         // No thread is used, so none is configured or checked; the encoding buffers are
         // this thread's, kept warm between calls.
-        with_scratch(|s: &mut OnePairScratch| {
+        return with_scratch(|s: &mut OnePairScratch| {
             let (encoded, buf, spans) = (&mut s.encoded, &mut s.buf, &mut s.spans);
             match vocab {
                 Vocab::Warm => encoder.encode_pair_warm(&texts, encoded, buf, spans, &mut s.memo),
                 Vocab::Fresh => encoder.encode_texts_into(&texts, encoded, buf, spans, vocab),
             }
-            let row = kernel(&encoded.docs()?, &[0], &sets)?;
-            Ok((row, encoded.vanished.clone()))
+            s.ref_set.clear();
+            s.ref_set.push(1..texts.len() as u32);
+            let mut row = vec![0.0; metric.width()];
+            statistics_of_pair(metric, &encoded.docs()?, 0, &s.ref_set, &mut row)?;
+            let (hyp_vanished, ref_vanished) = split_vanished(&encoded.vanished);
+            Ok((row, hyp_vanished, ref_vanished))
         })
-        .map_err(to_py)?
-    } else {
-        // Long texts: copied out, so the GIL can be released while they are scored.
-        let owned: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
-        enter(py, None, false, || {
-            let encoded = encoder.encode_texts(&owned);
-            let row = kernel(&encoded.docs()?, &[0], &sets)?;
-            Ok((row, encoded.vanished))
-        })?
-    };
-    let hyp_vanished = vanished.iter().filter(|&&k| k == 0).copied().collect();
-    let ref_vanished = vanished
+        .map_err(to_py);
+    }
+    // Long texts: copied out, so the GIL can be released while they are scored (and the
+    // batch runner can be cancelled).
+    let owned: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+    let mut sets = RefSets::new();
+    sets.push(1..texts.len() as u32);
+    let (row, vanished) = enter(py, None, false, || {
+        let encoded = encoder.encode_texts(&owned);
+        let row = statistics_batch(metric, &encoded.docs()?, &[0], &sets)?;
+        Ok((row, encoded.vanished))
+    })?;
+    let (hyp_vanished, ref_vanished) = split_vanished(&vanished);
+    Ok((row, hyp_vanished, ref_vanished))
+}
+
+/// The vanished texts of a pair (0: the hypothesis, k: reference k - 1) as [`OneOut`] gives
+/// them: None when nothing vanished (the usual call then makes no list).
+fn split_vanished(vanished: &[usize]) -> OneVanished {
+    if vanished.is_empty() {
+        return (None, None);
+    }
+    let hyp: Vec<usize> = vanished.iter().filter(|&&k| k == 0).copied().collect();
+    let refs: Vec<(usize, usize)> = vanished
         .iter()
         .filter(|&&k| k > 0)
         .map(|&k| (0, k - 1))
         .collect();
-    Ok((row, hyp_vanished, ref_vanished))
+    (
+        (!hyp.is_empty()).then_some(hyp),
+        (!refs.is_empty()).then_some(refs),
+    )
 }
 
 /// Scores and vanished text indices → (array, vanished hypotheses, vanished references).

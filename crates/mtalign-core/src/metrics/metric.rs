@@ -243,6 +243,39 @@ pub fn statistics_batch<M: Metric>(
     Ok(out)
 }
 
+/// The statistics row of hypothesis `hyp` against the one set of `ref_sets`, into `row`
+/// (`metric.width()` long, zeroed): [`statistics_batch`] of that batch of one, on the
+/// calling thread, without the batch's own work (its row table, a cancellation handle, the
+/// loop). For a decoder's or a user's loop over single short pairs, whose call is mostly
+/// such fixed costs; a long pair belongs in [`statistics_batch`], which can be cancelled.
+pub fn statistics_of_pair<M: Metric>(
+    metric: &M,
+    docs: &Docs<'_>,
+    hyp: u32,
+    ref_sets: &RefSets,
+    row: &mut [f64],
+) -> Result<()> {
+    ref_sets.check(1)?;
+    docs.check_indices(&[hyp], ref_sets)?;
+    if row.len() != metric.width() {
+        return Err(Error::Input(format!(
+            "a statistics row has {} values (got {})",
+            metric.width(),
+            row.len()
+        )));
+    }
+    let pair = Pair::new(docs, hyp, ref_sets.get(0));
+    if M::CHECKS_PAIRS {
+        metric.check_pair(pair).map_err(|e| match e {
+            Error::Input(m) => Error::Input(format!("hyps[0]: {m}")),
+            other => other,
+        })?;
+    }
+    let context = metric.context(docs, &[hyp], ref_sets);
+    with_scratch(|scratch: &mut M::Scratch| metric.pair_statistics(&context, scratch, pair, row));
+    Ok(())
+}
+
 /// [`statistics_batch`] over one-line texts.
 pub fn statistics_of_sentences<M: Metric>(
     metric: &M,
@@ -306,6 +339,28 @@ mod tests {
                 .max_by_key(|(k, r)| (r.len(), usize::MAX - k));
             row[2] = longest.map_or(0, |(k, _)| k) as f64;
         }
+    }
+
+    #[test]
+    fn one_pair_is_the_batch_of_one() {
+        let sentences: Vec<Vec<u32>> = vec![vec![1, 2, 3], vec![4], vec![5, 6], vec![]];
+        let s = Sentences::from_ids(&sentences);
+        let docs = Docs::single_lines(&s);
+        let mut sets = RefSets::new();
+        sets.push([3, 1, 2]);
+        let batch = statistics_batch(&Lengths, &docs, &[0], &sets).unwrap();
+        let mut row = vec![0.0; 3];
+        statistics_of_pair(&Lengths, &docs, 0, &sets, &mut row).unwrap();
+        assert_eq!(row, batch);
+        assert_eq!(row, [3.0, 3.0, 2.0]);
+        // The batch's checks: indices, one non-empty set, the row's width.
+        assert!(statistics_of_pair(&Lengths, &docs, 9, &sets, &mut row).is_err());
+        assert!(statistics_of_pair(&Lengths, &docs, 0, &sets, &mut [0.0; 2]).is_err());
+        sets.push([1]);
+        assert!(statistics_of_pair(&Lengths, &docs, 0, &sets, &mut row).is_err());
+        sets.clear();
+        sets.push([]);
+        assert!(statistics_of_pair(&Lengths, &docs, 0, &sets, &mut row).is_err());
     }
 
     #[test]

@@ -33,6 +33,12 @@ impl RefSets {
         self.offsets.push(self.members.len());
     }
 
+    /// Forgets every set, keeping the memory.
+    pub fn clear(&mut self) {
+        self.offsets.truncate(1);
+        self.members.clear();
+    }
+
     pub fn len(&self) -> usize {
         self.offsets.len() - 1
     }
