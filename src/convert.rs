@@ -4,6 +4,7 @@
 use crate::errors::{input_err, to_py};
 use mtalign_core::kernels::counts::Counts;
 use mtalign_core::pool;
+use mtalign_core::prefetch::prefetch;
 use mtalign_core::text::distinct::DistinctTexts;
 use mtalign_core::text::refs::RefSets;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -136,6 +137,18 @@ pub(crate) fn pair_texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<&'a 
 /// The items of a Python list or tuple.
 type Items<'py> = Vec<Bound<'py, PyAny>>;
 
+/// How many objects ahead a pass over a batch's items asks for an object's header.
+const PREFETCH_OBJECTS: usize = 8;
+
+/// Asks for the header of the object [`PREFETCH_OBJECTS`] after item `i`: the objects of a
+/// large batch are scattered over the heap, and each pass over them (type checks, the text's
+/// address) otherwise waits for memory at every item.
+fn prefetch_item(items: &[Bound<'_, PyAny>], i: usize) {
+    if let Some(obj) = items.get(i + PREFETCH_OBJECTS) {
+        prefetch(obj.as_ptr());
+    }
+}
+
 /// The items of `hyps` and `refs`, which must be lists (or tuples) of the same length.
 fn aligned_items<'py>(
     hyps: &Bound<'py, PyAny>,
@@ -183,6 +196,7 @@ pub(crate) fn matrix_items<'py>(
 fn text_items<'py>(hyps: Items<'py>, refs: Items<'py>) -> PyResult<TextItems<'py>> {
     let mut members = Vec::with_capacity(refs.len());
     for (i, r) in refs.iter().enumerate() {
+        prefetch_item(&refs, i);
         if r.cast::<PyString>().is_ok() {
             members.push(Vec::new());
         } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {
@@ -228,7 +242,10 @@ impl TextItems<'_> {
             .hyps
             .iter()
             .enumerate()
-            .map(|(i, h)| as_str(h, || format!("hyps[{i}]")))
+            .map(|(i, h)| {
+                prefetch_item(&self.hyps, i);
+                as_str(h, || format!("hyps[{i}]"))
+            })
             .collect::<PyResult<Vec<&str>>>()?;
         let parallel = threads.is_some() && texts.len() >= PARALLEL_HASHING;
         let number_hyps = |batch: &mut TextBatch<'a>| {
@@ -288,6 +305,7 @@ impl TextItems<'_> {
         };
         let mut seen: FxHashMap<usize, u32> = FxHashMap::default();
         for (i, (r, alternatives)) in self.refs.iter().zip(&self.members).enumerate() {
+            prefetch_item(&self.refs, i);
             if alternatives.is_empty() {
                 let k = out.object(&mut seen, r, (i, 0), || format!("refs[{i}]"))?;
                 out.objects.push(k);

@@ -6,6 +6,10 @@
 //! skip-bigrams, edit distance) → sufficient statistics per sentence pair → scores
 //! ([`metrics`]: one module per metric). Batches run on private rayon pools ([`pool`]); no
 //! result depends on the thread count.
+//!
+//! No `unsafe` but the prefetch hints of [`prefetch`], allowed there alone.
+
+#![deny(unsafe_code)]
 
 pub mod error;
 pub mod interrupt;
@@ -13,6 +17,7 @@ pub mod kernels;
 pub mod metrics;
 pub mod options;
 pub mod pool;
+pub mod prefetch;
 pub mod text;
 
 pub use error::{Error, Result};

