@@ -17,9 +17,17 @@ from mtalign.metrics.results import CorpusResult, sentence_result
 
 
 def _rates(errors: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
-    """errors / ref_len; with an empty reference, 0 without errors and 1 with."""
-    safe = np.where(ref_len > 0, ref_len, 1.0)
-    return np.where(ref_len > 0, errors / safe, (errors > 0).astype(np.float64))
+    """errors / ref_len; with an empty reference, 0 without errors and 1 with.
+
+    Four array operations, not six: a one-pair ``batch_score`` (a decoder's call) spent more
+    time here than in the native call.
+
+    >>> _rates(np.array([1.0, 0.0, 2.0]), np.array([4.0, 0.0, 0.0])).tolist()
+    [0.25, 0.0, 1.0]
+    """
+    rates = (errors > 0).astype(np.float64)
+    np.divide(errors, ref_len, out=rates, where=ref_len > 0)
+    return rates
 
 
 class _ErrorRate(Metric[CorpusResult]):

@@ -26,11 +26,15 @@ def gtm_prf(rows: np.ndarray, exponent: float) -> tuple[np.ndarray, np.ndarray, 
     rows = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
     w, h, r = rows[:, 0], rows[:, 1], rows[:, 2]
     mms = w if exponent == 1.0 else np.power(w, 1.0 / exponent)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(h > 0, mms / np.where(h > 0, h, 1.0), 0.0)
-        rec = np.where(r > 0, mms / np.where(r > 0, r, 1.0), 0.0)
-        s = p + rec
-        f = np.where(s > 0, 2.0 * p * rec / np.where(s > 0, s, 1.0), 0.0)
+    # Divisions only where the divisor is positive (0 elsewhere): no masked copies and no
+    # error-state context, which cost a one-pair batch_score 20 of its 27 µs.
+    p = np.zeros_like(mms)
+    np.divide(mms, h, out=p, where=h > 0)
+    rec = np.zeros_like(mms)
+    np.divide(mms, r, out=rec, where=r > 0)
+    s = p + rec
+    f = np.zeros_like(mms)
+    np.divide(2.0 * p * rec, s, out=f, where=s > 0)
     return p, rec, f
 
 
