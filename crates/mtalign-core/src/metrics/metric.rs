@@ -206,10 +206,7 @@ pub fn statistics_batch<M: Metric>(
     };
     if M::CHECKS_PAIRS {
         for i in 0..hyps.len() {
-            metric.check_pair(pair(i)).map_err(|e| match e {
-                Error::Input(m) => Error::Input(format!("hyps[{i}]: {m}")),
-                other => other,
-            })?;
+            check_pair_at(metric, pair(i), i)?;
         }
     }
     let context = metric.context(docs, hyps, ref_sets);
@@ -243,6 +240,14 @@ pub fn statistics_batch<M: Metric>(
     Ok(out)
 }
 
+/// [`Metric::check_pair`] of the pair of hypothesis `i`, its refusal naming `hyps[i]`.
+fn check_pair_at<M: Metric>(metric: &M, pair: Pair<'_>, i: usize) -> Result<()> {
+    metric.check_pair(pair).map_err(|e| match e {
+        Error::Input(m) => Error::Input(format!("hyps[{i}]: {m}")),
+        other => other,
+    })
+}
+
 /// The statistics row of hypothesis `hyp` against the one set of `ref_sets`, into `row`
 /// (`metric.width()` long, zeroed): [`statistics_batch`] of that batch of one, on the
 /// calling thread, without the batch's own work (its row table, a cancellation handle, the
@@ -266,10 +271,7 @@ pub fn statistics_of_pair<M: Metric>(
     }
     let pair = Pair::new(docs, hyp, ref_sets.get(0));
     if M::CHECKS_PAIRS {
-        metric.check_pair(pair).map_err(|e| match e {
-            Error::Input(m) => Error::Input(format!("hyps[0]: {m}")),
-            other => other,
-        })?;
+        check_pair_at(metric, pair, 0)?;
     }
     let context = metric.context(docs, &[hyp], ref_sets);
     with_scratch(|scratch: &mut M::Scratch| metric.pair_statistics(&context, scratch, pair, row));

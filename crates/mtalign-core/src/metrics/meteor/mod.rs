@@ -111,6 +111,18 @@ fn lowercase(w: &str) -> Cow<'_, str> {
     }
 }
 
+/// Which of `n_keys` keys get synonyms: the stage forms (`stem`, per token id) of the tokens
+/// hypotheses use (`hyp_ids`; an id beyond it counts as used).
+fn synonym_keys(stem: &[u32], hyp_ids: &[bool], n_keys: usize) -> Vec<bool> {
+    let mut wanted = vec![false; n_keys];
+    for (id, &k) in stem.iter().enumerate() {
+        if hyp_ids.get(id).copied().unwrap_or(true) {
+            wanted[k as usize] = true;
+        }
+    }
+    wanted
+}
+
 /// What the whole batch gives first: per token id, the key of its lowercase form and of its
 /// stem; per key, its synonyms' keys.
 #[derive(Debug, Default, PartialEq)]
@@ -159,12 +171,7 @@ impl Context {
             for (&s, &k) in &keys {
                 strings[k as usize] = s;
             }
-            let mut wanted = vec![false; n_keys];
-            for (id, &k) in stem.iter().enumerate() {
-                if hyp_ids.get(id).copied().unwrap_or(true) {
-                    wanted[k as usize] = true;
-                }
-            }
+            let wanted = synonym_keys(&stem, hyp_ids, n_keys);
             let synonyms_of = |k: usize| {
                 let mut out = Vec::new();
                 if wanted[k] {

@@ -8,7 +8,7 @@
 //! look-up. The context built is the one [`Context::build`] builds, key for key (the batch's
 //! keys are given in the same order; only where their strings come from changes).
 
-use super::{lowercase, Context, MeteorConfig, NONE};
+use super::{lowercase, synonym_keys, Context, MeteorConfig, NONE};
 use crate::metrics::metric::with_scratch;
 use crate::text::intern::StrTable;
 use crate::text::stem::nltk_porter;
@@ -143,13 +143,8 @@ pub(super) fn build(cfg: &MeteorConfig, vocab: &[&str], hyp_ids: &[bool]) -> Con
         let n_keys = ids.len();
         let (mut syn, mut syn_ends) = (Vec::new(), vec![0u32; n_keys + 1]);
         if let Some(wordnet) = &cfg.wordnet {
-            let mut wanted = vec![false; n_keys];
+            let wanted = synonym_keys(&stem, hyp_ids, n_keys);
             let mut list = Vec::new();
-            for (id, &k) in stem.iter().enumerate() {
-                if hyp_ids.get(id).copied().unwrap_or(true) {
-                    wanted[k as usize] = true;
-                }
-            }
             for k in 0..n_keys {
                 if wanted[k] {
                     let (a, b) = w.synonyms_of(ids[k], wordnet);
