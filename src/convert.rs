@@ -38,12 +38,23 @@ pub(crate) fn as_str<'a>(
     obj: &'a Bound<'_, PyAny>,
     what: impl FnOnce() -> String,
 ) -> PyResult<&'a str> {
+    borrowed_str(obj.as_borrowed(), what)
+}
+
+/// The text of a str borrowed from a container that holds it (a tuple's item), for as long
+/// as the container is borrowed.
+fn borrowed_str<'a>(
+    obj: Borrowed<'a, '_, PyAny>,
+    what: impl FnOnce() -> String,
+) -> PyResult<&'a str> {
     match obj.cast::<PyString>() {
-        Ok(s) => s.to_str().map_err(|e| not_utf8(obj.py(), e, what)),
+        Ok(s) => s
+            .extract::<&'a str>()
+            .map_err(|e| not_utf8(obj.py(), e, what)),
         Err(_) => Err(input_err(format!(
             "{} is not a str (got {})",
             what(),
-            type_name(obj)
+            type_name(&obj)
         ))),
     }
 }
@@ -138,14 +149,16 @@ pub(crate) fn pair_texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<&'a 
 type Items<'py> = Vec<Bound<'py, PyAny>>;
 
 /// How many objects ahead a pass over a batch's items asks for an object's header.
-const PREFETCH_OBJECTS: usize = 8;
+pub(crate) const PREFETCH_OBJECTS: usize = 8;
 
 /// Asks for the header of the object [`PREFETCH_OBJECTS`] after item `i`: the objects of a
 /// large batch are scattered over the heap, and each pass over them (type checks, the text's
 /// address) otherwise waits for memory at every item.
-fn prefetch_item(items: &[Bound<'_, PyAny>], i: usize) {
-    if let Some(obj) = items.get(i + PREFETCH_OBJECTS) {
-        prefetch(obj.as_ptr());
+fn prefetch_item(items: &Bound<'_, PyTuple>, i: usize) {
+    if i + PREFETCH_OBJECTS < items.len() {
+        if let Ok(obj) = items.get_borrowed_item(i + PREFETCH_OBJECTS) {
+            prefetch(obj.as_ptr());
+        }
     }
 }
 
@@ -156,23 +169,44 @@ fn aligned_items<'py>(
 ) -> PyResult<(Items<'py>, Items<'py>)> {
     let hyp_items = items(hyps, "hyps")?;
     let ref_items = items(refs, "refs")?;
-    if hyp_items.len() != ref_items.len() {
+    check_aligned(hyp_items.len(), ref_items.len())?;
+    Ok((hyp_items, ref_items))
+}
+
+/// Refuses hypotheses and references of different counts.
+fn check_aligned(hyps: usize, refs: usize) -> PyResult<()> {
+    if hyps != refs {
         return Err(input_err(format!(
-            "hyps has {} items but refs has {}",
-            hyp_items.len(),
-            ref_items.len()
+            "hyps has {hyps} items but refs has {refs}"
         )));
     }
-    Ok((hyp_items, ref_items))
+    Ok(())
+}
+
+/// A list or tuple as a tuple (a list copied by CPython's own loop), whose items can be
+/// borrowed for as long as it lives: unlike a list's, they cannot be replaced meanwhile (by
+/// another Python thread while the GIL is released), so no item needs a reference of its
+/// own, and a batch's texts can be read in any order.
+fn tuple_of<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyTuple>> {
+    if let Ok(l) = obj.cast::<PyList>() {
+        Ok(l.to_tuple())
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        Ok(t.clone())
+    } else {
+        Err(input_err(format!(
+            "{what} must be a list or tuple (got {})",
+            type_name(obj)
+        )))
+    }
 }
 
 /// The Python objects of a text batch, held while their texts are read in place: the
 /// hypotheses, the reference items, and the members of each reference item that is a list
-/// (empty for a str).
+/// (None for a str).
 pub(crate) struct TextItems<'py> {
-    hyps: Items<'py>,
-    refs: Items<'py>,
-    members: Vec<Items<'py>>,
+    hyps: Bound<'py, PyTuple>,
+    refs: Bound<'py, PyTuple>,
+    members: Vec<Option<Bound<'py, PyTuple>>>,
 }
 
 /// The objects of `hyps` (list of str) and `refs` (list of str or list of str), aligned.
@@ -180,7 +214,9 @@ pub(crate) fn text_batch_items<'py>(
     hyps: &Bound<'py, PyAny>,
     refs: &Bound<'py, PyAny>,
 ) -> PyResult<TextItems<'py>> {
-    let (hyps, refs) = aligned_items(hyps, refs)?;
+    let hyps = tuple_of(hyps, "hyps")?;
+    let refs = tuple_of(refs, "refs")?;
+    check_aligned(hyps.len(), refs.len())?;
     text_items(hyps, refs)
 }
 
@@ -190,25 +226,28 @@ pub(crate) fn matrix_items<'py>(
     hyps: &Bound<'py, PyAny>,
     refs: &Bound<'py, PyAny>,
 ) -> PyResult<TextItems<'py>> {
-    text_items(items(hyps, "hyps")?, items(refs, "refs")?)
+    text_items(tuple_of(hyps, "hyps")?, tuple_of(refs, "refs")?)
 }
 
-fn text_items<'py>(hyps: Items<'py>, refs: Items<'py>) -> PyResult<TextItems<'py>> {
+fn text_items<'py>(
+    hyps: Bound<'py, PyTuple>,
+    refs: Bound<'py, PyTuple>,
+) -> PyResult<TextItems<'py>> {
     let mut members = Vec::with_capacity(refs.len());
-    for (i, r) in refs.iter().enumerate() {
+    for (i, r) in refs.iter_borrowed().enumerate() {
         prefetch_item(&refs, i);
         if r.cast::<PyString>().is_ok() {
-            members.push(Vec::new());
+            members.push(None);
         } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {
-            let alternatives = items(r, "")?;
+            let alternatives = tuple_of(&r, "")?;
             if alternatives.is_empty() {
                 return Err(input_err(format!("refs[{i}] is empty")));
             }
-            members.push(alternatives);
+            members.push(Some(alternatives));
         } else {
             return Err(input_err(format!(
                 "refs[{i}] must be a str or a list of str (got {})",
-                type_name(r)
+                type_name(&r)
             )));
         }
     }
@@ -217,6 +256,15 @@ fn text_items<'py>(hyps: Items<'py>, refs: Items<'py>) -> PyResult<TextItems<'py
         refs,
         members,
     })
+}
+
+/// The references of a batch, read before its hypotheses ([`TextItems::read_refs_first`]):
+/// their distinct texts in order of first appearance, where each first appeared (i, j), and
+/// each pair's set of them.
+pub(crate) struct RefTexts<'a> {
+    pub(crate) texts: DistinctTexts<'a>,
+    pub(crate) origin: Vec<(usize, usize)>,
+    pub(crate) sets: RefSets,
 }
 
 impl TextItems<'_> {
@@ -240,11 +288,11 @@ impl TextItems<'_> {
         };
         let texts = self
             .hyps
-            .iter()
+            .iter_borrowed()
             .enumerate()
             .map(|(i, h)| {
                 prefetch_item(&self.hyps, i);
-                as_str(h, || format!("hyps[{i}]"))
+                borrowed_str(h, || format!("hyps[{i}]"))
             })
             .collect::<PyResult<Vec<&str>>>()?;
         let parallel = threads.is_some() && texts.len() >= PARALLEL_HASHING;
@@ -304,17 +352,74 @@ impl TextItems<'_> {
             ends: Vec::with_capacity(self.refs.len()),
         };
         let mut seen: FxHashMap<usize, u32> = FxHashMap::default();
-        for (i, (r, alternatives)) in self.refs.iter().zip(&self.members).enumerate() {
+        for (i, (r, alternatives)) in self.refs.iter_borrowed().zip(&self.members).enumerate() {
             prefetch_item(&self.refs, i);
-            if alternatives.is_empty() {
+            let Some(alternatives) = alternatives else {
                 let k = out.object(&mut seen, r, (i, 0), || format!("refs[{i}]"))?;
                 out.objects.push(k);
-            }
-            for (j, alt) in alternatives.iter().enumerate() {
+                out.ends.push(out.objects.len());
+                continue;
+            };
+            for (j, alt) in alternatives.iter_borrowed().enumerate() {
                 let k = out.object(&mut seen, alt, (i, j), || format!("refs[{i}][{j}]"))?;
                 out.objects.push(k);
             }
             out.ends.push(out.objects.len());
+        }
+        Ok(out)
+    }
+}
+
+impl<'py> TextItems<'py> {
+    /// The number of hypotheses (of pairs, in an aligned batch).
+    pub(crate) fn len(&self) -> usize {
+        self.hyps.len()
+    }
+
+    /// Asks for the header of hypothesis `i`'s object (see [`prefetch_item`]).
+    pub(crate) fn prefetch_hyp(&self, i: usize) {
+        if let Ok(obj) = self.hyps.get_borrowed_item(i) {
+            prefetch(obj.as_ptr());
+        }
+    }
+
+    /// The text of hypothesis `i`, borrowed.
+    pub(crate) fn hyp_text(&self, i: usize) -> PyResult<&str> {
+        let obj = self.hyps.get_borrowed_item(i)?;
+        borrowed_str(obj, || format!("hyps[{i}]"))
+    }
+
+    /// The refusal of the first hypothesis before `i` that is not a text, if any (a batch
+    /// read out of order names the same item as one read in order).
+    pub(crate) fn first_bad_hyp_before(&self, i: usize) -> Option<PyErr> {
+        (0..i).find_map(|k| self.hyp_text(k).err())
+    }
+
+    /// The references alone, as [`TextItems::read`] reads them (errors name the same item).
+    pub(crate) fn read_refs_first(&self) -> PyResult<RefTexts<'_>> {
+        let refs = self.read_refs()?;
+        let mut out = RefTexts {
+            texts: DistinctTexts::with_capacity(refs.texts.len()),
+            origin: Vec::with_capacity(refs.texts.len()),
+            sets: RefSets::new(),
+        };
+        let ids: Vec<u32> = refs
+            .texts
+            .iter()
+            .zip(&refs.origin)
+            .map(|(&s, &origin)| {
+                let (id, new) = out.texts.intern(s);
+                if new {
+                    out.origin.push(origin);
+                }
+                id
+            })
+            .collect();
+        let mut start = 0;
+        for &end in &refs.ends {
+            out.sets
+                .push(refs.objects[start..end].iter().map(|&k| ids[k as usize]));
+            start = end;
         }
         Ok(out)
     }
@@ -336,7 +441,7 @@ impl<'a> RefObjects<'a> {
     fn object(
         &mut self,
         seen: &mut FxHashMap<usize, u32>,
-        obj: &'a Bound<'_, PyAny>,
+        obj: Borrowed<'a, '_, PyAny>,
         origin: (usize, usize),
         what: impl FnOnce() -> String,
     ) -> PyResult<u32> {
@@ -344,7 +449,7 @@ impl<'a> RefObjects<'a> {
         if let Some(&k) = seen.get(&address) {
             return Ok(k);
         }
-        self.texts.push(as_str(obj, what)?);
+        self.texts.push(borrowed_str(obj, what)?);
         self.origin.push(origin);
         let k = (self.texts.len() - 1) as u32;
         seen.insert(address, k);

@@ -53,6 +53,34 @@ pub(crate) fn enter<R: Send>(
     out.map_err(to_py)
 }
 
+/// Work read in parts: `next` reads each part here, the GIL held, and `work` runs on it on
+/// the pool of `threads` as soon as it is read, so the pool scores while this thread reads
+/// (the GIL is released once everything is read, while this thread waits). The results in
+/// the parts' order; errors as [`enter`] gives them, a read error first (the parts under way
+/// are stopped), then a Ctrl-C, then the first part's error.
+pub(crate) fn enter_streamed<P: Send, R: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    next: impl FnMut() -> PyResult<Option<P>>,
+    work: impl Fn(P) -> Result<R, Error> + Sync,
+) -> PyResult<Vec<R>> {
+    warn_if_capped(py, threads)?;
+    let mut pending: Option<PyErr> = None;
+    let parts = pool::run_streamed(
+        threads,
+        next,
+        work,
+        |wait| py.detach(wait),
+        || interrupted(&mut pending),
+    )
+    .map_err(to_py)??;
+    if let Some(e) = pending {
+        return Err(e);
+    }
+    py.check_signals()?;
+    parts.into_iter().collect::<Result<_, _>>().map_err(to_py)
+}
+
 /// Polled every `pool::POLL` while detached work runs: re-attaches briefly and runs
 /// Python's signal handlers (on the main thread; elsewhere a no-op). A handler's exception
 /// (KeyboardInterrupt for Ctrl-C) is kept for the caller and stops the work between pairs.

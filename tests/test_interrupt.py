@@ -18,8 +18,9 @@ CHILD = textwrap.dedent("""
     import mtalign
     rng = random.Random(0)
     words = [f"w{i}" for i in range(300)]
-    hyps = [" ".join(rng.choices(words, k=1500)) for _ in range(1000)]
-    refs = [" ".join(rng.choices(words, k=1500)) for _ in range(1000)]
+    n = int(sys.argv[1])
+    hyps = [" ".join(rng.choices(words, k=1500)) for _ in range(n)]
+    refs = [" ".join(rng.choices(words, k=1500)) for _ in range(n)]
     metric = mtalign.Rouge(["rougeSU*", "rougeW-1.2"], compat="rouge155")
     print("ready", flush=True)
     try:
@@ -47,8 +48,10 @@ def _interrupt(args: list[str], after: float = 1.0) -> tuple[str, str, int, floa
     return out, err, p.returncode, time.perf_counter() - sent
 
 
-def test_ctrl_c_raises_keyboard_interrupt_quickly() -> None:
-    out, err, code, latency = _interrupt([sys.executable, "-c", CHILD])
+# 1,000 pairs are read whole, then scored; 1,100 are scored as they are read (chunk by chunk).
+@pytest.mark.parametrize("pairs", [1000, 1100])
+def test_ctrl_c_raises_keyboard_interrupt_quickly(pairs: int) -> None:
+    out, err, code, latency = _interrupt([sys.executable, "-c", CHILD, str(pairs)])
     assert "KeyboardInterrupt" in out.split(), (out, err)
     assert "after 1.0" in out
     assert "PanicException" not in err and code == 0, err

@@ -14,8 +14,10 @@ use crate::text::encoder::{EncodedTexts, Encoder};
 use crate::text::intern::Vocab;
 use crate::text::refs::RefSets;
 use crate::{interrupt, Error, Result};
+use hashbrown::HashTable;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::hash::BuildHasher;
 
 /// Pairs per chunk: fixed, so no row depends on the thread count; large enough that a
 /// chunk's table pays for itself, small enough that its texts and ids stay in cache.
@@ -39,14 +41,14 @@ struct ChunkScratch {
 
 impl ChunkScratch {
     /// The chunk index of batch text `t`, numbering it (and noting its text) if new.
-    fn local_index<'t, S: AsRef<str>>(
+    fn local_index<'t>(
         &mut self,
         t: u32,
-        texts: &'t [S],
+        text_of: impl Fn(u32) -> &'t str,
         chunk: &mut Vec<&'t str>,
     ) -> u32 {
         *self.local.entry(t).or_insert_with(|| {
-            chunk.push(texts[t as usize].as_ref());
+            chunk.push(text_of(t));
             self.origin.push(t);
             self.origin.len() as u32 - 1
         })
@@ -56,12 +58,12 @@ impl ChunkScratch {
     /// in that order, into `rows`; returns the batch indices of the chunk's texts that
     /// vanished in tokenization.
     #[allow(clippy::too_many_arguments)]
-    fn score<M: Metric, S: AsRef<str>>(
+    fn score<'t, M: Metric>(
         &mut self,
         metric: &M,
         context: &M::Context,
         encoder: &Encoder,
-        texts: &[S],
+        text_of: impl Fn(u32) -> &'t str + Copy,
         hyps: &[u32],
         ref_sets: &RefSets,
         pairs: &[u32],
@@ -76,10 +78,10 @@ impl ChunkScratch {
         self.ref_ends.clear();
         let mut chunk: Vec<&str> = Vec::with_capacity(2 * pairs.len());
         for &i in pairs {
-            let h = self.local_index(hyps[i as usize], texts, &mut chunk);
+            let h = self.local_index(hyps[i as usize], text_of, &mut chunk);
             self.hyps.push(h);
             for &r in ref_sets.get(i as usize) {
-                let r = self.local_index(r, texts, &mut chunk);
+                let r = self.local_index(r, text_of, &mut chunk);
                 self.refs.push(r);
             }
             self.ref_ends.push(self.refs.len());
@@ -154,7 +156,7 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
                 metric,
                 &context,
                 encoder,
-                texts,
+                |t| texts[t as usize].as_ref(),
                 hyps,
                 ref_sets,
                 pairs,
@@ -185,11 +187,102 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
     Ok((rows, vanished))
 }
 
+/// Rows of one chunk of pairs: hypothesis `hyp_texts[i]` against the texts
+/// `ref_texts[ref_sets.get(i)]`, encoded together (equal hypotheses once) and scored on the
+/// calling thread, with the texts that vanished in tokenization: hypotheses by position `i`,
+/// references by `hyp_texts.len() + id`, sorted. The rows [`statistics_of_texts`] gives
+/// these pairs within any batch, bit for bit (for a metric with pair-local ids; an
+/// `Error::Input` for any other): a caller that reads its pairs chunk by chunk (in
+/// [`grouped_order`], so a shared reference is encoded once) scores each as it is read.
+pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
+    metric: &M,
+    encoder: &Encoder,
+    hyp_texts: &[&str],
+    ref_texts: &[S],
+    ref_sets: &RefSets,
+) -> Result<(Vec<f64>, Vec<usize>)> {
+    if !M::PAIR_LOCAL_IDS || M::CHECKS_PAIRS {
+        return Err(Error::Input(
+            "this metric needs the batch-wide encoding (its rows are not pair-local)".into(),
+        ));
+    }
+    let n = hyp_texts.len();
+    ref_sets.check(n)?;
+    if (0..n).any(|i| {
+        ref_sets
+            .get(i)
+            .iter()
+            .any(|&r| r as usize >= ref_texts.len())
+    }) {
+        return Err(Error::Input("text index out of range".into()));
+    }
+    let width = metric.width();
+    let mut rows = vec![0.0; n * width];
+    if width == 0 || n == 0 {
+        return Ok((rows, Vec::new()));
+    }
+    // Equal hypotheses (systems that agree on a segment) are encoded once: each is the
+    // text of its first occurrence. References follow the hypotheses' numbers.
+    let mut first: HashTable<u32> = HashTable::with_capacity(n);
+    let hyps: Vec<u32> = (0..n)
+        .map(|i| {
+            let text = hyp_texts[i];
+            let same = |&j: &u32| hyp_texts[j as usize] == text;
+            let rehash = |&j: &u32| head_hash(hyp_texts[j as usize]);
+            *first
+                .entry(head_hash(text), same, rehash)
+                .or_insert(i as u32)
+                .get()
+        })
+        .collect();
+    let mut sets = RefSets::new();
+    for i in 0..n {
+        sets.push(ref_sets.get(i).iter().map(|&r| r + n as u32));
+    }
+    let text_of = |t: u32| match (t as usize).checked_sub(n) {
+        None => hyp_texts[t as usize],
+        Some(r) => ref_texts[r].as_ref(),
+    };
+    let pairs: Vec<u32> = (0..n as u32).collect();
+    let context = M::Context::default();
+    let cancel = interrupt::current();
+    let vanished = with_scratch(|s: &mut ChunkScratch| {
+        s.score(
+            metric, &context, encoder, text_of, &hyps, &sets, &pairs, &mut rows, &cancel,
+        )
+    })?;
+    if interrupt::is_set(&cancel) {
+        return Err(Error::Interrupted);
+    }
+    // A vanished hypothesis text stands for every position that has it.
+    let mut is_vanished = vec![false; n];
+    let mut out: Vec<usize> = Vec::with_capacity(vanished.len());
+    for t in vanished {
+        match t.checked_sub(n) {
+            None => is_vanished[t] = true,
+            Some(_) => out.push(t),
+        }
+    }
+    out.extend((0..n).filter(|&i| is_vanished[hyps[i] as usize]));
+    out.sort_unstable();
+    out.dedup();
+    Ok((rows, out))
+}
+
+/// A hash of a text's length and first 16 bytes: distinct hypotheses almost always differ
+/// there, and the rest of a text is then read once, by the tokenizer, not twice (equal
+/// hashes are compared whole).
+fn head_hash(text: &str) -> u64 {
+    let bytes = text.as_bytes();
+    let head = &bytes[..bytes.len().min(16)];
+    FxBuildHasher.hash_one((bytes.len(), head))
+}
+
 /// Pair indices grouped by their first reference, in input order within a group (a
 /// counting sort): the pairs that share a reference (the systems of one segment) fall into
 /// the same chunk, so it is tokenized once rather than once per chunk. Chunks are then
 /// fixed by the input alone, never by the thread count.
-fn grouped_order(n_texts: usize, ref_sets: &RefSets) -> Vec<u32> {
+pub fn grouped_order(n_texts: usize, ref_sets: &RefSets) -> Vec<u32> {
     let key = |i: usize| ref_sets.get(i).first().map_or(0, |&r| r as usize);
     let mut starts = vec![0u32; n_texts + 1];
     for i in 0..ref_sets.len() {
@@ -303,7 +396,68 @@ mod tests {
             assert!(same, "rows differ with {threads} threads");
             assert_eq!(vanished, vanished_used);
         }
+        same_by_chunks(
+            metric,
+            &encoder,
+            &texts,
+            &hyps,
+            &sets,
+            &expected,
+            &encoded.vanished,
+        );
         vanished_used.len()
+    }
+
+    /// [`statistics_of_chunk`] over the chunks of [`grouped_order`] gives the rows
+    /// `expected`, and its vanished positions are those of the batch-wide `vanished` texts.
+    fn same_by_chunks<M: Metric>(
+        metric: &M,
+        encoder: &Encoder,
+        texts: &[String],
+        hyps: &[u32],
+        sets: &RefSets,
+        expected: &[f64],
+        vanished: &[usize],
+    ) {
+        let width = metric.width();
+        let order = grouped_order(texts.len(), sets);
+        let mut seen = vec![false; hyps.len()];
+        for pairs in order.chunks(CHUNK_PAIRS) {
+            let hyp_texts: Vec<&str> = pairs
+                .iter()
+                .map(|&i| texts[hyps[i as usize] as usize].as_str())
+                .collect();
+            let mut part = RefSets::new();
+            pairs
+                .iter()
+                .for_each(|&i| part.push(sets.get(i as usize).iter().copied()));
+            let (rows, gone) =
+                statistics_of_chunk(metric, encoder, &hyp_texts, texts, &part).unwrap();
+            let n = pairs.len();
+            for (k, &i) in pairs.iter().enumerate() {
+                let i = i as usize;
+                seen[i] = true;
+                let same = rows[k * width..(k + 1) * width]
+                    .iter()
+                    .zip(&expected[i * width..(i + 1) * width])
+                    .all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same, "pair {i} differs by chunks");
+            }
+            let mut want: Vec<usize> = (0..n)
+                .filter(|&k| vanished.contains(&(hyps[pairs[k] as usize] as usize)))
+                .collect();
+            let mut refs: Vec<usize> = pairs
+                .iter()
+                .flat_map(|&i| sets.get(i as usize).iter().map(|&r| r as usize))
+                .filter(|r| vanished.contains(r))
+                .map(|r| n + r)
+                .collect();
+            refs.sort_unstable();
+            refs.dedup();
+            want.extend(refs);
+            assert_eq!(gone, want);
+        }
+        assert!(seen.iter().all(|&s| s), "every pair is in one chunk");
     }
 
     fn unicode() -> Encoder {
