@@ -10,6 +10,7 @@
 //! chunks is tokenized twice, so callers keep the batch-wide path when texts repeat a lot.
 
 use crate::metrics::metric::{with_scratch, Metric, Pair};
+use crate::prefetch::prefetch_text;
 use crate::text::encoder::{EncodedTexts, Encoder};
 use crate::text::intern::Vocab;
 use crate::text::refs::RefSets;
@@ -226,6 +227,10 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
     let mut first: HashTable<u32> = HashTable::with_capacity(n);
     let hyps: Vec<u32> = (0..n)
         .map(|i| {
+            // This is the chunk's first look at its hypotheses' texts, scattered in memory.
+            if let Some(ahead) = hyp_texts.get(i + PREFETCH_HYPS) {
+                prefetch_text(ahead);
+            }
             let text = hyp_texts[i];
             let same = |&j: &u32| hyp_texts[j as usize] == text;
             let rehash = |&j: &u32| head_hash(hyp_texts[j as usize]);
@@ -268,6 +273,9 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
     out.dedup();
     Ok((rows, out))
 }
+
+/// How many hypotheses ahead [`statistics_of_chunk`] asks for a text's first bytes.
+const PREFETCH_HYPS: usize = 8;
 
 /// A hash of a text's length and first 16 bytes: distinct hypotheses almost always differ
 /// there, and the rest of a text is then read once, by the tokenizer, not twice (equal
