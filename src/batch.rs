@@ -2,8 +2,8 @@
 //! once: text or token input → ids → the metric's kernel → a NumPy array.
 
 use crate::convert::{
-    as_str, items, matrix_items, one_pair_items, pair_texts, read_token_batch, text_batch_items,
-    to_array, RefTexts, TextBatch, TextItems, PREFETCH_OBJECTS,
+    as_str, hyp_text_of, items, matrix_items, one_pair_items, pair_texts, read_token_batch,
+    text_batch_items, to_array, RefTexts, TextBatch, TextItems, PREFETCH_OBJECTS,
 };
 use crate::enter::{enter, enter_streamed, is_small, INLINE_BYTES};
 use crate::errors::input_err;
@@ -15,6 +15,7 @@ use mtalign_core::metrics::matrix::{
     scores_matrices, statistics_matrices, statistics_matrix, MatrixBlock, MATRIX_INLINE_CELLS,
 };
 use mtalign_core::metrics::metric::{statistics_batch, statistics_of_pair, with_scratch, Metric};
+use mtalign_core::prefetch::prefetch;
 use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::{EncodedTexts, Encoder, RefMemo};
 use mtalign_core::text::intern::{StrTable, Vocab};
@@ -361,6 +362,7 @@ fn score_text_stream<'py>(
         .map_err(|e| items.first_bad_hyp_before(items.len()).unwrap_or(e))?;
     let ref_texts = refs.texts.as_slice();
     let order = grouped_order(ref_texts.len(), &refs.sets);
+    let objects = items.hyp_objects();
     let mut start = 0;
     let next = || -> PyResult<Option<(&[u32], Vec<&str>)>> {
         if start == order.len() {
@@ -370,11 +372,15 @@ fn score_text_stream<'py>(
         let pairs = &order[start..end];
         let mut texts = Vec::with_capacity(pairs.len());
         for (k, &i) in pairs.iter().enumerate() {
-            // In this order the objects are read at random places.
-            if let Some(&ahead) = order.get(start + k + PREFETCH_OBJECTS) {
-                items.prefetch_hyp(ahead as usize);
+            // In this order the objects are read at random places: their places in
+            // `objects`, then their headers, are asked for ahead of time.
+            if let Some(&far) = order.get(start + k + 2 * PREFETCH_OBJECTS) {
+                prefetch(objects.as_ptr().wrapping_add(far as usize));
             }
-            match items.hyp_text(i as usize) {
+            if let Some(&ahead) = order.get(start + k + PREFETCH_OBJECTS) {
+                prefetch(objects[ahead as usize].as_ptr());
+            }
+            match hyp_text_of(objects[i as usize], i as usize) {
                 Ok(text) => texts.push(text),
                 Err(e) => return Err(items.first_bad_hyp_before(i as usize).unwrap_or(e)),
             }

@@ -376,17 +376,16 @@ impl<'py> TextItems<'py> {
         self.hyps.len()
     }
 
-    /// Asks for the header of hypothesis `i`'s object (see [`prefetch_item`]).
-    pub(crate) fn prefetch_hyp(&self, i: usize) {
-        if let Ok(obj) = self.hyps.get_borrowed_item(i) {
-            prefetch(obj.as_ptr());
-        }
+    /// The hypotheses' objects, borrowed, in a vector of this side (read in list order): a
+    /// reader that visits them out of order can ask for the next ones' places and headers
+    /// ahead of time.
+    pub(crate) fn hyp_objects(&self) -> Vec<Borrowed<'_, 'py, PyAny>> {
+        self.hyps.iter_borrowed().collect()
     }
 
     /// The text of hypothesis `i`, borrowed.
     pub(crate) fn hyp_text(&self, i: usize) -> PyResult<&str> {
-        let obj = self.hyps.get_borrowed_item(i)?;
-        borrowed_str(obj, || format!("hyps[{i}]"))
+        hyp_text_of(self.hyps.get_borrowed_item(i)?, i)
     }
 
     /// The refusal of the first hypothesis before `i` that is not a text, if any (a batch
@@ -423,6 +422,11 @@ impl<'py> TextItems<'py> {
         }
         Ok(out)
     }
+}
+
+/// The text of hypothesis `i`, whose object is `obj`.
+pub(crate) fn hyp_text_of<'a>(obj: Borrowed<'a, '_, PyAny>, i: usize) -> PyResult<&'a str> {
+    borrowed_str(obj, || format!("hyps[{i}]"))
 }
 
 /// The references of a batch as read from their objects: each distinct object's text and
