@@ -1,0 +1,78 @@
+"""Two builds of mtalign's native module, timed in one process, calls alternated.
+
+On a shared machine the speed drifts by ±20% within minutes, so two separate benchmark runs
+cannot tell a 5% change from noise. This loads the ``_mtalign`` extension of two builds side by
+side (each under its own package name: the init symbol follows the last name component),
+constructs the same native ROUGE core from each, and alternates their batch calls on the
+distinct corpus (ABAB..., then BABA...), so both see the same drift. It prints the median time
+of each and the median of the pairwise ratios A/B (> 1: B is faster).
+
+Make the builds by copying ``python/mtalign/_mtalign.abi3.so`` after each ``pip install -e .``:
+
+    python benches/ab_builds.py /tmp/A/_mtalign.abi3.so /tmp/B/_mtalign.abi3.so \\
+        --variants rougeL --threads 2 --calls 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.machinery
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus as corpora  # noqa: E402
+
+
+def load(tag: str, path: str) -> ModuleType:
+    """The extension module at ``path``, imported as ``ab<tag>._mtalign``."""
+    name = f"ab{tag}._mtalign"
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_loader(name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("a", help="path of build A's _mtalign extension (.so)")
+    ap.add_argument("b", help="path of build B's _mtalign extension (.so)")
+    ap.add_argument("--data-dir", type=Path, default=corpora.DEFAULT_DATA_DIR,
+                    help="the shared data folder (default: %(default)s)")
+    ap.add_argument("--variants", default="rougeL", help="ROUGE variants, comma-separated")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--calls", type=int, default=30, help="calls of each build")
+    ap.add_argument("--repeat-text", type=int, default=1,
+                    help="the corpus this many times over (repeated text, labelled as such)")
+    args = ap.parse_args()
+
+    corpus = corpora.distinct_pairs(args.data_dir)
+    hyps = list(corpus.hyps) * args.repeat_text
+    refs = list(corpus.refs) * args.repeat_text
+    variants = args.variants.split(",")
+    cores = {tag: load(tag, path).RougeCore(variants, "unicode", True, 1.0, "max", False,
+                                            "paper", None)
+             for tag, path in (("a", args.a), ("b", args.b))}
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    gc.disable()
+    for k in range(args.calls):
+        for tag in ("ab" if k % 2 == 0 else "ba"):
+            start = time.perf_counter()
+            cores[tag].score_texts(hyps, refs, args.threads)
+            times[tag].append(time.perf_counter() - start)
+    a, b = (statistics.median(times[t]) * 1e3 for t in "ab")
+    ratio = statistics.median(x / y for x, y in zip(times["a"], times["b"], strict=True))
+    label = " (repeated text)" if args.repeat_text > 1 else ""
+    print(f"{','.join(variants)}, {len(hyps):,} pairs{label}, threads={args.threads}: "
+          f"A {a:.2f} ms, B {b:.2f} ms; median pairwise A/B {ratio:.3f}")
+
+
+if __name__ == "__main__":
+    main()
