@@ -266,6 +266,32 @@ pub fn run_streamed<P: Send, R: Send, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
+    use crate::text::intern::Sentences;
+    use crate::text::refs::RefSets;
+
+    /// A metric that takes 20 ms a pair.
+    struct Slow;
+    impl Metric for Slow {
+        type Scratch = ();
+        type Context = ();
+        const TASK_PAIRS: usize = 1;
+        fn width(&self) -> usize {
+            1
+        }
+        fn pair_statistics(&self, _: &(), _: &mut (), _: Pair<'_>, row: &mut [f64]) {
+            std::thread::sleep(Duration::from_millis(20));
+            row[0] = 1.0;
+        }
+    }
+
+    /// 1,000 pairs for [`Slow`]: 10 s of work on two threads unless stopped.
+    fn slow_batch() -> (Sentences, Vec<u32>, RefSets) {
+        let s = Sentences::from_ids(&[vec![1u32], vec![2]]);
+        let mut sets = RefSets::new();
+        (0..1000).for_each(|_| sets.push([1u32]));
+        (s, vec![0u32; 1000], sets)
+    }
 
     #[test]
     fn a_job_beside_the_calling_thread_gives_both_results() {
@@ -294,26 +320,7 @@ mod tests {
 
     #[test]
     fn an_interrupt_stops_a_batch_between_pairs() {
-        use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
-        use crate::text::intern::Sentences;
-        use crate::text::refs::RefSets;
-        struct Slow;
-        impl Metric for Slow {
-            type Scratch = ();
-            type Context = ();
-            const TASK_PAIRS: usize = 1;
-            fn width(&self) -> usize {
-                1
-            }
-            fn pair_statistics(&self, _: &(), _: &mut (), _: Pair<'_>, row: &mut [f64]) {
-                std::thread::sleep(Duration::from_millis(20));
-                row[0] = 1.0;
-            }
-        }
-        let s = Sentences::from_ids(&[vec![1u32], vec![2]]);
-        let hyps = vec![0u32; 1000];
-        let mut sets = RefSets::new();
-        (0..1000).for_each(|_| sets.push([1u32]));
+        let (s, hyps, sets) = slow_batch();
         let start = std::time::Instant::now();
         let mut polls = 0;
         let out = run_interruptible(
@@ -375,26 +382,7 @@ mod tests {
 
     #[test]
     fn a_streamed_read_error_stops_the_parts_under_way_and_is_returned() {
-        use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
-        use crate::text::intern::Sentences;
-        use crate::text::refs::RefSets;
-        struct Slow;
-        impl Metric for Slow {
-            type Scratch = ();
-            type Context = ();
-            const TASK_PAIRS: usize = 1;
-            fn width(&self) -> usize {
-                1
-            }
-            fn pair_statistics(&self, _: &(), _: &mut (), _: Pair<'_>, row: &mut [f64]) {
-                std::thread::sleep(Duration::from_millis(20));
-                row[0] = 1.0;
-            }
-        }
-        let s = Sentences::from_ids(&[vec![1u32], vec![2]]);
-        let hyps = vec![0u32; 1000];
-        let mut sets = RefSets::new();
-        (0..1000).for_each(|_| sets.push([1u32]));
+        let (s, hyps, sets) = slow_batch();
         let start = std::time::Instant::now();
         let mut parts = 0;
         let out = run_streamed(

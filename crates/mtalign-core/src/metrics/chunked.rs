@@ -117,6 +117,16 @@ impl ChunkScratch {
     }
 }
 
+/// Refuses a metric whose rows are not pair-local (chunk-local ids would change them).
+fn check_pair_local<M: Metric>() -> Result<()> {
+    if !M::PAIR_LOCAL_IDS || M::CHECKS_PAIRS {
+        return Err(Error::Input(
+            "this metric needs the batch-wide encoding (its rows are not pair-local)".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Statistics rows of hypotheses `hyps[i]` against `ref_sets.get(i)` (indices into
 /// `texts`), encoded by `encoder` chunk by chunk, and the sorted indices of the texts that
 /// vanished in tokenization: the rows [`crate::metrics::metric::statistics_batch`] gives
@@ -129,11 +139,7 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
     hyps: &[u32],
     ref_sets: &RefSets,
 ) -> Result<(Vec<f64>, Vec<usize>)> {
-    if !M::PAIR_LOCAL_IDS || M::CHECKS_PAIRS {
-        return Err(Error::Input(
-            "this metric needs the batch-wide encoding (its rows are not pair-local)".into(),
-        ));
-    }
+    check_pair_local::<M>()?;
     ref_sets.check(hyps.len())?;
     let out_of_range = |&t: &u32| t as usize >= texts.len();
     if hyps.iter().any(out_of_range)
@@ -202,11 +208,7 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
     ref_texts: &[S],
     ref_sets: &RefSets,
 ) -> Result<(Vec<f64>, Vec<usize>)> {
-    if !M::PAIR_LOCAL_IDS || M::CHECKS_PAIRS {
-        return Err(Error::Input(
-            "this metric needs the batch-wide encoding (its rows are not pair-local)".into(),
-        ));
-    }
+    check_pair_local::<M>()?;
     let n = hyp_texts.len();
     ref_sets.check(n)?;
     if (0..n).any(|i| {
@@ -223,7 +225,9 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
         return Ok((rows, Vec::new()));
     }
     // Equal hypotheses (systems that agree on a segment) are encoded once: each is the
-    // text of its first occurrence. References follow the hypotheses' numbers.
+    // text of its first occurrence, numbered after the references (whose sets are then
+    // used as they are).
+    let n_refs = ref_texts.len() as u32;
     let mut first: HashTable<u32> = HashTable::with_capacity(n);
     let hyps: Vec<u32> = (0..n)
         .map(|i| {
@@ -234,26 +238,23 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
             let text = hyp_texts[i];
             let same = |&j: &u32| hyp_texts[j as usize] == text;
             let rehash = |&j: &u32| head_hash(hyp_texts[j as usize]);
-            *first
-                .entry(head_hash(text), same, rehash)
-                .or_insert(i as u32)
-                .get()
+            n_refs
+                + *first
+                    .entry(head_hash(text), same, rehash)
+                    .or_insert(i as u32)
+                    .get()
         })
         .collect();
-    let mut sets = RefSets::new();
-    for i in 0..n {
-        sets.push(ref_sets.get(i).iter().map(|&r| r + n as u32));
-    }
-    let text_of = |t: u32| match (t as usize).checked_sub(n) {
-        None => hyp_texts[t as usize],
-        Some(r) => ref_texts[r].as_ref(),
+    let text_of = |t: u32| match t.checked_sub(n_refs) {
+        None => ref_texts[t as usize].as_ref(),
+        Some(k) => hyp_texts[k as usize],
     };
     let pairs: Vec<u32> = (0..n as u32).collect();
     let context = M::Context::default();
     let cancel = interrupt::current();
     let vanished = with_scratch(|s: &mut ChunkScratch| {
         s.score(
-            metric, &context, encoder, text_of, &hyps, &sets, &pairs, &mut rows, &cancel,
+            metric, &context, encoder, text_of, &hyps, ref_sets, &pairs, &mut rows, &cancel,
         )
     })?;
     if interrupt::is_set(&cancel) {
@@ -263,12 +264,12 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
     let mut is_vanished = vec![false; n];
     let mut out: Vec<usize> = Vec::with_capacity(vanished.len());
     for t in vanished {
-        match t.checked_sub(n) {
-            None => is_vanished[t] = true,
-            Some(_) => out.push(t),
+        match t.checked_sub(n_refs as usize) {
+            None => out.push(n + t),
+            Some(k) => is_vanished[k] = true,
         }
     }
-    out.extend((0..n).filter(|&i| is_vanished[hyps[i] as usize]));
+    out.extend((0..n).filter(|&i| is_vanished[(hyps[i] - n_refs) as usize]));
     out.sort_unstable();
     out.dedup();
     Ok((rows, out))
