@@ -72,8 +72,10 @@ def test_many_systems_json_equal_the_api(sample, capsys, chunk) -> None:
 def test_one_system_json_keeps_its_shape(sample, capsys) -> None:
     out = run(["score", "-i", sample["sys_paths"][0], "-r", *sample["ref_paths"],
                "-m", *METRICS, "--chunk-lines", "13"], capsys)
-    obj = json.loads(out)
-    assert "system" not in obj and obj["signature"] if len(obj["signatures"]) == 1 else True
+    (obj,) = [json.loads(line) for line in out.strip().split("\n")]  # JSON Lines, one line
+    many = json.loads(run(["score", "-i", *sample["sys_paths"][:2], "-r", *sample["ref_paths"],
+                           "-m", *METRICS], capsys).split("\n")[0])
+    assert obj["system"] == sample["sys_paths"][0] and list(obj) == list(many)
     _check_against_api(obj, next(iter(sample["systems"].values())), sample["refs"])
 
 
@@ -113,12 +115,12 @@ def test_text_table_systems_by_metrics(sample, capsys) -> None:
     out = run(["score", "-i", *sample["sys_paths"], "-r", *sample["ref_paths"], "-m", "bleu",
                "rougeL", "nist", "-f", "text"], capsys)
     lines = out.split("\n")
-    assert lines[0].split() == ["system", "bleu", "rougeL", "nist"]
-    for path, hyps, line in zip(sample["sys_paths"], sample["systems"].values(), lines[1:],
-                                strict=False):
-        cells = line.split()
-        assert cells[0] == path
-        assert cells[1] == f"{float(BLEU.corpus_score(hyps, sample['refs'])):.4f}"
+    assert lines[0].split() == ["system", "bleu", "rougeL", "F", "nist"]
+    assert lines[1].split() == ["↑", "0-100", "↑", "0-1", "↑", "≥0"]
+    for path, hyps in zip(sample["sys_paths"], sample["systems"].values(), strict=True):
+        k = next(i for i, line in enumerate(lines) if line.split()[:1] == [path])
+        cells = lines[k].split()[1:] or lines[k + 1].split()  # a long name has its own line
+        assert cells[0] == f"{float(BLEU.corpus_score(hyps, sample['refs'])):.4f}"
     assert "signature (nist): nrefs:2|" in out
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from mtalign import __version__, registry
+from mtalign.cli import tables
 from mtalign.cli.common import CliError
 from mtalign.errors import InputError
 from mtalign.io import LineStream
@@ -209,8 +210,9 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
     n_sys, fmt, level = len(systems), args.format, args.sentence_level
     direct = n_sys == 1 and fmt != "text"
     sinks = [_Rows(direct) for _ in systems] if level else []
-    if level and fmt == "json" and direct:
-        sys.stdout.write('{\n "sentences": [\n')
+    if level and fmt == "json" and direct:  # one JSON line, its sentences streamed first
+        sys.stdout.write(json.dumps({"system": systems[0]}, ensure_ascii=False)[:-1]
+                         + ', "sentences": [')
     if level and fmt != "json":
         header = _tsv_header(families, n_sys > 1)
         if direct:
@@ -235,7 +237,7 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         for s, sink in enumerate(sinks):
             cols = [fam_cols[s] for fam_cols in per_fam]
             if fmt == "json":
-                sink.write(_json_rows(cols), sep=",\n" if sink.direct else ",")
+                sink.write(_json_rows(cols), sep=",")
             else:
                 sink.write(_tsv_rows(cols, n, systems[s] if n_sys > 1 else None))
         n += k
@@ -271,21 +273,19 @@ def _print_results(args: argparse.Namespace, systems: list[str], families: list[
                    outs: list[dict[str, Any]], sinks: list[_Rows]) -> None:
     fmt, level, n_sys = args.format, args.sentence_level, len(systems)
     write = sys.stdout.write
-    if fmt == "json":
+    if fmt == "json":  # JSON Lines: one object per system, whatever their number
         spools: list[_Rows | None] = list(sinks) if sinks else [None] * n_sys
         for name, out, sink in zip(systems, outs, spools, strict=True):
-            if n_sys > 1:
-                out = {"system": name, **out}
+            head = json.dumps({"system": name}, ensure_ascii=False)[:-1]
+            rest = json.dumps(out, ensure_ascii=False)[1:]
             if sink is None:
-                print(json.dumps(out, indent=1 if n_sys == 1 else None, ensure_ascii=False))
-                continue
-            rest = json.dumps(out, indent=1 if n_sys == 1 else None, ensure_ascii=False)
-            if sink.direct:  # the rows are out already
-                write("\n ],\n" + rest[2:] + "\n")
+                print(f"{head}, {rest}")
+            elif sink.direct:  # the head and the rows are out already
+                write("], " + rest + "\n")
             else:
-                write('{"sentences": [')
+                write(head + ', "sentences": [')
                 sink.copy_to(sys.stdout)
-                write("], " + rest[1:] + "\n")
+                write("], " + rest + "\n")
         return
     if fmt == "tsv":
         if level:
@@ -301,43 +301,55 @@ def _print_results(args: argparse.Namespace, systems: list[str], families: list[
                 rows += [f"{lead}{k}\t{f}\t{v!r}" for f, v in vals.items()]
         print("\n".join(rows))
         return
-    print(_format_text(systems[0], outs[0]) if n_sys == 1 else _format_table(systems, outs))
+    report = _format_text(systems[0], outs[0]) if n_sys == 1 else _format_table(systems, outs)
+    print("\n".join(report))
     if level:
-        print(_tsv_header(families, n_sys > 1))
-        for sink in sinks:
-            sink.copy_to(sys.stdout)
+        print("\n" + "\n".join(_sentence_table(families, sinks, n_sys > 1)))
+    print("\n".join(tables.signature_lines(outs[0]["signatures"])))
 
 
-def _format_text(name: str, out: dict) -> str:
-    lines = [f"# {name}"]
-    width = max([len("metric")] + [len(k) for k in out["scores"]])
+def _format_text(name: str, out: dict) -> list[str]:
+    """One system: a row per metric (name, direction, scale) with its fields."""
     used = [f for f in FIELDS if any(f in v for v in out["scores"].values())]
-    lines.append(f"{'metric':<{width}}  " + "  ".join(f"{f:>9}" for f in used))
-    for k, vals in out["scores"].items():
-        cells = [f"{vals[f]:9.4f}" if f in vals else " " * 9 for f in used]
-        lines.append(f"{k:<{width}}  " + "  ".join(cells))
-    for family, sig in out["signatures"].items():
-        lines.append(f"signature ({family}): {sig}")
-    return "\n".join(lines)
+    values = [tables.Column(_SHORT[f] or f) for f in used]
+    rows = [[tables.metric_header(k), *(f"{vals[f]:.4f}" if f in vals else "" for f in used)]
+            for k, vals in out["scores"].items()]
+    return tables.wrap(f"# {name}") + tables.table([tables.label("metric")], values, rows)
 
 
-def _format_table(systems: list[str], outs: list[dict]) -> str:
+def _format_table(systems: list[str], outs: list[dict]) -> list[str]:
     """Systems × metrics: ROUGE's F-measure, every other metric's score."""
     names = list(outs[0]["scores"])
-    width = max(len("system"), *(len(s) for s in systems))
-    cols = [max(9, len(m)) for m in names]
-    lines = [f"{'system':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in
-                                                   zip(names, cols, strict=True))]
-    for name, out in zip(systems, outs, strict=True):
-        cells = []
-        for m, w in zip(names, cols, strict=True):
-            v = out["scores"][m]
-            cells.append(f"{v.get('fmeasure', v.get('score', float('nan'))):{w}.4f}")
-        lines.append(f"{name:<{width}}  " + "  ".join(cells))
-    lines.append("(ROUGE: F-measure)")
-    for family, sig in outs[0]["signatures"].items():
-        lines.append(f"signature ({family}): {sig}")
-    return "\n".join(lines)
+    rouge = [m for m in names if "fmeasure" in outs[0]["scores"][m]]
+    columns = [tables.metric_column(m, "F" if m in rouge else "") for m in names]
+    rows = [[name, *(f"{out['scores'][m].get('fmeasure', out['scores'][m].get('score')):.4f}"
+                     for m in names)] for name, out in zip(systems, outs, strict=True)]
+    lines = tables.table([tables.label("system")], columns, rows)
+    if rouge:
+        lines.append("(ROUGE: F-measure; precision and recall in -f json and -f tsv)")
+    return lines
+
+
+def _sentence_table(families: list[_Family], sinks: list[_Rows], by_system: bool) -> list[str]:
+    """The sentence scores (spooled as TSV rows) as a text table."""
+    columns = []
+    for f in families:
+        fields = ("P", "R", "F") if isinstance(f.metric, Rouge) else ("",)
+        columns += [tables.metric_column(name, c) for name in f.names for c in fields]
+    keys = ([tables.label("system")] if by_system else []) + [tables.Column("line")]
+
+    def rows() -> Any:
+        for sink in sinks:
+            sink.file.seek(0)
+            for line in sink.file:
+                cells = line.rstrip("\n").split("\t")
+                k = len(keys)
+                yield cells[:k] + [f"{float(v):.4f}" for v in cells[k:]]
+
+    lines = tables.table(keys, columns, rows)
+    for sink in sinks:
+        sink.file.close()
+    return ["# sentence scores"] + lines
 
 
 #: The metrics ``mtalign demo`` compares (registry names).
@@ -413,8 +425,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                    "(except with nist, whose weights count every reference: "
                                    "then the files are read whole). Every system is scored "
                                    "in the same native calls, so each reference is tokenized "
-                                   "once. Prints JSON by default (one object per system when "
-                                   "there are several).")
+                                   "once. Prints JSON Lines by default: one object per "
+                                   "system, also for one system.")
     s.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
                    help="reference file(s); several files = several references per segment")
     s.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP",
@@ -424,8 +436,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help=f"metric names ({registry.names_help()}) (default: %(default)s)")
     registry.add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
-                   help="output format: json (one object per system), text (a systems × "
-                        "metrics table), tsv (default: %(default)s)")
+                   help="output format: json = JSON Lines, one object per system (also for "
+                        "one system) with keys system, scores, n_sentences, n_empty_hyps, "
+                        "n_empty_refs, signatures (and sentences with --sentence-level); "
+                        "text = tables of at most 80 columns, each metric with its direction "
+                        "(↑ higher / ↓ lower is better) and scale; tsv (default: %(default)s)")
     s.add_argument("--sentence-level", action="store_true",
                    help="also print the scores of every segment (one row per system and "
                         "segment)")

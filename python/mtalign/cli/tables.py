@@ -171,10 +171,19 @@ def table(keys: Sequence[Column], values: Sequence[Column], rows: Rows,
         for j, cell in enumerate(row):
             widths[j] = max(widths[j], width_of(cell))
     key_w, val_w = widths[:nk], widths[nk:]
-    # The labels get what the widest value column leaves; longer labels get their own line.
-    room = width - 2 - max(val_w, default=0)
+    # The labels get at most half the width (what the widest value column leaves, if less),
+    # so that several value columns fit beside them; longer labels get a line of their own.
+    room = min(width // 2, width - 2 - max(val_w, default=0))
+    capped = False
     while nk and sum(key_w) + 2 * (nk - 1) > room and max(key_w) > 8:
         key_w[key_w.index(max(key_w))] -= 1
+        capped = True
+    if capped:  # shrink to the widest label that fits (the others have their own line)
+        cap = key_w
+        key_w = [max(width_of(c.title), width_of(c.note)) for c in keys]
+        for row in _iter(rows):
+            if all(width_of(row[i]) <= cap[i] for i in range(nk)):
+                key_w = [max(w, width_of(row[i])) for i, w in enumerate(key_w)]
     lead = sum(key_w) + 2 * (nk - 1)
     blocks: list[list[int]] = []
     used = width + 1
