@@ -352,6 +352,19 @@ def _sentence_table(families: list[_Family], sinks: list[_Rows], by_system: bool
     return ["# sentence scores"] + lines
 
 
+def _say(*parts: str | list[str]) -> None:
+    """Prints paragraphs wrapped to 80 columns and tables (lists of lines) as they are."""
+    for part in parts:
+        lines = part if isinstance(part, list) else [
+            w for para in part.split("\n") for w in tables.wrap(para, indent="")]
+        print("\n".join(lines))
+
+
+def _interval(ci: tuple[float, float]) -> str:
+    """A 95% interval in two decimals: ``[-0.11, 0.75]``."""
+    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
 #: The metrics ``mtalign demo`` compares (registry names).
 DEMO_METRICS = ["bleu", "chrf", "chrf++", "ter", "rougeL", "rougeSU4", "wer", "ribes"]
 
@@ -364,33 +377,35 @@ def cmd_demo(args: argparse.Namespace) -> int:
     systems, refs, mqm = load_mqm_sample()
     names = list(systems)
     n_boot = args.n_bootstrap
-    print(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
-          f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM\n")
+    _say(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
+         f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM.\n")
     metrics = {m: registry.make_metric(m) for m in DEMO_METRICS}
     human = np.stack([mqm[s] for s in names])
     # 1. The metric table: corpus scores, and the MQM average for comparison.
-    width = max(len(s) for s in names)
-    header = f"{'system':<{width}}  {'MQM':>7}  " + "  ".join(f"{m:>8}" for m in metrics)
-    print(header)
-    print("-" * len(header))
     seg: dict[str, np.ndarray] = {}
     for m, (metric, variant) in metrics.items():
         seg[m] = np.stack([metric.scalar_scores(systems[s], refs, variant, args.threads)
                            for s in names])
     def corpus(metric: Any, variant: str | None, hyps: list[str]) -> float:
         res = metric.corpus_score(hyps, refs, args.threads)
-        if isinstance(res, RougeResult):  # F, in percent like the others
-            return 100.0 * res[variant or res.variants[0]].fmeasure
+        if isinstance(res, RougeResult):  # F, on ROUGE's 0-1 scale
+            return res[variant or res.variants[0]].fmeasure
         return float(res)
 
     table = {m: [corpus(metric, variant, systems[s]) for s in names]
              for m, (metric, variant) in metrics.items()}
-    for i, s in enumerate(names):
-        cells = "  ".join(f"{table[m][i]:8.2f}" for m in metrics)
-        print(f"{s:<{width}}  {np.nanmean(human[i]):7.3f}  {cells}")
+    columns = [tables.Column("MQM", "↑ ≤0")]
+    columns += [tables.metric_column(m, "F" if isinstance(metrics[m][0], Rouge) else "")
+                for m in metrics]
+    cells = [[s, f"{np.nanmean(human[i]):.3f}",
+              *(f"{table[m][i]:.{tables.decimals(m)}f}" for m in metrics)]
+             for i, s in enumerate(names)]
+    _say("Corpus scores (ROUGE: F-measure) and the mean MQM score (minus the weighted errors "
+         "per segment: 0 = no error).", tables.table([tables.label("system")], columns, cells))
     # 2. The metrics ranked by correlation with MQM (sentence scores; error rates negated).
-    print(f"\nCorrelation with MQM (Pearson, 95% bootstrap CI over segments, {n_boot} "
-          f"resamples; error rates negated; system level = mean sentence scores)")
+    corr_title = (f"\nCorrelation with MQM (Pearson r; 95% bootstrap CI over segments, {n_boot} "
+                  f"resamples; error rates negated; system level = mean sentence scores) and "
+                  f"ORANGE, best system-level r first.")
     rows = []
     for m, (metric, variant) in metrics.items():
         sign = 1.0 if metric.higher_is_better else -1.0
@@ -400,18 +415,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
                      refs, variant=variant, n_bootstrap=n_boot, threads=args.threads)
         rows.append((m, sys_c, seg_c, res))
     rows.sort(key=lambda r: -r[1].value)
-    print(f"{'rank':>4}  {'metric':<9} {'system r':>8} {'[95% CI]':>17}  {'segment r':>9} "
-          f"{'[95% CI]':>17}  {'ORANGE':>7} {'[95% CI]':>17}")
-    for k, (m, sys_c, seg_c, res) in enumerate(rows, 1):
-        print(f"{k:>4}  {m:<9} {sys_c.value:8.3f} [{sys_c.ci[0]:6.3f}, {sys_c.ci[1]:6.3f}]  "
-              f"{seg_c.value:9.3f} [{seg_c.ci[0]:6.3f}, {seg_c.ci[1]:6.3f}]  "
-              f"{res.orange:7.3f} [{res.ci[0]:6.3f}, {res.ci[1]:6.3f}]")
-    print("\nORANGE: the mean rank of the references among the 8 system outputs, as a share "
-          "of 9 places (lower is better;\nreferences always above every output give 1/9 = "
-          "0.111). Ranked by system-level r.")
-    print("With 8 systems the system-level intervals are wide: read them before the ranks.")
-    print("data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
-          "mtalign/data/README.md")
+    r_note, o_note = f"↑ {tables.CORRELATION_SCALE}", f"↓ {tables.ORANGE_SCALE}"
+    columns = [tables.Column("sys r", r_note), tables.Column("95% CI"),
+               tables.Column("seg r", r_note), tables.Column("95% CI"),
+               tables.Column("ORANGE", o_note), tables.Column("95% CI")]
+    cells = [[m, f"{sys_c.value:.3f}", _interval(sys_c.ci), f"{seg_c.value:.3f}",
+              _interval(seg_c.ci), f"{res.orange:.3f}", _interval(res.ci)]
+             for m, sys_c, seg_c, res in rows]
+    _say(corr_title, tables.table([tables.label("metric")], columns, cells))
+    n_sys = len(names)
+    chance = (n_sys + 2) / 2 / (n_sys + 1)
+    lo, hi = min(r[3].orange for r in rows), max(r[3].orange for r in rows)
+    below = ": every metric ranks most of these outputs above a human reference" \
+        if lo > chance else ""
+    _say(f"\nORANGE (Lin & Och 2004), on its 0-1 scale: the rank of the references' mean "
+         f"score among the {n_sys} system outputs' scores, divided by {n_sys + 1} (the list "
+         f"length + 1) and averaged over segments; lower is better: "
+         f"{1 / (n_sys + 1):.3f} = the references always ranked first, "
+         f"{chance:.3f} = no better than chance, 1 = always last ({lo:.2f} to {hi:.2f} "
+         f"here{below}).",
+         "With 8 systems the system-level intervals are wide: read them before the ranks.",
+         "data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
+         "mtalign/data/README.md")
     return 0
 
 
