@@ -38,6 +38,8 @@ FAMILY_SCALES = {
 #: Scales of what the meta-evaluation commands print.
 CORRELATION_SCALE = "-1..1"
 ORANGE_SCALE = "0-1"
+#: Correlation methods on 0-1 rather than -1..1 (pairwise accuracy).
+ACCURACY_METHODS = ("acc_eq",)
 P_VALUE_SCALE = "0-1"
 
 
@@ -95,6 +97,15 @@ def metric_column(name: str, field: str = "") -> Column:
     Column(title='rougeL F', note='↑ 0-1', align='>')
     """
     return Column(f"{name} {field}".rstrip(), metric_note(name))
+
+
+def correlation_note(method: str) -> str:
+    """Direction and scale of a correlation method's values.
+
+    >>> correlation_note("pearson"), correlation_note("acc_eq")
+    ('↑ -1..1', '↑ 0-1')
+    """
+    return f"{UP} {'0-1' if method in ACCURACY_METHODS else CORRELATION_SCALE}"
 
 
 def decimals(name: str) -> int:
