@@ -65,11 +65,11 @@ def _text_report(results: dict[str, OrangeResult], curves: dict[str, OrangeCurve
     lines = tables.wrap(f"# ORANGE of {len(results)} metric(s) on {where}: "
                         f"{first.n_sentences} sentences (+{first.n_dropped} dropped), lists of "
                         f"{size_desc}, {n_refs} references, oracle {first.oracle}")
-    lines += tables.wrap(f"ORANGE (Lin & Och 2004, eq. 10) on its 0-1 scale: the oracle's "
-                         f"rank among the candidates divided by (list length + 1), averaged "
-                         f"over sentences; lower is better (the paper's tables print it as a "
-                         f"percentage: 0.1966 = 19.66%). 95% CI from a bootstrap over "
-                         f"sentences.")
+    lines += tables.wrap("ORANGE (Lin & Och 2004, eq. 10) on its 0-1 scale: the oracle's "
+                         "rank among the candidates divided by (list length + 1), averaged "
+                         "over sentences; lower is better (the paper's tables print it as a "
+                         "percentage: 0.1966 = 19.66%). 95% CI from a bootstrap over "
+                         "sentences.")
     rank_note = f"↓ 1-{sizes.max() + 1}" if sizes.min() == sizes.max() else "↓ ≥1"
     columns = [tables.Column("ORANGE", f"↓ {tables.ORANGE_SCALE}"), tables.Column("95% CI"),
                tables.Column("avg rank", rank_note), tables.Column("95% CI")]

@@ -43,7 +43,7 @@ ACCURACY_METHODS = ("acc_eq",)
 P_VALUE_SCALE = "0-1"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def higher_is_better(name: str) -> bool:
     """Whether a higher score of the metric called ``name`` means a better translation.
 

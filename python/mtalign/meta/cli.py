@@ -196,14 +196,14 @@ def cmd_correlate(args: argparse.Namespace) -> int:
                tables.Column(f"{int(100 * args.ci)}% CI"), tables.Column("n")]
     if ranking:
         columns.append(tables.Column("rank", "↓ ≥1"))
-    rows = []
+    cells = []
     for m in order:
         r = results[m]
         lo, hi = r["ci"]
-        rows.append([m, f"{r['value']:.4f}", f"[{lo:.4f}, {hi:.4f}]", str(r["n"]),
-                     *([str(r.get("rank", ""))] if ranking else [])])
-    lines = tables.wrap(title) + tables.table([tables.label("metric")], columns, rows)
-    print("\n".join(lines + [""] + tables.wrap(f"signature: {signature}")))
+        cells.append([m, f"{r['value']:.4f}", f"[{lo:.4f}, {hi:.4f}]", str(r["n"]),
+                      *([str(r.get("rank", ""))] if ranking else [])])
+    text = tables.wrap(title) + tables.table([tables.label("metric")], columns, cells)
+    print("\n".join(text + [""] + tables.wrap(f"signature: {signature}")))
     return 0
 
 
