@@ -12,7 +12,17 @@ headline number) and ``str(result)``. Subclasses add fields only where they diff
 
 A sentence's result is the result of a corpus of one sentence. Views (``scores``,
 ``per_sentence``, the signature) are computed when first read, so scoring one sentence costs
-little more than the native call.
+little more than the native call; what they are computed from is data (the metric, its
+statistics rows, the references), never a closure.
+
+Every result travels: it pickles (any protocol from 2), ``copy.copy`` / ``copy.deepcopy``
+it, and the copy is ``==`` to the original (numbers compared NaN-aware, arrays by shape and
+values). Pickling and copying compute the views first, so what travels is plain numbers and
+arrays, not the metric. ``to_dict()`` holds only ``dict``, ``list``, ``str``, ``int``,
+``float``, ``bool`` and ``None`` (no NumPy scalar or array), so ``json.dumps`` accepts it.
+NaN policy: a number that is undefined stays ``float('nan')``, which ``json.dumps`` writes
+as ``NaN`` (its default ``allow_nan=True``, as ``mtalign``'s own JSON output) and
+``json.loads`` reads back; ``None`` (``null``) means "not computed" (e.g. no bootstrap).
 
 >>> r = CorpusResult("WER", 0.25, np.array([0.5, 0.0]), {"errors": 1}, 0, 0, "tok:13a")
 >>> float(r), r.n_sentences, str(r)
@@ -40,6 +50,10 @@ class Score(NamedTuple):
     recall: float
     fmeasure: float
 
+    def to_dict(self) -> dict[str, float]:
+        """The three numbers by name, as plain floats."""
+        return plain(self._asdict())  # type: ignore[no-any-return]
+
 
 class DcsScore(NamedTuple):
     """The four DCS scores of one hypothesis (see :class:`mtalign.Dcs`).
@@ -52,6 +66,109 @@ class DcsScore(NamedTuple):
     cs1: float
     cs2: float
     dcs: float
+
+    def to_dict(self) -> dict[str, float]:
+        """The four numbers by name, as plain floats."""
+        return plain(self._asdict())  # type: ignore[no-any-return]
+
+
+def plain(value: Any) -> Any:
+    """``value`` with NumPy arrays and scalars, tuples and NamedTuples made plain Python
+    (lists, dicts, ``float``, ``int``, ``bool``, ``str``, ``None``) for ``json.dumps``.
+    NaN stays ``float('nan')`` (see the module doc).
+
+    >>> plain({"a": np.arange(2), "b": (np.float32(0.5), np.int64(3)), 1: np.bool_(True)})
+    {'a': [0, 1], 'b': [0.5, 3], '1': True}
+    """
+    if isinstance(value, np.ndarray):
+        return plain(value.tolist()) if value.dtype == object else value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and type(value) is not float:
+        return float(value)
+    if isinstance(value, int) and type(value) not in (int, bool):
+        return int(value)
+    return value
+
+
+def same(a: Any, b: Any) -> bool:
+    """Whether two values are equal as results compare them: NaN equals NaN, arrays are
+    equal in shape and values, containers element by element.
+
+    >>> same({"x": [float("nan"), np.array([1.0, np.nan])]},
+    ...      {"x": [float("nan"), np.array([1.0, np.nan])]})
+    True
+    >>> same(np.zeros(2), np.zeros(3)), same(1.0, 1), same((1, 2), [1, 2])
+    (False, True, False)
+    """
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape:
+            return False
+        try:
+            return bool(np.array_equal(a, b, equal_nan=True))
+        except TypeError:  # no NaN in non-numeric arrays
+            return bool(np.array_equal(a, b))
+    if isinstance(a, (float, np.floating)) and isinstance(b, (float, np.floating)) \
+            and a != a and b != b:
+        return True
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(v, b[k])
+                                                                 for k, v in a.items())
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(map(same, a, b))
+    return bool(a == b)
+
+
+def slot_names(cls: type) -> tuple[str, ...]:
+    """Every ``__slots__`` entry of ``cls`` and its bases, base first."""
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        slots = vars(klass).get("__slots__", ())
+        names.extend((slots,) if isinstance(slots, str) else slots)
+    return tuple(n for n in names if n not in ("__dict__", "__weakref__"))
+
+
+class Travels:
+    """Pickling, copying and ``==`` for a class with ``__slots__``: the state is every slot
+    that is set (after :meth:`_materialize`), compared with :func:`same`.
+
+    >>> class Pair(Travels):
+    ...     __slots__ = ("a", "b")
+    ...     def __init__(self, a, b):
+    ...         self.a, self.b = a, b
+    >>> import copy
+    >>> p = Pair(np.array([1.0, np.nan]), float("nan"))
+    >>> copy.deepcopy(p) == p, p == Pair(np.zeros(2), 0.0)
+    (True, False)
+    """
+
+    __slots__ = ()
+
+    def _materialize(self) -> None:
+        """Computes every lazy view, so the slots hold only data (subclasses extend it)."""
+
+    def _state(self) -> dict[str, Any]:
+        self._materialize()
+        return {name: getattr(self, name) for name in slot_names(type(self))
+                if hasattr(self, name)}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self._state()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return same(self._state(), other._state())  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a list without checks
@@ -76,8 +193,27 @@ class Confidence(NamedTuple):
     n_bootstrap: int
     seed: int | None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The fields by name, as plain numbers."""
+        return plain(self._asdict())  # type: ignore[no-any-return]
 
-class Result:
+
+def _make_signature(lazy: tuple[Any, ...]) -> str:
+    """The signature a result stores as data until it is read: ``(metric, references)`` of
+    one sentence, or ``(metric, references, n_bootstrap, seed)`` of a corpus (references
+    None: no ``nrefs``, as ``corpus_from_statistics``)."""
+    if len(lazy) == 2:
+        metric, refs = lazy
+        return metric.signature(nrefs([refs]))  # type: ignore[no-any-return]
+    metric, refs, n_bootstrap, seed = lazy
+    sig: str = metric.signature(None if refs is None else nrefs(refs))
+    if n_bootstrap > 1:
+        head, _, rest = sig.partition("|")
+        sig = f"{head}|bs:{n_bootstrap}|seed:{str(seed).lower()}|{rest}"
+    return sig
+
+
+class Result(Travels):
     """What every metric's result has: counts, a signature, ``float()`` and ``to_dict()``.
 
     Attributes:
@@ -98,8 +234,7 @@ class Result:
         self.n_sentences = n_sentences
         self.n_empty_hyps = n_empty_hyps
         self.n_empty_refs = n_empty_refs
-        # A str, a callable that makes it when first read, or (metric, references) for one
-        # sentence: the metric's signature with the number of those references.
+        # A str, or the data it is made of when first read (see _make_signature).
         self._signature = signature
         self.confidence = None
 
@@ -113,13 +248,12 @@ class Result:
         """The ``key:value|...`` string of the metric's options and version."""
         sig = self._signature
         if not isinstance(sig, str):
-            if sig.__class__ is tuple:  # (metric, one sentence's references)
-                metric, refs = sig
-                sig = metric.signature(nrefs([refs]))
-            else:
-                sig = sig()
+            sig = _make_signature(sig)
             self._signature = sig
         return sig
+
+    def _materialize(self) -> None:
+        self.signature  # noqa: B018 (made from the metric now: the metric does not travel)
 
     @property
     def score(self) -> float:
@@ -141,7 +275,7 @@ class Result:
         if self.confidence is not None:
             out["confidence"] = self.confidence._asdict()
         out["signature"] = self.signature
-        return out
+        return plain(out)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(score={self.score:.4f}, n={self.n_sentences})"
@@ -167,8 +301,9 @@ class CorpusResult(Result):
     def __init__(self, name: str, score: float, per_sentence: Any,
                  details: dict[str, Any], n_empty_hyps: int, n_empty_refs: int,
                  signature: Any, n_sentences: int | None = None) -> None:
-        # per_sentence: an (n,) array, or a callable making it when first read (then
-        # n_sentences is given), or None for one sentence (its score).
+        # per_sentence: an (n,) array; or (metric, statistics rows), made into
+        # metric._sentence_values(rows, 0) when first read (then n_sentences is given); or
+        # None for one sentence (its score).
         if n_sentences is None:
             n_sentences = int(per_sentence.shape[0])
         # (Result.__init__ inlined: this runs once per sentence_score.)
@@ -187,9 +322,17 @@ class CorpusResult(Result):
         """(n,) float64 array of sentence scores."""
         each = self._per_sentence
         if not isinstance(each, np.ndarray):
-            each = np.array([self._score]) if each is None else each()
+            if each is None:
+                each = np.array([self._score])
+            else:
+                metric, rows = each
+                each = np.asarray(metric._sentence_values(rows, 0), dtype=np.float64)
             self._per_sentence = each
         return each  # type: ignore[no-any-return]
+
+    def _materialize(self) -> None:
+        Result._materialize(self)
+        self.per_sentence  # noqa: B018
 
     @property
     def score(self) -> float:
@@ -228,7 +371,8 @@ class BleuResult(CorpusResult):
                  n_empty_refs: int, signature: Any, n_sentences: int | None = None) -> None:
         # figures: the native (score, bp, precisions, sys_len, ref_len, counts, totals);
         # everything but the score is converted when first read. (sentence_bleu_result
-        # stores (native core, one statistics row) instead: the figures are made from it.)
+        # stores (native core, one statistics row) instead: the figures are made from it.
+        # Pickling and copying convert them first and keep only the converted figures.)
         CorpusResult.__init__(self, "BLEU", figures[0], per_sentence, {}, n_empty_hyps,
                               n_empty_refs, signature, n_sentences)
         self._figures = figures
@@ -250,6 +394,11 @@ class BleuResult(CorpusResult):
                      "ratio": sys_len / ref_len if ref_len else 0.0}
             self._fields_cache = cache
         return cache[name]
+
+    def _materialize(self) -> None:
+        CorpusResult._materialize(self)
+        self._figure("bp")
+        self._figures = ()  # the native figures (or core) stay behind; the cache has them
 
     @property
     def counts(self) -> list[int]:
@@ -445,10 +594,16 @@ class RougeResult(Result):
     def __contains__(self, variant: object) -> bool:
         return variant in self.variants
 
+    def _materialize(self) -> None:
+        Result._materialize(self)
+        self._array()
+        self.scores  # noqa: B018
+
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, RougeResult):
-            return self.scores == other.scores and self.n_sentences == other.n_sentences
-        return isinstance(other, dict) and self.scores == other
+        """Equal to a RougeResult with the same state, or to a dict variant -> Score."""
+        if isinstance(other, dict):
+            return self.scores == other
+        return Travels.__eq__(self, other)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -525,6 +680,10 @@ class DcsResult(Result):
                 self._scores = DcsScore(*(float(x) for x in means))
         return self._scores
 
+    def _materialize(self) -> None:
+        Result._materialize(self)
+        self.scores  # noqa: B018
+
     def __getitem__(self, field: str) -> float:
         return float(getattr(self.scores, field))
 
@@ -565,4 +724,4 @@ class DcsResult(Result):
 SiaResult = CorpusResult
 
 __all__ = ["BleuResult", "Confidence", "CorpusResult", "DCS_FIELDS", "DcsResult", "DcsScore",
-           "Result", "RougeResult", "Score", "SiaResult"]
+           "Result", "RougeResult", "Score", "SiaResult", "Travels", "plain", "same"]
