@@ -50,7 +50,6 @@ from mtalign._mtalign import ConfigError, InputError
 from mtalign._mtalign import __version__ as _native_version
 from mtalign.metrics.inputs import (
     as_list,
-    nrefs,
     run_batch,
     run_one,
     warn_vanished,
