@@ -21,12 +21,10 @@ import multiprocessing
 import pickle
 from typing import Any
 
-import numpy as np
+import mtalign
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import mtalign
 from mtalign import meta, registry
 from mtalign.metrics.base import Metric
 from mtalign.metrics.partial import combine, corpus_result, partial
