@@ -263,8 +263,7 @@ def test_score_text_and_json_equal_sacrebleu(capsys) -> None:
         want = {"bleu": sacrebleu.corpus_bleu(hyps, refs).score,
                 "chrf": sacrebleu.corpus_chrf(hyps, refs).score,
                 "ter": _ter(path)}
-        assert obj["system"] == path or path.endswith(obj["system"]) or \
-            obj["system"] in path
+        assert obj["system"] in path  # the path, or the name the command gives it
         for m, v in want.items():
             assert obj["scores"][m]["score"] == pytest.approx(v, abs=1e-9)
         printed = [float(c) for c in cells_of(text, obj["system"])]
