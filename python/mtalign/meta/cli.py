@@ -161,9 +161,10 @@ def read_scores(path: str) -> tuple[dict[str, dict[str, dict[int, float]]],
     return segments, corpus
 
 
-def _signature(args: argparse.Namespace, n_refs: int) -> str:
+def _signature(args: argparse.Namespace, n_refs: int, resample: str) -> str:
     eps = args.epsilon if args.epsilon is not None else "none"
-    sys_score = f"sys:{args.system_score}|" if args.corr_level == "system" else ""
+    sys_score = (f"sys:{args.system_score}|resample:{resample}|"
+                 if args.corr_level == "system" else "")
     return (f"method:{args.method}|level:{args.corr_level}|{sys_score}group_by:{args.group_by}|"
             f"eps:{eps}|bs:{args.n_bootstrap}|ci:{args.ci}|seed:{args.seed}|nrefs:{n_refs}|"
             f"version:{__version__}")
@@ -277,7 +278,12 @@ def cmd_correlate(args: argparse.Namespace) -> int:
         ranking = cl.to_dict()
         for place in cl.ranking:
             results[place.name]["rank"] = place.rank
-    out = {"signature": _signature(args, n_refs), "systems": systems, "metrics": results}
+    # At the system level the interval resamples segments, except where only system scores
+    # are known (corpus rows of --scores, system-level human scores): then systems.
+    resample = "systems" if any(isinstance(v, np.ndarray) and v.ndim == 1
+                                for v in matrices.values()) or h.ndim == 1 else "segments"
+    out = {"signature": _signature(args, n_refs, resample), "systems": systems,
+           "metrics": results}
     if ranking is not None:
         out["clusters"] = ranking
     if args.format == "json":
