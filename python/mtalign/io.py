@@ -225,7 +225,7 @@ def system_names(paths: Sequence[str], names: Sequence[str] | None = None) -> li
     elif len(paths) == 1:
         out = ["stdin" if paths[0] == "-" else Path(paths[0]).stem or Path(paths[0]).name]
     else:
-        out = _strip_common([Path(p).name for p in paths])
+        out = _strip_common(["stdin" if p == "-" else Path(p).name for p in paths])
         if "" in out or len(set(out)) != len(out):  # same file names: the folders tell
             out = _strip_common([os.path.normpath(os.path.abspath(p)) for p in paths])
     empty = [p for p, n in zip(paths, out, strict=True) if not n.strip()]

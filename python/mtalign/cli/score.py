@@ -199,17 +199,18 @@ def _json_rows(cols: list[dict[str, tuple[tuple[str, ...], np.ndarray]]]) -> lis
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    systems = system_names(args.input, args.names)
+    paths: list[str] = list(args.input)
     options = registry.MetricOptions.from_args(args)
-    families = [_Family(fam, metric, names, len(systems))
+    families = [_Family(fam, metric, names, len(paths))
                 for fam, metric, names in registry.group_metrics(args.metrics, options)]
     whole = any(f.batch for f in families)
     # NIST's weights count every reference of the corpus: then the files are one chunk.
     chunk_lines = sys.maxsize if whole else args.chunk_lines
     if chunk_lines < 1:
         raise CliError(f"--chunk-lines must be >= 1 (got {chunk_lines})")
-    streams = _open(list(args.input) + list(args.refs))
+    streams = _open(paths + list(args.refs))
     try:
+        systems = system_names(paths, args.names)
         return _score_streams(args, systems, families, streams, chunk_lines)
     finally:
         for st in streams:
