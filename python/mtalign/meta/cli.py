@@ -132,6 +132,12 @@ def read_scores(path: str) -> tuple[dict[str, dict[str, dict[int, float]]],
     system's corpus score). Without a ``line`` column every row is a system's score.
 
     Returns ``(segments[metric][system][line], corpus[metric][system])``.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "scores.tsv")
+    >>> _ = open(path, "w").write("system\\tline\\tbleu\\nA\\t1\\t30.5\\nA\\tcorpus\\t28.0\\n")
+    >>> read_scores(path)
+    ({'bleu': {'A': {1: 30.5}}}, {'bleu': {'A': 28.0}})
     """
     try:
         with open(path, encoding="utf-8", newline="") as f:

@@ -7,12 +7,14 @@ corpus score of any resample of the segments comes from the same statistics rows
 segment scores is the other way (``system_score="mean"`` on the command line; a
 (systems, segments) matrix at ``level="system"`` in Python).
 
->>> from mtalign import Bleu, meta
+>>> from mtalign import Ter, meta
 >>> refs = [["the cat sat", "a cat sat"], ["it is red", "it was red"]]
 >>> outputs = {"A": ["the cat sat", "it is red"], "B": ["a dog sat", "it is blue"]}
->>> s = meta.system_scores(Bleu(), outputs, refs)
+>>> s = meta.system_scores(Ter(), outputs, refs)     # corpus TER: 0 and 2 edits / 6 words
 >>> s.names, s.scores.round(2).tolist()
-(['A', 'B'], [100.0, 0.0])
+(['A', 'B'], [0.0, 33.33])
+>>> round(meta.correlate(-s, [[0, 0], [-1, -1]], level="system", n_bootstrap=None).value, 12)
+1.0
 """
 
 from __future__ import annotations
@@ -99,10 +101,11 @@ def system_scores(metric: Any, outputs: Mapping[str, Sequence[Any]], refs: Seque
         variant: the number to use when the metric has several (default: its first).
         threads: as in ``batch_score``.
 
-    >>> from mtalign import Ter, meta
-    >>> s = meta.system_scores(Ter(), {"A": ["a b c"], "B": ["a x y"]}, ["a b c"])
-    >>> s.scores.tolist(), (-s).scores.tolist()
-    ([0.0, 66.66666666666666], [-0.0, -66.66666666666666])
+    >>> from mtalign import Wer, meta
+    >>> s = meta.system_scores(Wer(), {"A": ["a b c", "d"], "B": ["a x c", "e"]},
+    ...                        ["a b c", "d"])
+    >>> s.scores.tolist(), (-s).scores.tolist()      # error rates: -s is higher-is-better
+    ([0.0, 0.5], [-0.0, -0.5])
     """
     if not isinstance(outputs, Mapping) or len(outputs) == 0:
         raise InputError("outputs must be a non-empty {system: hypotheses} dict")
