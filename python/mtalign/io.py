@@ -222,6 +222,10 @@ def system_names(paths: Sequence[str], names: Sequence[str] | None = None) -> li
         out = [str(n) for n in names]
         if len(out) != len(paths):
             raise InputError(f"--names gives {len(out)} names for {len(paths)} system files")
+    elif len({os.path.normpath(p) for p in paths}) < len(paths):
+        twice = next(p for i, p in enumerate(paths) if os.path.normpath(p) in
+                     {os.path.normpath(q) for q in paths[:i]})
+        raise InputError(f"{twice} is given twice: give --names to name each system")
     elif len(paths) == 1:
         out = ["stdin" if paths[0] == "-" else Path(paths[0]).stem or Path(paths[0]).name]
     else:
