@@ -438,9 +438,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     registry.add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
                    help="output format: json (one object per system), text (a systems × "
-                        "metrics table), tsv (columns system, line, one per score; a system's corpus "
-                        "scores on its row with line 'corpus': what correlate --scores "
-                        "reads) (default: %(default)s)")
+                        "metrics table), tsv (columns system, line, one per score; a system's "
+                        "corpus scores on its row with line 'corpus': what correlate "
+                        "--scores reads) (default: %(default)s)")
     s.add_argument("--sentence-level", action="store_true",
                    help="also print the scores of every segment (one row per system and "
                         "segment)")

@@ -22,7 +22,6 @@ import json
 import math
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -182,7 +181,7 @@ def _from_scores_file(args: argparse.Namespace, human: Human
     lines) matrices, or (systems,) corpus scores at the system level."""
     segments, corpus = read_scores(args.scores)
     corpus_level = args.corr_level == "system" and args.system_score == "corpus"
-    table = corpus if corpus_level else segments
+    table: dict[str, dict[str, Any]] = dict(corpus if corpus_level else segments)
     if not any(table.values()):
         raise InputError(
             f"{args.scores} has no corpus rows (line 'corpus', as `mtalign score -f tsv` "
@@ -271,8 +270,8 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     for m, mat in matrices.items():
         vs = h_sys if isinstance(mat, np.ndarray) and mat.ndim == 1 else h
         c = correlate(mat, vs, method=args.method, level=args.corr_level,
-                      group_by=args.group_by, epsilon=eps, n_bootstrap=args.n_bootstrap, seed=args.seed,
-                      ci=args.ci)
+                      group_by=args.group_by, epsilon=eps, n_bootstrap=args.n_bootstrap,
+                      seed=args.seed, ci=args.ci)
         results[m] = c.to_dict()
     ranking = None
     if args.clusters and len(matrices) > 1:
