@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
+from mtalign._travel import dataclass_eq, dataclass_hash, plain
 from mtalign.meta import _bootstrap, _kernels
 from mtalign.meta._data import (
     GROUPINGS,
@@ -82,14 +83,17 @@ class Correlation:
     replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False,
                                    compare=False)
 
+    __eq__ = dataclass_eq  # NaN-aware: an undefined value equals itself after a round trip
+    __hash__ = dataclass_hash
+
     def __float__(self) -> float:
         return self.value
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (without the replicates)."""
-        return {"value": self.value, "ci": list(self.ci), "n": self.n,
-                "epsilon": self.epsilon, "n_groups": self.n_groups, "method": self.method,
-                "level": self.level, "group_by": self.group_by}
+        """A JSON-ready dict (without the replicates; NaN where undefined)."""
+        return plain({"value": self.value, "ci": self.ci, "n": self.n,  # type: ignore[no-any-return]
+                      "epsilon": self.epsilon, "n_groups": self.n_groups,
+                      "method": self.method, "level": self.level, "group_by": self.group_by})
 
 
 @dataclass
