@@ -9,8 +9,10 @@ shipped TSV).
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -132,6 +134,10 @@ def test_python_api_corpus_scores_and_their_resamples(sample) -> None:
     ss = meta.system_scores(metric, outputs, sample["refs"], variant=variant)
     assert ss.scores.tolist() == pytest.approx(
         [sacrebleu.corpus_bleu(h, sample["columns"]).score for h in sample["hyps"]], abs=1e-9)
+    again = pickle.loads(pickle.dumps(ss))
+    assert again == ss == copy.deepcopy(ss) and json.loads(json.dumps(ss.to_dict())) == \
+        {"variant": "bleu", "scores": dict(zip(sample["names"], ss.scores.tolist(),
+                                               strict=True))}
     human = np.array([np.array(load_mqm_sample()[2][n]) for n in sample["names"]])
     c = meta.correlate(ss, human, level="system", n_bootstrap=5, seed=7)
     # A bootstrap replicate is the correlation of a resample of the segments: corpus BLEU

@@ -61,6 +61,20 @@ class SystemScores:
     def __neg__(self) -> SystemScores:
         return SystemScores(self.metric, self.names, self._stats, self.variant, -self.sign)
 
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, SystemScores) and self.metric == other.metric
+                and (self.names, self.variant, self.sign) == (other.names, other.variant,
+                                                              other.sign)
+                and all(np.array_equal(a, b) for a, b in zip(self._stats, other._stats,
+                                                             strict=True)))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"variant": ..., "scores": {system: score}}``."""
+        return {"variant": self.variant,
+                "scores": {n: float(v) for n, v in zip(self.names, self.scores, strict=True)}}
+
     def __repr__(self) -> str:
         pairs = ", ".join(f"{n}={v:.4f}" for n, v in zip(self.names, self.scores, strict=True))
         return f"SystemScores({pairs})"
