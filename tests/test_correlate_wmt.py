@@ -52,8 +52,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def correlate_json(capsys, *argv: str) -> dict:
-    code, out, err = run(capsys, "correlate", "--human", MQM, *argv, "-f", "json")
+def correlate_json(capsys, *argv: str, human: Path = MQM) -> dict:
+    code, out, err = run(capsys, "correlate", "--human", str(human), *argv, "-f", "json")
     assert code == 0, err
     return json.loads(out)
 
@@ -191,3 +191,17 @@ def test_human_duplicate_and_unscored_systems(capsys, tmp_path) -> None:
     assert code == 0
     assert err.count("\n") == 1 and err.startswith("mtalign: warning: ")
     assert "not scored here" in err and "Online-W" in err
+
+
+def test_system_level_human_file(capsys, tmp_path, sample) -> None:
+    """Human scores given per system (a TSV without a line column): the same corpus-level
+    number, the interval over systems."""
+    path = tmp_path / "sys.tsv"
+    path.write_text("system\tmqm\n" + "".join(
+        f"{n}\t{v!r}\n" for n, v in zip(sample["names"], sample["mqm"], strict=True)))
+    res = correlate_json(capsys, "-r", REF_A, REF_C, "-i", *HYPS, "-m", "bleu",
+                         "--corr-level", "system", "--n-bootstrap", "20", human=path)
+    bleu = [sacrebleu.corpus_bleu(h, sample["columns"]).score for h in sample["hyps"]]
+    assert res["metrics"]["bleu"]["value"] == pytest.approx(
+        stats.pearsonr(bleu, sample["mqm"]).statistic, abs=1e-12)
+    assert "|sys:corpus|resample:systems|" in res["signature"]
