@@ -187,7 +187,8 @@ def _from_scores_file(args: argparse.Namespace, human: Human
             f"{args.scores} has no corpus rows (line 'corpus', as `mtalign score -f tsv` "
             "writes them): use --system-score mean" if corpus_level else
             f"{args.scores} has no segment rows (a line number in a 'line' column): "
-            "use --corr-level system")
+            + ("--system-score mean averages them" if args.corr_level == "system" else
+               "use --corr-level system"))
     scored = list(next(iter(table.values())))
     n_lines = max((ln for t in segments.values() for d in t.values() for ln in d), default=0)
     if n_lines == 0:  # corpus rows only: the test set's lines are the human file's
