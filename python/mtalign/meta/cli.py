@@ -96,11 +96,13 @@ class Human(NamedTuple):
     def check_test_set(self, systems: Sequence[str], n_lines: int) -> None:
         """A scored system's human line outside the test set is an error naming the file and
         row; systems the file scores but the command does not are named in one warning."""
-        for name in systems:
-            for line in self.scores.get(name, {}):
-                if self.level == "segment" and not 1 <= line <= n_lines:
-                    raise InputError(f"{self.path}:{self.row[name, line]}: line {line} of "
-                                     f"{name} is outside the test set (lines 1-{n_lines})")
+        outside = [(self.row[name, line], name, line) for name in systems
+                   for line in self.scores.get(name, {})
+                   if self.level == "segment" and not 1 <= line <= n_lines]
+        if outside:  # the first such row of the file
+            row, name, line = min(outside)
+            raise InputError(f"{self.path}:{row}: line {line} of {name} is outside the test "
+                             f"set (lines 1-{n_lines})")
         unscored = [s for s in self.scores if s not in systems]
         if unscored:
             print(f"mtalign: warning: {self.path} scores systems that are not scored here "
