@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from mtalign import registry
 from mtalign.cli import main
+from mtalign.io import system_names
 
 DATA = Path(__file__).resolve().parents[1] / "python" / "mtalign" / "data"
 TESTS = Path(__file__).resolve().parent / "data"
@@ -111,7 +112,9 @@ def test_score_sentence_level_text_fits_and_marks_every_metric(capsys) -> None:
     assert_fits(out)
     sentences = out.split("# sentence scores", 1)[1]
     assert metric_notes(sentences) == EXPECTED
-    assert len(cells_of(sentences, THREE[0])) > 0
+    cells = cells_of(sentences, system_names(THREE)[0])  # each block: line, scores
+    fields = sum(3 if n.startswith("rouge") else 1 for n in ALL)  # ROUGE: P, R, F
+    assert cells[:1] == ["1"] and len([c for c in cells if "." in c]) == 150 * fields
 
 
 def test_east_asian_names_keep_the_table_within_80_columns(capsys, tmp_path,
