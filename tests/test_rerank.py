@@ -159,7 +159,7 @@ def test_cli_progress_bar(mtalign: Any, capsys: pytest.CaptureFixture[str]) -> N
     systems = sorted(str(p) for p in (WMT / "hyp").glob("*.de"))
     refs = [str(WMT / f"ref.{x}.de") for x in "AC"]
     code, _, err = run(["orange", "--systems", *systems, "-r", *refs, "-m", "rougeL", "rouge1",
-                        "--progress", "always", "--bootstrap", "0"], capsys)
+                        "--progress", "--n-bootstrap", "0"], capsys)
     # Both metrics on one bar: half way after the first, full after the second.
     draws = [tuple(map(int, m)) for m in re.findall(r"\] (\d+)/(\d+)", err)]
     assert code == 0 and draws[0][1] == 2 * draws[0][0] and draws[-1][0] == draws[-1][1]

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from mtalign import __version__, registry
-from mtalign.cli.common import CliError
+from mtalign.cli.common import CliError, add_progress_options, bootstrap, count, \
+    positive_int, progress_bar
 from mtalign.errors import InputError
 from mtalign.io import LineStream
 from mtalign.metrics.dcs import Dcs
@@ -215,13 +216,11 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         header = _tsv_header(families, n_sys > 1)
         if direct:
             print(header)
-    from mtalign._progress import Progress
-
     # MTALIGN_PROGRESS_DELAY: seconds before the bar appears (default 2; tests set 0).
     delay = float(os.environ.get("MTALIGN_PROGRESS_DELAY", "2"))
     lead = streams[0]
     unit = "MiB of " + lead.name if lead.size else "lines"
-    progress = None if args.quiet else Progress(f"mtalign score ({unit})", delay=delay)
+    progress = None if args.quiet else progress_bar(args, f"mtalign score ({unit})", delay)
     n = 0
     while True:
         chunks = [st.chunk(chunk_lines) for st in streams]
@@ -246,6 +245,8 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
                 progress(n, n)  # the length of a stream is not known
     if progress is not None:
         progress.close()
+    if n == 0:
+        raise InputError(f"{lead.name} is empty (no lines): nothing to score")
 
     outs = []
     for s in range(n_sys):
@@ -351,7 +352,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     systems, refs, mqm = load_mqm_sample()
     names = list(systems)
-    n_boot = args.n_bootstrap
+    n_boot = bootstrap(args.n_bootstrap)
     print(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
           f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM\n")
     metrics = {m: registry.make_metric(m) for m in DEMO_METRICS}
@@ -408,8 +409,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s = sub.add_parser("score", help="score hypothesis files against reference files",
                        description="Score one or more systems' outputs (-i SYS1 SYS2 ...) "
                                    "against one or more reference files (UTF-8, one segment "
-                                   "per line, aligned; - reads standard input). Files are read "
-                                   "in chunks, so memory does not grow with their length "
+                                   "per line, aligned; - reads standard input; gzip, xz and "
+                                   "bzip2 files are read as they are). Files are read in "
+                                   "chunks, so memory does not grow with their length "
                                    "(except with nist, whose weights count every reference: "
                                    "then the files are read whole). Every system is scored "
                                    "in the same native calls, so each reference is tokenized "
@@ -429,18 +431,25 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--sentence-level", action="store_true",
                    help="also print the scores of every segment (one row per system and "
                         "segment)")
-    s.add_argument("--threads", type=int, default=None,
+    s.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
-    s.add_argument("--chunk-lines", type=int, default=CHUNK_LINES, metavar="N",
+    s.add_argument("--chunk-lines", type=positive_int, default=CHUNK_LINES, metavar="N",
                    help="segments read and scored at a time (default: %(default)s)")
-    s.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress bar (it is drawn on stderr only when stderr is a "
-                        "terminal and the run takes more than 2 s)")
+    add_progress_options(s)
     s.set_defaults(func=cmd_score)
 
     d = sub.add_parser("demo", help="judge metrics against MQM on the WMT21 en-de sample "
-                                    "shipped with mtalign: scores, correlations, ORANGE")
-    d.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    d.add_argument("--n-bootstrap", type=int, default=1000,
-                   help="bootstrap resamples of the intervals (default: %(default)s)")
+                                    "shipped with mtalign: scores, correlations, ORANGE",
+                       description="A tour of mtalign on data shipped inside the package: "
+                                   "eight systems of WMT21 news en-de with two references "
+                                   "and MQM human scores. Prints each system's corpus scores "
+                                   "under several metrics, then ranks the metrics by how "
+                                   "well they agree with MQM (Pearson correlation at system "
+                                   "and segment level, and ORANGE), each with a bootstrap "
+                                   "95% confidence interval. Takes a few seconds.")
+    d.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                   help="threads (default: all cores)")
+    d.add_argument("--n-bootstrap", type=count, default=1000, metavar="N",
+                   help="bootstrap resamples of the intervals (default: %(default)s; "
+                        "0 = no intervals)")
     d.set_defaults(func=cmd_demo)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import math
 import sys
@@ -30,8 +31,18 @@ import numpy as np
 
 from mtalign import __version__, registry
 from mtalign._mtalign import InputError
-from mtalign._progress import Progress
-from mtalign.io import read_references, read_systems
+from mtalign.cli.common import (
+    add_progress_options,
+    bootstrap,
+    count,
+    finite_float,
+    fraction,
+    load_references,
+    load_systems,
+    positive_int,
+    progress_bar,
+)
+from mtalign.io import read_text
 from mtalign.meta._kernels import METHODS
 from mtalign.meta.clusters import TESTS, clusters
 from mtalign.meta.correlation import correlate
@@ -45,17 +56,37 @@ def system_name(path: str) -> str:
     return Path(path).stem if Path(path).suffix else Path(path).name
 
 
+def _read_tsv(path: str) -> list[dict[str, Any]]:
+    """The rows of a TSV file with a header (gzip, xz and bzip2 files read as they are)."""
+    rows = list(csv.DictReader(io.StringIO(read_text(path), newline=""), delimiter="\t"))
+    if not rows:
+        raise InputError(f"{path} has no rows")
+    return rows
+
+
+def _line_number(path: str, row: int, text: str | None) -> int:
+    """A ``line`` column's value: a segment number >= 1."""
+    try:
+        line = int(text or "")
+    except ValueError:
+        line = 0
+    if line < 1:
+        raise InputError(f"{path}:{row}: line is not a segment number (1, 2, ...): {text!r}")
+    return line
+
+
+def _value(path: str, row: int, column: str, text: str | None) -> float:
+    try:
+        return float(text or "")
+    except ValueError:
+        raise InputError(f"{path}:{row}: {column} is not a number: {text!r}") from None
+
+
 def read_human(path: str, column: str | None, system_column: str | None
                ) -> tuple[dict[str, dict[int, float]] | dict[str, float], str]:
     """Human scores from a TSV: ``({system: {line: score}}, "segment")`` when it has a
     ``line`` column, else ``({system: score}, "system")``."""
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            rows = list(csv.DictReader(f, delimiter="\t"))
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}") from None
-    if not rows:
-        raise InputError(f"{path} has no rows")
+    rows = _read_tsv(path)
     header = list(rows[0].keys())
     col = column or next((c for c in SCORE_COLUMNS if c in header), None)
     if col is None or col not in header:
@@ -76,7 +107,7 @@ def read_human(path: str, column: str | None, system_column: str | None
         except ValueError:
             raise InputError(f"{path}:{i}: {col} is not a number: {value!r}") from None
         if "line" in header:
-            seg.setdefault(name, {})[int(r["line"])] = v
+            seg.setdefault(name, {})[_line_number(path, i, r["line"])] = v
         else:
             sys_[name] = v
     if "line" in header:
@@ -86,20 +117,17 @@ def read_human(path: str, column: str | None, system_column: str | None
 
 def _scores_tsv(path: str) -> tuple[dict[str, dict[str, dict[int, float]]], bool]:
     """``--scores``: a TSV with ``system``, optional ``line``, one column per metric."""
-    with open(path, encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
-    if not rows:
-        raise InputError(f"{path} has no rows")
+    rows = _read_tsv(path)
     header = list(rows[0].keys())
     if "system" not in header:
         raise InputError(f"{path}: needs a 'system' column")
     by_line = "line" in header
     metrics = [c for c in header if c not in ("system", "line")]
     out: dict[str, dict[str, dict[int, float]]] = {m: {} for m in metrics}
-    for r in rows:
-        line = int(r["line"]) if by_line else 0
+    for i, r in enumerate(rows, start=2):
+        line = _line_number(path, i, r["line"]) if by_line else 0
         for m in metrics:
-            out[m].setdefault(r["system"], {})[line] = float(r[m])
+            out[m].setdefault(r["system"], {})[line] = _value(path, i, m, r[m])
     return out, by_line
 
 
@@ -128,9 +156,9 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     else:
         if not args.input or not args.refs:
             raise InputError("give -r/--refs and -i/--input hypothesis files, or --scores")
-        outputs = read_systems(args.input)
+        outputs = load_systems(args.input)
         names = [system_name(p) for p in args.input]
-        refs = read_references(args.refs, n_sentences=len(outputs), against=args.input[0])
+        refs = load_references(args.refs, len(outputs), args.input[0])
         n_refs = len(args.refs)
         systems = [s for s in names if s in human]
         skipped = [s for s in names if s not in human]
@@ -138,7 +166,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
             print(f"mtalign: note: no human scores for {', '.join(skipped)}", file=sys.stderr)
         lines = list(range(1, len(outputs) + 1))
         options = registry.MetricOptions.from_args(args)
-        bar = Progress("scoring", force=args.progress)
+        bar = progress_bar(args, "scoring")
         for k, name in enumerate(args.metrics):
             metric, variant = registry.make_metric(name, options)
             hyps = [row[names.index(s)] for s in systems for row in outputs]
@@ -165,12 +193,11 @@ def cmd_correlate(args: argparse.Namespace) -> int:
             mat = np.nanmean(mat, axis=1) if mat.ndim == 2 else mat
         matrices[m] = mat
     eps: Any = args.epsilon
-    if eps not in (None, "calibrate"):
-        eps = float(eps)
     results = {}
     for m, mat in matrices.items():
         c = correlate(mat, h, method=args.method, level=args.corr_level, group_by=args.group_by,
-                      epsilon=eps, n_bootstrap=args.n_bootstrap, seed=args.seed, ci=args.ci)
+                      epsilon=eps, n_bootstrap=bootstrap(args.n_bootstrap), seed=args.seed,
+                      ci=args.ci)
         results[m] = c.to_dict()
     ranking = None
     if args.clusters and len(matrices) > 1:
@@ -206,15 +233,15 @@ def cmd_correlate(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     if len(args.input) < 2:
         raise InputError("compare needs a baseline and at least one system (-i BASE SYS...)")
-    outputs = read_systems(args.input)
+    outputs = load_systems(args.input)
     names = [system_name(p) for p in args.input]
     if len(set(names)) != len(names):
         names = list(args.input)
-    refs = read_references(args.refs, n_sentences=len(outputs), against=args.input[0])
+    refs = load_references(args.refs, len(outputs), args.input[0])
     options = registry.MetricOptions.from_args(args)
     columns = [[row[i] for row in outputs] for i in range(len(names))]
     report: dict[str, Any] = {}
-    bar = Progress(f"paired {args.test}", force=args.progress)
+    bar = progress_bar(args, f"paired {args.test}")
     for k, name in enumerate(args.metrics):
         metric, variant = registry.make_metric(name, options)
         if hasattr(metric, "statistics") and hasattr(metric, "corpus_from_statistics"):
@@ -256,59 +283,109 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _epsilon(text: str) -> float | str:
+    """``--epsilon``: a number >= 0 or ``calibrate``."""
+    if text == "calibrate":
+        return text
+    value = finite_float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'calibrate', got {text!r}")
+    return value
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-f", "--format", default="text", choices=("text", "json"),
                    help="output format (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=12345, help="random seed (default: 12345)")
-    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    p.add_argument("--progress", action="store_true",
-                   help="draw progress bars even when stderr is not a terminal")
+    p.add_argument("--seed", type=int, default=12345, metavar="N",
+                   help="random seed (default: %(default)s)")
+    p.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                   help="threads (default: all cores)")
+    add_progress_options(p)
 
 
 def add_commands(sub: Any) -> None:
     """Registers ``correlate`` and ``compare`` on the ``mtalign`` subcommand parsers."""
     c = sub.add_parser("correlate", help="correlate metric scores with human judgments",
-                       description=__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description="Correlate metric scores with human judgments, as WMT's "
+                                   "metrics task does. The metric scores are computed here "
+                                   "from reference files (-r) and system outputs (-i), or "
+                                   "read from a TSV (--scores); the human scores come from a "
+                                   "TSV such as WMT's MQM or DA files (columns line, system "
+                                   "or file, and a score column). Error rates (WER, PER, TER) "
+                                   "are negated so that higher is better for every metric. "
+                                   "Prints each metric's correlation with a bootstrap "
+                                   "confidence interval, and with --clusters the metrics' "
+                                   "significance clusters.")
     c.add_argument("--human", required=True, metavar="TSV",
                    help="human scores (columns line, system/file, and mqm/da_z/score)")
-    c.add_argument("--human-column", default=None, help="the human score column")
-    c.add_argument("--human-system-column", default=None,
+    c.add_argument("--human-column", default=None, metavar="NAME",
+                   help="the human score column (default: the first of "
+                        f"{', '.join(SCORE_COLUMNS)} present)")
+    c.add_argument("--human-system-column", default=None, metavar="NAME",
                    help="the column naming systems (default: file if present, else system)")
     c.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference file(s)")
     c.add_argument("-i", "--input", nargs="+", metavar="HYP",
                    help="system outputs (name = file name without extension)")
     c.add_argument("-m", "--metrics", nargs="+", default=["bleus", "rougeL"],
-                   metavar="METRIC", help=f"metric names ({registry.names_help()})")
+                   metavar="METRIC", help=f"metric names ({registry.names_help()}) "
+                                          "(default: %(default)s)")
     c.add_argument("--scores", metavar="TSV",
                    help="read metric scores instead (columns system, line, one per metric)")
-    c.add_argument("--method", default="pearson", choices=METHODS)
+    c.add_argument("--method", default="pearson", choices=METHODS, metavar="NAME",
+                   help="correlation: pearson, spearman, kendall_b, kendall_c, or Deutsch "
+                        "et al. (2023)'s tau and accuracy with ties, tau_eq and acc_eq "
+                        "(default: %(default)s)")
     c.add_argument("--corr-level", dest="corr_level", default="segment",
                    choices=("segment", "system"),
-                   help="segment or system level (--level is DCS's option)")
-    c.add_argument("--group-by", default="none", choices=("none", "item", "system"))
-    c.add_argument("--epsilon", default=None, help="a number or 'calibrate'")
-    c.add_argument("--n-bootstrap", type=int, default=1000)
-    c.add_argument("--ci", type=float, default=0.95)
+                   help="correlate segment scores or system scores (default: %(default)s; "
+                        "--level is DCS's option)")
+    c.add_argument("--group-by", default="none", choices=("none", "item", "system"),
+                   help="segment level: one correlation over all scores (none), per segment "
+                        "across systems (item) or per system (system), averaged "
+                        "(default: %(default)s)")
+    c.add_argument("--epsilon", default=None, type=_epsilon, metavar="EPS",
+                   help="kendall_b, tau_eq, acc_eq: metric scores within EPS count as tied; "
+                        "a number >= 0, or calibrate to find the best one (default: only "
+                        "equal scores tie)")
+    c.add_argument("--n-bootstrap", type=count, default=1000, metavar="N",
+                   help="bootstrap resamples of the confidence interval (default: "
+                        "%(default)s; 0 = none)")
+    c.add_argument("--ci", type=fraction(True, True), default=0.95, metavar="LEVEL",
+                   help="confidence level of the interval, in (0, 1) (default: %(default)s)")
     c.add_argument("--clusters", action="store_true",
                    help="significance clusters over the metrics")
     c.add_argument("--test", default="perm", choices=TESTS,
                    help="test for --clusters (default: %(default)s)")
-    c.add_argument("-k", type=int, default=1000, help="trials per pair for --clusters")
+    c.add_argument("-k", type=positive_int, default=1000, metavar="N",
+                   help="trials per pair of metrics for --clusters (default: %(default)s)")
     registry.add_metric_options(c)
     _common(c)
     c.set_defaults(func=cmd_correlate)
 
     p = sub.add_parser("compare", help="paired bootstrap / randomization tests of systems "
-                                       "against a baseline (the first -i)")
-    p.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF")
+                                       "against a baseline (the first -i)",
+                       description="Test whether each system's score differs significantly "
+                                   "from a baseline's on the same segments, as sacrebleu's "
+                                   "--paired-bs and --paired-ar do: paired bootstrap "
+                                   "resampling (bs: the score's mean and 95% confidence "
+                                   "interval over resamples, and a p-value) or approximate "
+                                   "randomization (ar: a p-value). The first -i file is the "
+                                   "baseline, the others are compared with it; every metric "
+                                   "given with -m is tested.")
+    p.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
+                   help="reference file(s); several files = several references per segment")
     p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP",
                    help="the baseline first, then the systems")
-    p.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC")
-    p.add_argument("--test", default="bs", choices=("bs", "ar"))
-    p.add_argument("--n-samples", type=int, default=None,
-                   help="resamples (bs: 1000) or trials (ar: 10000)")
-    p.add_argument("--rng", default="mtalign", choices=("mtalign", "sacrebleu"))
+    p.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC",
+                   help=f"metric names ({registry.names_help()}) (default: %(default)s)")
+    p.add_argument("--test", default="bs", choices=("bs", "ar"),
+                   help="bs: paired bootstrap resampling; ar: approximate randomization "
+                        "(default: %(default)s)")
+    p.add_argument("--n-samples", type=positive_int, default=None, metavar="N",
+                   help="resamples (bs, default 1000) or trials (ar, default 10000)")
+    p.add_argument("--rng", default="mtalign", choices=("mtalign", "sacrebleu"),
+                   help="random numbers: mtalign's, or sacrebleu's exact draws so that "
+                        "p-values equal sacrebleu's (default: %(default)s)")
     registry.add_metric_options(p)
     _common(p)
     p.set_defaults(func=cmd_compare)
