@@ -11,7 +11,6 @@ the best hypothesis of every n-best list against the references;
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
@@ -20,7 +19,6 @@ from mtalign.cli import ranking, rouge155, score, similarity
 from mtalign.cli.common import CliError, Parser
 from mtalign.errors import MtalignError
 from mtalign.meta import cli as meta_cli
-
 
 #: ``mtalign --help``'s description.
 DESCRIPTION = ("mtalign scores machine translation and summarization output against reference "

@@ -96,6 +96,9 @@ def _text_report(results: dict[str, OrangeResult], curves: dict[str, OrangeCurve
 
 
 def cmd_orange(args: argparse.Namespace) -> int:
+    if len(args.refs) < 2:
+        raise CliError("orange needs at least 2 reference files (-r/--refs): each reference "
+                       "is ranked among the candidates by its score against the others")
     cands, refs, where = _load(args)
     options = registry.MetricOptions.from_args(args)
     metrics = [(name, *registry.make_metric(name, options)) for name in args.metrics]

@@ -104,8 +104,8 @@ def read_config(path: str) -> list[Evaluation]:
     """The ``<EVAL>`` elements of a ROUGE-1.5.5 configuration, in document order."""
     try:
         root = ET.fromstring(read_bytes(path))
-    except ET.ParseError as e:
-        raise InputError(f"{path}: not a valid XML configuration ({e})") from None
+    except ET.ParseError as err:
+        raise InputError(f"{path}: not a valid XML configuration ({err})") from None
     out = []
     for ev in root.iter("EVAL"):
         fmt_node = ev.find("INPUT-FORMAT")

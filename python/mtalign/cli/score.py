@@ -21,8 +21,14 @@ from typing import Any
 import numpy as np
 
 from mtalign import __version__, registry
-from mtalign.cli.common import CliError, add_progress_options, bootstrap, count, \
-    positive_int, progress_bar
+from mtalign.cli.common import (
+    CliError,
+    add_progress_options,
+    bootstrap,
+    count,
+    positive_int,
+    progress_bar,
+)
 from mtalign.errors import InputError
 from mtalign.io import LineStream
 from mtalign.metrics.dcs import Dcs
@@ -378,7 +384,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         cells = "  ".join(f"{table[m][i]:8.2f}" for m in metrics)
         print(f"{s:<{width}}  {np.nanmean(human[i]):7.3f}  {cells}")
     # 2. The metrics ranked by correlation with MQM (sentence scores; error rates negated).
-    print(f"\nCorrelation with MQM (Pearson, 95% bootstrap CI over segments, {n_boot} "
+    print(f"\nCorrelation with MQM (Pearson, 95% bootstrap CI over segments, {args.n_bootstrap} "
           f"resamples; error rates negated; system level = mean sentence scores)")
     rows = []
     for m, (metric, variant) in metrics.items():
@@ -386,7 +392,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         sys_c = meta.correlate(sign * seg[m], human, level="system", n_bootstrap=n_boot)
         seg_c = meta.correlate(sign * seg[m], human, level="segment", n_bootstrap=n_boot)
         res = orange(metric, [[systems[s][i] for s in names] for i in range(len(refs))],
-                     refs, variant=variant, n_bootstrap=n_boot, threads=args.threads)
+                     refs, variant=variant, n_bootstrap=args.n_bootstrap, threads=args.threads)
         rows.append((m, sys_c, seg_c, res))
     rows.sort(key=lambda r: -r[1].value)
     print(f"{'rank':>4}  {'metric':<9} {'system r':>8} {'[95% CI]':>17}  {'segment r':>9} "

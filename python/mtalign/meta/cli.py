@@ -287,7 +287,10 @@ def _epsilon(text: str) -> float | str:
     """``--epsilon``: a number >= 0 or ``calibrate``."""
     if text == "calibrate":
         return text
-    value = finite_float(text)
+    try:
+        value = finite_float(text)
+    except argparse.ArgumentTypeError:
+        value = -1.0
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'calibrate', got {text!r}")
     return value
