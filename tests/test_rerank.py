@@ -130,7 +130,7 @@ def test_cli_orange_nbest_plot(mtalign: Any, capsys: pytest.CaptureFixture[str],
 def test_cli_orange_errors(mtalign: Any, capsys: pytest.CaptureFixture[str],
                            tmp_path: Path) -> None:
     code, _, err = run(["orange", "--nbest", str(NBEST), "-r", str(NBEST_REF)], capsys)
-    assert code == 2 and "refs[0] has 1 reference(s); ORANGE needs at least 2" in err
+    assert code == 2 and "orange needs at least 2 reference files (-r/--refs)" in err
     short = tmp_path / "short.txt"
     short.write_text("one\n", encoding="utf-8")
     code, _, err = run(["orange", "--nbest", str(NBEST), "-r", str(short), str(short)], capsys)
