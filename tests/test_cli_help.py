@@ -56,6 +56,7 @@ def test_help(command: str, monkeypatch: pytest.MonkeyPatch,
     for mark in MARKUP:
         assert mark not in out, (command, mark)
     assert "Args:" not in out and "Returns:" not in out and "%%" not in out
+    assert "['" not in out  # a Python list as a default
     # Every option (and positional) has help, and it is printed.
     for action in parser._actions:
         if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):

@@ -164,8 +164,8 @@ def add_progress_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("-q", "--quiet", action="store_true",
                    help="no progress on stderr")
     g.add_argument("--progress", action="store_true",
-                   help="draw the progress bar on stderr even when it is not a terminal "
-                        "(default: only on a terminal, once the run takes more than 2 s)")
+                   help="show progress on stderr even when stderr is not a terminal "
+                        "(default: on a terminal only)")
 
 
 def progress_bar(args: argparse.Namespace, label: str, delay: float = 2.0) -> Progress:

@@ -260,7 +260,8 @@ def add_commands(sub: Any) -> None:
     o.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
                    help="reference files (at least 2), aligned with the sentences")
     o.add_argument("-m", "--metrics", nargs="+", default=ORANGE_METRICS, metavar="METRIC",
-                   help="metric names as for mtalign score (default: %(default)s)")
+                   help="metric names as for mtalign score (default: "
+                        f"{' '.join(ORANGE_METRICS)})")
     o.add_argument("--oracle", default="average_score", choices=ORACLES,
                    help="rank the mean reference score (paper) or average each "
                         "reference's own rank (default: %(default)s)")

@@ -429,7 +429,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="hypothesis file(s): one per system, all scored against the same "
                         "references")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
-                   help=f"metric names ({registry.names_help()}) (default: %(default)s)")
+                   help=f"metric names ({registry.names_help()}) (default: "
+                        f"{' '.join(DEFAULT_METRICS)})")
     registry.add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
                    help="output format: json (one object per system), text (a systems × "

@@ -49,6 +49,9 @@ from mtalign.meta.correlation import correlate
 from mtalign.meta.paired import paired_test
 
 SCORE_COLUMNS = ("mqm", "da_z", "score", "human")
+#: The metrics of ``correlate`` and ``compare`` without ``-m``.
+CORRELATE_METRICS = ["bleus", "rougeL"]
+COMPARE_METRICS = ["bleu"]
 
 
 def system_name(path: str) -> str:
@@ -329,9 +332,9 @@ def add_commands(sub: Any) -> None:
     c.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference file(s)")
     c.add_argument("-i", "--input", nargs="+", metavar="HYP",
                    help="system outputs (name = file name without extension)")
-    c.add_argument("-m", "--metrics", nargs="+", default=["bleus", "rougeL"],
+    c.add_argument("-m", "--metrics", nargs="+", default=CORRELATE_METRICS,
                    metavar="METRIC", help=f"metric names ({registry.names_help()}) "
-                                          "(default: %(default)s)")
+                                          f"(default: {' '.join(CORRELATE_METRICS)})")
     c.add_argument("--scores", metavar="TSV",
                    help="read metric scores instead (columns system, line, one per metric)")
     c.add_argument("--method", default="pearson", choices=METHODS, metavar="NAME",
@@ -379,8 +382,9 @@ def add_commands(sub: Any) -> None:
                    help="reference file(s); several files = several references per segment")
     p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP",
                    help="the baseline first, then the systems")
-    p.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC",
-                   help=f"metric names ({registry.names_help()}) (default: %(default)s)")
+    p.add_argument("-m", "--metrics", nargs="+", default=COMPARE_METRICS, metavar="METRIC",
+                   help=f"metric names ({registry.names_help()}) "
+                        f"(default: {' '.join(COMPARE_METRICS)})")
     p.add_argument("--test", default="bs", choices=("bs", "ar"),
                    help="bs: paired bootstrap resampling; ar: approximate randomization "
                         "(default: %(default)s)")
