@@ -245,6 +245,11 @@ CASES: list[tuple[str, list[str], list[str]]] = [
     ("correlate-k", ["correlate", "--human", "{d}/mqm.tsv", "-k", "0"], ["argument -k"]),
     ("correlate-method", ["correlate", "--human", "{d}/mqm.tsv", "--method", "r2"],
      ["argument --method", "'r2'"]),
+    ("correlate-names-count", ["correlate", "--human", "{d}/mqm.tsv", "-r", "{d}/ref.txt",
+                               "-i", "{d}/hyp.txt", "{d}/ref2.txt", "--names", "A"],
+     ["--names gives 1 names for 2 system files"]),
+    ("correlate-system-score", ["correlate", "--human", "{d}/mqm.tsv", "--system-score",
+                                "median"], ["argument --system-score", "'median'"]),
     # compare
     ("compare-one-system", ["compare", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt"],
      ["baseline"]),
