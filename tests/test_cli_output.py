@@ -242,8 +242,7 @@ def test_orange_json_lines_one_shape(capsys) -> None:
 
 def test_json_lines_are_documented_in_every_help(capsys) -> None:
     for command in ("score", "compare", "correlate", "orange"):
-        with pytest.raises(SystemExit):
-            main([command, "--help"])
+        assert main([command, "--help"]) == 0
         text = " ".join(capsys.readouterr().out.split())
         assert "JSON Lines, one object per" in text, command
 

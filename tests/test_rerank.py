@@ -130,7 +130,7 @@ def test_cli_orange_nbest_plot(mtalign: Any, capsys: pytest.CaptureFixture[str],
 def test_cli_orange_errors(mtalign: Any, capsys: pytest.CaptureFixture[str],
                            tmp_path: Path) -> None:
     code, _, err = run(["orange", "--nbest", str(NBEST), "-r", str(NBEST_REF)], capsys)
-    assert code == 2 and "refs[0] has 1 reference(s); ORANGE needs at least 2" in err
+    assert code == 2 and "orange needs at least 2 reference files (-r/--refs)" in err
     short = tmp_path / "short.txt"
     short.write_text("one\n", encoding="utf-8")
     code, _, err = run(["orange", "--nbest", str(NBEST), "-r", str(short), str(short)], capsys)
@@ -159,7 +159,7 @@ def test_cli_progress_bar(mtalign: Any, capsys: pytest.CaptureFixture[str]) -> N
     systems = sorted(str(p) for p in (WMT / "hyp").glob("*.de"))
     refs = [str(WMT / f"ref.{x}.de") for x in "AC"]
     code, _, err = run(["orange", "--systems", *systems, "-r", *refs, "-m", "rougeL", "rouge1",
-                        "--progress", "always", "--bootstrap", "0"], capsys)
+                        "--progress", "--n-bootstrap", "0"], capsys)
     # Both metrics on one bar: half way after the first, full after the second.
     draws = [tuple(map(int, m)) for m in re.findall(r"\] (\d+)/(\d+)", err)]
     assert code == 0 and draws[0][1] == 2 * draws[0][0] and draws[-1][0] == draws[-1][1]

@@ -21,8 +21,18 @@ import numpy as np
 from mtalign import registry
 from mtalign._progress import Progress
 from mtalign.cli import tables
-from mtalign.cli.common import CliError
-from mtalign.io import nbest_hypotheses, read_nbest, read_references, read_systems
+from mtalign.cli.common import (
+    CliError,
+    add_progress_options,
+    count,
+    finite_float,
+    load_references,
+    load_systems,
+    positive_int,
+    progress_bar,
+)
+from mtalign.errors import InputError
+from mtalign.io import NBestEntry, nbest_hypotheses, read_nbest
 from mtalign.ranking.orange import ORACLES, OrangeCurve, OrangeResult, orange, plot_curves
 from mtalign.ranking.rerank import rerank
 
@@ -42,11 +52,11 @@ class _Combined:
 def _load(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]], str]:
     """Candidate lists, reference sets and a description of the candidates' source."""
     if args.nbest is not None:
-        refs = read_references(args.refs)
+        refs = load_references(args.refs)
         nbest = read_nbest(args.nbest, n_sentences=len(refs))
         return nbest_hypotheses(nbest), refs, args.nbest
-    cands = read_systems(args.systems)
-    refs = read_references(args.refs, n_sentences=len(cands), against=args.systems[0])
+    cands = load_systems(args.systems)
+    refs = load_references(args.refs, len(cands), args.systems[0])
     return cands, refs, f"{len(args.systems)} system outputs"
 
 
@@ -90,13 +100,13 @@ def _text_report(results: dict[str, OrangeResult], curves: dict[str, OrangeCurve
 
 
 def cmd_orange(args: argparse.Namespace) -> int:
+    if len(args.refs) < 2:
+        raise CliError("orange needs at least 2 reference files (-r/--refs): each reference "
+                       "is ranked among the candidates by its score against the others")
     cands, refs, where = _load(args)
     options = registry.MetricOptions.from_args(args)
     metrics = [(name, *registry.make_metric(name, options)) for name in args.metrics]
-    bar = Progress("mtalign orange", force=args.progress == "always",
-                   delay=0.0 if args.progress == "always" else 2.0)
-    if args.progress == "never":
-        bar.enabled = False
+    bar = progress_bar(args, "mtalign orange")
     results: dict[str, OrangeResult] = {}
     try:
         for k, (name, metric, variant) in enumerate(metrics):
@@ -136,20 +146,54 @@ def cmd_orange(args: argparse.Namespace) -> int:
     return 0
 
 
-def _weights(specs: list[str] | None) -> dict[str, list[float]] | None:
-    """``NAME=V[,V...]`` items → feature weights."""
+def _weights(specs: list[str] | None) -> dict[str, float | list[float]] | None:
+    """``NAME=V[,V...]`` items → feature weights (one value: the weight of every value of
+    the feature)."""
     if not specs:
         return None
-    out: dict[str, list[float]] = {}
+    out: dict[str, float | list[float]] = {}
     for spec in specs:
         name, sep, values = spec.partition("=")
+        name = name.rstrip(":")
+        if not sep or not name or not values:
+            raise CliError(f"--weights: expected NAME=V[,V...] (e.g. lm=0.5), got {spec!r}")
+        if name in out:
+            raise CliError(f"--weights: feature {name!r} is given twice")
         try:
-            if not sep or not name:
-                raise ValueError
-            out[name.rstrip(":")] = [float(v) for v in values.split(",")]
-        except ValueError:
-            raise CliError(f"--weights: expected NAME=V[,V...], got {spec!r}") from None
+            weights = [finite_float(v) for v in values.split(",")]
+        except argparse.ArgumentTypeError as e:
+            raise CliError(f"--weights {spec}: {e}") from None
+        out[name] = weights[0] if len(weights) == 1 else weights
     return out
+
+
+def _check_features(path: str, nbest: list[list[NBestEntry]],
+                    weights: dict[str, float | list[float]]) -> None:
+    """Every entry's features are numbers, every weighted feature is in the file, and a
+    feature weighted value by value has as many values as weights (errors name the line)."""
+    known: list[str] = []
+    line = 0
+    for entries in nbest:
+        for entry in entries:
+            line += 1  # one entry a line: read_nbest refuses blank lines
+            try:
+                values = entry.feature_values()
+            except InputError as e:
+                raise InputError(f"{path}: line {line}: {e}") from None
+            for name, v in values.items():
+                if name not in known:
+                    known.append(name)
+                w = weights.get(name)
+                if isinstance(w, list) and v and len(w) != len(v):
+                    raise InputError(f"{path}: line {line}: feature {name!r} has {len(v)} "
+                                     f"values but --weights gives {len(w)} for it")
+    for name in weights:
+        if name not in known:
+            hint = [k for k in known if k.lower() == name.lower()]
+            raise CliError(f"--weights: unknown feature {name!r}"
+                           + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                           + f"; the features of {path}: "
+                           + (", ".join(known) if known else "none"))
 
 
 def cmd_rerank(args: argparse.Namespace) -> int:
@@ -158,16 +202,17 @@ def cmd_rerank(args: argparse.Namespace) -> int:
         raise CliError("rerank needs -r/--refs (oracle), --weights (features), or both")
     refs: list[Any] | None = None
     if args.refs is not None:
-        refs = [r[0] if len(r) == 1 else r for r in read_references(args.refs)]
+        refs = [r[0] if len(r) == 1 else r for r in load_references(args.refs)]
     nbest = read_nbest(args.nbest, n_sentences=None if refs is None else len(refs))
+    if not nbest:
+        raise InputError(f"{args.nbest} is empty: no n-best entries")
+    if weights is not None:
+        _check_features(args.nbest, nbest, weights)
     options = registry.MetricOptions.from_args(args)
     metric, variant = registry.make_metric(args.metric, options)
     if refs is None:
         metric, variant = None, None
-    bar = Progress("mtalign rerank", force=args.progress == "always",
-                   delay=0.0 if args.progress == "always" else 2.0)
-    if args.progress == "never":
-        bar.enabled = False
+    bar = progress_bar(args, "mtalign rerank")
     try:
         res = rerank(metric, nbest, refs, variant=variant, threads=args.threads, progress=bar,
                      weights=weights, metric_weight=args.metric_weight)
@@ -194,20 +239,22 @@ def cmd_rerank(args: argparse.Namespace) -> int:
 
 def _metric_options(p: argparse.ArgumentParser) -> None:
     registry.add_metric_options(p)
-    p.add_argument("--threads", type=int, default=None,
+    p.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
-    p.add_argument("--progress", default="auto", choices=("auto", "always", "never"),
-                   help="progress bar on stderr: auto = on a terminal, after 2 s")
+    add_progress_options(p)
 
 
 def add_commands(sub: Any) -> None:
     """Adds ``orange`` and ``rerank`` to the ``mtalign`` subcommands."""
     o = sub.add_parser(
         "orange", help="ORANGE: how well metrics rank references above candidates",
-        description="ORANGE (Lin & Och 2004): for every source sentence, score each "
-                    "reference against the other references and each candidate against the "
-                    "same leave-one-out sets; report the average rank of the references "
-                    "among the candidates divided by (list length + 1). Lower is better.")
+        description="ORANGE (Lin & Och 2004) judges a metric by how it ranks references "
+                    "among candidate translations: for every source sentence, each reference "
+                    "is scored against the other references and each candidate against the "
+                    "same leave-one-out sets; ORANGE is the average rank of the references "
+                    "among the candidates divided by (list length + 1), so lower is better. "
+                    "Candidates come from system outputs aligned line by line (--systems) or "
+                    "a Moses n-best list (--nbest); at least two reference files are needed.")
     src = o.add_mutually_exclusive_group(required=True)
     src.add_argument("--nbest", metavar="FILE",
                      help="Moses n-best file (id ||| hypothesis ||| features ||| score)")
@@ -216,15 +263,18 @@ def add_commands(sub: Any) -> None:
     o.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
                    help="reference files (at least 2), aligned with the sentences")
     o.add_argument("-m", "--metrics", nargs="+", default=ORANGE_METRICS, metavar="METRIC",
-                   help="metric names as for `mtalign score` (default: %(default)s)")
+                   help="metric names as for mtalign score (default: "
+                        f"{' '.join(ORANGE_METRICS)})")
     o.add_argument("--oracle", default="average_score", choices=ORACLES,
                    help="rank the mean reference score (paper) or average each "
                         "reference's own rank (default: %(default)s)")
-    o.add_argument("--min-size", type=int, default=None, metavar="N",
+    o.add_argument("--min-size", type=positive_int, default=None, metavar="N",
                    help="drop sentences with fewer than N candidates")
-    o.add_argument("--bootstrap", type=int, default=1000, metavar="B",
+    o.add_argument("--n-bootstrap", "--bootstrap", dest="bootstrap", type=count, default=1000,
+                   metavar="N",
                    help="bootstrap resamples for the 95%% CI (default: %(default)s; 0 = none)")
-    o.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: 12345)")
+    o.add_argument("--seed", type=int, default=12345, metavar="N",
+                   help="bootstrap seed (default: %(default)s)")
     o.add_argument("-f", "--format", default="text", choices=("json", "text"),
                    help="output format: text = tables of at most 80 columns; json = JSON "
                         "Lines, one object per metric (also for one) with keys metric, "
@@ -245,20 +295,24 @@ def add_commands(sub: Any) -> None:
     r = sub.add_parser(
         "rerank", help="rerank an n-best list: oracle (metric vs references), feature "
                        "weights, or both",
-        description="Pick in every n-best list the hypothesis the metric scores best against "
-                    "the references (ties: the earliest); with --weights, the one with the "
-                    "best Σ weight·feature (+ --metric-weight × metric score when -r is "
-                    "given). Write the picks one per line.")
-    r.add_argument("--nbest", required=True, metavar="FILE", help="Moses n-best file")
+        description="Pick one hypothesis from every list of a Moses n-best file and write "
+                    "the picks one per line. With -r, the pick is the hypothesis the metric "
+                    "scores best against the references (the oracle; ties go to the "
+                    "earliest); with --weights, the one with the best sum of weight times "
+                    "feature value (plus --metric-weight times the metric score when -r is "
+                    "also given). A summary goes to stderr.")
+    r.add_argument("--nbest", required=True, metavar="FILE",
+                   help="Moses n-best file (id ||| hypothesis ||| features ||| score)")
     r.add_argument("-r", "--refs", nargs="+", default=None, metavar="REF",
                    help="reference file(s), one line per n-best id")
     r.add_argument("--weights", nargs="+", metavar="NAME=V[,V...]",
                    help="feature weights: one value for all of a feature's values, or one "
-                        "per value (e.g. lm=0.5,0.5 tm=0.2 w=-1)")
-    r.add_argument("--metric-weight", type=float, default=1.0, metavar="W",
+                        "per value (e.g. lm=0.5,0.5 tm=0.2 w=-1); the names are those of "
+                        "the n-best file's features, case included")
+    r.add_argument("--metric-weight", type=finite_float, default=1.0, metavar="W",
                    help="the metric score's weight with --weights and -r (default: 1)")
     r.add_argument("-m", "--metric", default="rougeL", metavar="METRIC",
-                   help="metric name as for `mtalign score` (default: %(default)s)")
+                   help="metric name as for mtalign score (default: %(default)s)")
     r.add_argument("-o", "--output", default=None, metavar="OUT",
                    help="where to write the chosen hypotheses (default: stdout)")
     _metric_options(r)

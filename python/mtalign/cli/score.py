@@ -22,7 +22,14 @@ import numpy as np
 
 from mtalign import __version__, registry
 from mtalign.cli import tables
-from mtalign.cli.common import CliError
+from mtalign.cli.common import (
+    CliError,
+    add_progress_options,
+    bootstrap,
+    count,
+    positive_int,
+    progress_bar,
+)
 from mtalign.errors import InputError
 from mtalign.io import LineStream, system_names
 from mtalign.metrics.dcs import Dcs
@@ -230,13 +237,11 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         header = _tsv_header(families)
         if direct:
             print(header)
-    from mtalign._progress import Progress
-
     # MTALIGN_PROGRESS_DELAY: seconds before the bar appears (default 2; tests set 0).
     delay = float(os.environ.get("MTALIGN_PROGRESS_DELAY", "2"))
     lead = streams[0]
     unit = "MiB of " + lead.name if lead.size else "lines"
-    progress = None if args.quiet else Progress(f"mtalign score ({unit})", delay=delay)
+    progress = None if args.quiet else progress_bar(args, f"mtalign score ({unit})", delay)
     n = 0
     while True:
         chunks = [st.chunk(chunk_lines) for st in streams]
@@ -261,6 +266,8 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
                 progress(n, n)  # the length of a stream is not known
     if progress is not None:
         progress.close()
+    if n == 0:
+        raise InputError(f"{lead.name} is empty (no lines): nothing to score")
 
     outs = []
     for s in range(n_sys):
@@ -381,7 +388,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     systems, refs, mqm = load_mqm_sample()
     names = list(systems)
-    n_boot = args.n_bootstrap
+    n_boot = bootstrap(args.n_bootstrap)
     _say(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
          f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM.\n")
     metrics = {m: registry.make_metric(m) for m in DEMO_METRICS}
@@ -408,9 +415,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     _say("Corpus scores (ROUGE: F-measure) and the mean MQM score (minus the weighted errors "
          "per segment: 0 = no error).", tables.table([tables.label("system")], columns, cells))
     # 2. The metrics ranked by correlation with MQM (sentence scores; error rates negated).
-    corr_title = (f"\nCorrelation with MQM (Pearson r; 95% bootstrap CI over segments, {n_boot} "
-                  f"resamples; error rates negated; system level = corpus scores, as WMT) and "
-                  f"ORANGE, best system-level r first.")
+    intervals = (f"95% bootstrap CI over segments, {n_boot} resamples" if n_boot
+                 else "no intervals: --n-bootstrap 0")
+    corr_title = (f"\nCorrelation with MQM (Pearson r; {intervals}; error rates negated; "
+                  f"system level = corpus scores, as WMT) and ORANGE, best system-level r "
+                  f"first.")
     rows = []
     for m, (metric, variant) in metrics.items():
         sign = 1.0 if metric.higher_is_better else -1.0
@@ -420,7 +429,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                                level="system", n_bootstrap=n_boot)
         seg_c = meta.correlate(sign * seg[m], human, level="segment", n_bootstrap=n_boot)
         res = orange(metric, [[systems[s][i] for s in names] for i in range(len(refs))],
-                     refs, variant=variant, n_bootstrap=n_boot, threads=args.threads)
+                     refs, variant=variant, n_bootstrap=args.n_bootstrap, threads=args.threads)
         rows.append((m, sys_c, seg_c, res))
     rows.sort(key=lambda r: -r[1].value)
     r_note, o_note = f"↑ {tables.CORRELATION_SCALE}", f"↓ {tables.ORANGE_SCALE}"
@@ -453,8 +462,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s = sub.add_parser("score", help="score hypothesis files against reference files",
                        description="Score one or more systems' outputs (-i SYS1 SYS2 ...) "
                                    "against one or more reference files (UTF-8, one segment "
-                                   "per line, aligned; - reads standard input). Files are read "
-                                   "in chunks, so memory does not grow with their length "
+                                   "per line, aligned; - reads standard input; gzip, xz and "
+                                   "bzip2 files are read as they are). Files are read in "
+                                   "chunks, so memory does not grow with their length "
                                    "(except with nist, whose weights count every reference: "
                                    "then the files are read whole). Every system is scored "
                                    "in the same native calls, so each reference is tokenized "
@@ -470,7 +480,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "names without the part all share, e.g. ende.hyp.Online-W.de -> "
                         "Online-W)")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
-                   help=f"metric names ({registry.names_help()}) (default: %(default)s)")
+                   help=f"metric names ({registry.names_help()}) (default: "
+                        f"{' '.join(DEFAULT_METRICS)})")
     registry.add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
                    help="output format: json = JSON Lines, one object per system (also for "
@@ -483,18 +494,25 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--sentence-level", action="store_true",
                    help="also print the scores of every segment (one row per system and "
                         "segment)")
-    s.add_argument("--threads", type=int, default=None,
+    s.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
-    s.add_argument("--chunk-lines", type=int, default=CHUNK_LINES, metavar="N",
+    s.add_argument("--chunk-lines", type=positive_int, default=CHUNK_LINES, metavar="N",
                    help="segments read and scored at a time (default: %(default)s)")
-    s.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress bar (it is drawn on stderr only when stderr is a "
-                        "terminal and the run takes more than 2 s)")
+    add_progress_options(s)
     s.set_defaults(func=cmd_score)
 
     d = sub.add_parser("demo", help="judge metrics against MQM on the WMT21 en-de sample "
-                                    "shipped with mtalign: scores, correlations, ORANGE")
-    d.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    d.add_argument("--n-bootstrap", type=int, default=1000,
-                   help="bootstrap resamples of the intervals (default: %(default)s)")
+                                    "shipped with mtalign: scores, correlations, ORANGE",
+                       description="A tour of mtalign on data shipped inside the package: "
+                                   "eight systems of WMT21 news en-de with two references "
+                                   "and MQM human scores. Prints each system's corpus scores "
+                                   "under several metrics, then ranks the metrics by how "
+                                   "well they agree with MQM (Pearson correlation at system "
+                                   "and segment level, and ORANGE), each with a bootstrap "
+                                   "95% confidence interval. Takes a few seconds.")
+    d.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                   help="threads (default: all cores)")
+    d.add_argument("--n-bootstrap", type=count, default=1000, metavar="N",
+                   help="bootstrap resamples of the intervals (default: %(default)s; "
+                        "0 = no intervals)")
     d.set_defaults(func=cmd_demo)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import math
 import sys
@@ -28,9 +29,19 @@ import numpy as np
 
 from mtalign import __version__, registry
 from mtalign._mtalign import InputError
-from mtalign._progress import Progress
 from mtalign.cli import tables
-from mtalign.io import read_references, read_systems, system_names
+from mtalign.cli.common import (
+    add_progress_options,
+    bootstrap,
+    count,
+    finite_float,
+    fraction,
+    load_references,
+    load_systems,
+    positive_int,
+    progress_bar,
+)
+from mtalign.io import read_text, system_names
 from mtalign.meta._data import system_vectors
 from mtalign.meta._kernels import METHODS
 from mtalign.meta.clusters import TESTS, clusters
@@ -39,18 +50,23 @@ from mtalign.meta.paired import paired_test
 from mtalign.meta.systems import SYSTEM_SCORES, SystemScores, system_scores
 
 SCORE_COLUMNS = ("mqm", "da_z", "score", "human")
+#: The metrics of ``correlate`` and ``compare`` without ``-m``.
+CORRELATE_METRICS = ["bleus", "rougeL"]
+COMPARE_METRICS = ["bleu"]
+
+
+def _read_tsv(path: str) -> list[dict[str, Any]]:
+    """The rows of a TSV file with a header (gzip, xz and bzip2 files read as they are)."""
+    rows = list(csv.DictReader(io.StringIO(read_text(path), newline=""), delimiter="\t"))
+    if not rows:
+        raise InputError(f"{path} has no rows")
+    return rows
 
 
 def read_human(path: str, column: str | None, system_column: str | None) -> Human:
     """Human scores from a TSV: segment scores when it has a ``line`` column, else one score
     per system. A second score for the same system and line is an error."""
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            rows = list(csv.DictReader(f, delimiter="\t"))
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}") from None
-    if not rows:
-        raise InputError(f"{path} has no rows")
+    rows = _read_tsv(path)
     header = list(rows[0].keys())
     col = column or next((c for c in SCORE_COLUMNS if c in header), None)
     if col is None or col not in header:
@@ -141,13 +157,7 @@ def read_scores(path: str) -> tuple[dict[str, dict[str, dict[int, float]]],
     >>> read_scores(path)
     ({'bleu': {'A': {1: 30.5}}}, {'bleu': {'A': 28.0}})
     """
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            rows = list(csv.DictReader(f, delimiter="\t"))
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}") from None
-    if not rows:
-        raise InputError(f"{path} has no rows")
+    rows = _read_tsv(path)
     header = list(rows[0].keys())
     if "system" not in header:
         raise InputError(f"{path}: needs a 'system' column (columns: {', '.join(header)})")
@@ -212,9 +222,9 @@ def _from_files(args: argparse.Namespace, human: Human
     matrices, or :func:`~mtalign.meta.system_scores` (corpus scores) at the system level."""
     if not args.input or not args.refs:
         raise InputError("give -r/--refs and -i/--input hypothesis files, or --scores")
-    outputs = read_systems(args.input)
+    outputs = load_systems(args.input)
     names = system_names(args.input, args.names)
-    refs = read_references(args.refs, n_sentences=len(outputs), against=args.input[0])
+    refs = load_references(args.refs, len(outputs), args.input[0])
     n_lines = len(outputs)
     human.check_test_set(names, n_lines)
     systems = [s for s in names if s in human.scores]
@@ -225,7 +235,7 @@ def _from_files(args: argparse.Namespace, human: Human
     options = registry.MetricOptions.from_args(args)
     corpus_level = args.corr_level == "system" and args.system_score == "corpus"
     scores: dict[str, Any] = {}
-    bar = Progress("scoring", force=args.progress)
+    bar = progress_bar(args, "scoring")
     for k, name in enumerate(args.metrics):
         metric, variant = registry.make_metric(name, options)
         higher = getattr(metric, "higher_is_better", True)
@@ -268,14 +278,12 @@ def cmd_correlate(args: argparse.Namespace) -> int:
                            for v in matrices.values()):
         _, h_sys = system_vectors(np.zeros_like(h), h, systems)  # each system's mean
     eps: Any = args.epsilon
-    if eps not in (None, "calibrate"):
-        eps = float(eps)
     results = {}
     for m, mat in matrices.items():
         vs = h_sys if isinstance(mat, np.ndarray) and mat.ndim == 1 else h
         c = correlate(mat, vs, method=args.method, level=args.corr_level,
-                      group_by=args.group_by, epsilon=eps, n_bootstrap=args.n_bootstrap,
-                      seed=args.seed, ci=args.ci)
+                      group_by=args.group_by, epsilon=eps,
+                      n_bootstrap=bootstrap(args.n_bootstrap), seed=args.seed, ci=args.ci)
         results[m] = c.to_dict()
     ranking = None
     if args.clusters and len(matrices) > 1:
@@ -320,13 +328,13 @@ def cmd_correlate(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     if len(args.input) < 2:
         raise InputError("compare needs a baseline and at least one system (-i BASE SYS...)")
-    outputs = read_systems(args.input)
+    outputs = load_systems(args.input)
     names = system_names(args.input, args.names)
-    refs = read_references(args.refs, n_sentences=len(outputs), against=args.input[0])
+    refs = load_references(args.refs, len(outputs), args.input[0])
     options = registry.MetricOptions.from_args(args)
     columns = [[row[i] for row in outputs] for i in range(len(names))]
     report: dict[str, Any] = {}
-    bar = Progress(f"paired {args.test}", force=args.progress)
+    bar = progress_bar(args, f"paired {args.test}")
     for k, name in enumerate(args.metrics):
         metric, variant = registry.make_metric(name, options)
         if hasattr(metric, "statistics") and hasattr(metric, "corpus_from_statistics"):
@@ -381,26 +389,53 @@ def _compare_text(report: dict[str, dict[str, dict[str, Any]]], names: list[str]
     return lines + [""] + tables.wrap(f"baseline: {names[0]}; signature: {sig}")
 
 
+def _epsilon(text: str) -> float | str:
+    """``--epsilon``: a number >= 0 or ``calibrate``."""
+    if text == "calibrate":
+        return text
+    try:
+        value = finite_float(text)
+    except argparse.ArgumentTypeError:
+        value = -1.0
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'calibrate', got {text!r}")
+    return value
+
+
 def _common(p: argparse.ArgumentParser, shape: str) -> None:
     p.add_argument("-f", "--format", default="text", choices=("text", "json"),
                    help=f"output format: text = tables of at most 80 columns, each metric "
                         f"with its direction (↑/↓) and scale; json = JSON Lines, {shape} "
                         f"(default: %(default)s)")
-    p.add_argument("--seed", type=int, default=12345, help="random seed (default: 12345)")
-    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    p.add_argument("--progress", action="store_true",
-                   help="draw progress bars even when stderr is not a terminal")
+    p.add_argument("--seed", type=int, default=12345, metavar="N",
+                   help="random seed (default: %(default)s)")
+    p.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                   help="threads (default: all cores)")
+    add_progress_options(p)
 
 
 def add_commands(sub: Any) -> None:
     """Registers ``correlate`` and ``compare`` on the ``mtalign`` subcommand parsers."""
     c = sub.add_parser("correlate", help="correlate metric scores with human judgments",
-                       description=__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description="Correlate metric scores with human judgments, as WMT's "
+                                   "metrics task does. The metric scores are computed here "
+                                   "from reference files (-r) and system outputs (-i), or "
+                                   "read from a TSV (--scores); the human scores come from a "
+                                   "TSV such as WMT's MQM or DA files (columns line, system "
+                                   "or file, and a score column). At the system level a "
+                                   "system's metric score is its corpus score, as WMT "
+                                   "computes it (--system-score mean: the mean of its "
+                                   "segment scores). Error rates (WER, PER, TER) are negated "
+                                   "so that higher is better for every metric. "
+                                   "Prints each metric's correlation with a bootstrap "
+                                   "confidence interval, and with --clusters the metrics' "
+                                   "significance clusters.")
     c.add_argument("--human", required=True, metavar="TSV",
                    help="human scores (columns line, system/file, and mqm/da_z/score)")
-    c.add_argument("--human-column", default=None, help="the human score column")
-    c.add_argument("--human-system-column", default=None,
+    c.add_argument("--human-column", default=None, metavar="NAME",
+                   help="the human score column (default: the first of "
+                        f"{', '.join(SCORE_COLUMNS)} present)")
+    c.add_argument("--human-system-column", default=None, metavar="NAME",
                    help="the column naming systems (default: file if present, else system)")
     c.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference file(s)")
     c.add_argument("-i", "--input", nargs="+", metavar="HYP",
@@ -413,23 +448,39 @@ def add_commands(sub: Any) -> None:
                    help="a system's metric score at --corr-level system: its corpus score "
                         "(WMT's way, e.g. corpus BLEU) or the mean of its segment scores "
                         "(default: %(default)s)")
-    c.add_argument("-m", "--metrics", nargs="+", default=["bleus", "rougeL"],
-                   metavar="METRIC", help=f"metric names ({registry.names_help()})")
+    c.add_argument("-m", "--metrics", nargs="+", default=CORRELATE_METRICS,
+                   metavar="METRIC", help=f"metric names ({registry.names_help()}) "
+                                          f"(default: {' '.join(CORRELATE_METRICS)})")
     c.add_argument("--scores", metavar="TSV",
-                   help="read metric scores instead (columns system, line, one per metric)")
-    c.add_argument("--method", default="pearson", choices=METHODS)
+                   help="read metric scores instead: the TSV of mtalign score -f tsv "
+                        "(columns system, line, one per metric)")
+    c.add_argument("--method", default="pearson", choices=METHODS, metavar="NAME",
+                   help="correlation: pearson, spearman, kendall_b, kendall_c, or Deutsch "
+                        "et al. (2023)'s tau and accuracy with ties, tau_eq and acc_eq "
+                        "(default: %(default)s)")
     c.add_argument("--corr-level", dest="corr_level", default="segment",
                    choices=("segment", "system"),
-                   help="segment or system level (--level is DCS's option)")
-    c.add_argument("--group-by", default="none", choices=("none", "item", "system"))
-    c.add_argument("--epsilon", default=None, help="a number or 'calibrate'")
-    c.add_argument("--n-bootstrap", type=int, default=1000)
-    c.add_argument("--ci", type=float, default=0.95)
+                   help="correlate segment scores or system scores (default: %(default)s; "
+                        "--level is DCS's option)")
+    c.add_argument("--group-by", default="none", choices=("none", "item", "system"),
+                   help="segment level: one correlation over all scores (none), per segment "
+                        "across systems (item) or per system (system), averaged "
+                        "(default: %(default)s)")
+    c.add_argument("--epsilon", default=None, type=_epsilon, metavar="EPS",
+                   help="kendall_b, tau_eq, acc_eq: metric scores within EPS count as tied; "
+                        "a number >= 0, or calibrate to find the best one (default: only "
+                        "equal scores tie)")
+    c.add_argument("--n-bootstrap", type=count, default=1000, metavar="N",
+                   help="bootstrap resamples of the confidence interval (default: "
+                        "%(default)s; 0 = none)")
+    c.add_argument("--ci", type=fraction(True, True), default=0.95, metavar="LEVEL",
+                   help="confidence level of the interval, in (0, 1) (default: %(default)s)")
     c.add_argument("--clusters", action="store_true",
                    help="significance clusters over the metrics")
     c.add_argument("--test", default="perm", choices=TESTS,
                    help="test for --clusters (default: %(default)s)")
-    c.add_argument("-k", type=int, default=1000, help="trials per pair for --clusters")
+    c.add_argument("-k", type=positive_int, default=1000, metavar="N",
+                   help="trials per pair of metrics for --clusters (default: %(default)s)")
     registry.add_metric_options(c)
     _common(c, "one object per metric (also for one) with keys metric, value, ci, n, epsilon, "
                "n_groups, method, level, group_by, rank (null without --clusters), systems, "
@@ -437,18 +488,33 @@ def add_commands(sub: Any) -> None:
     c.set_defaults(func=cmd_correlate)
 
     p = sub.add_parser("compare", help="paired bootstrap / randomization tests of systems "
-                                       "against a baseline (the first -i)")
-    p.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF")
+                                       "against a baseline (the first -i)",
+                       description="Test whether each system's score differs significantly "
+                                   "from a baseline's on the same segments, as sacrebleu's "
+                                   "--paired-bs and --paired-ar do: paired bootstrap "
+                                   "resampling (bs: the score's mean and 95% confidence "
+                                   "interval over resamples, and a p-value) or approximate "
+                                   "randomization (ar: a p-value). The first -i file is the "
+                                   "baseline, the others are compared with it; every metric "
+                                   "given with -m is tested.")
+    p.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
+                   help="reference file(s); several files = several references per segment")
     p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP",
                    help="the baseline first, then the systems")
     p.add_argument("--names", nargs="+", metavar="NAME",
                    help="the systems' names, one per -i file, in order (default: the file "
                         "names without the part all share)")
-    p.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC")
-    p.add_argument("--test", default="bs", choices=("bs", "ar"))
-    p.add_argument("--n-samples", type=int, default=None,
-                   help="resamples (bs: 1000) or trials (ar: 10000)")
-    p.add_argument("--rng", default="mtalign", choices=("mtalign", "sacrebleu"))
+    p.add_argument("-m", "--metrics", nargs="+", default=COMPARE_METRICS, metavar="METRIC",
+                   help=f"metric names ({registry.names_help()}) "
+                        f"(default: {' '.join(COMPARE_METRICS)})")
+    p.add_argument("--test", default="bs", choices=("bs", "ar"),
+                   help="bs: paired bootstrap resampling; ar: approximate randomization "
+                        "(default: %(default)s)")
+    p.add_argument("--n-samples", type=positive_int, default=None, metavar="N",
+                   help="resamples (bs, default 1000) or trials (ar, default 10000)")
+    p.add_argument("--rng", default="mtalign", choices=("mtalign", "sacrebleu"),
+                   help="random numbers: mtalign's, or sacrebleu's exact draws so that "
+                        "p-values equal sacrebleu's (default: %(default)s)")
     registry.add_metric_options(p)
     _common(p, "one object per system (the baseline first, also with one system against it) "
                "with keys system, baseline, metrics (metric -> score, p_value, mean, ci, "
