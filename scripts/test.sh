@@ -2,7 +2,8 @@
 # The whole test suite: installs mtalign (release build) with its test dependencies and perl
 # for the ROUGE-1.5.5 oracle (scripts/setup_rouge155.sh) and WordNet for METEOR's synonym
 # stage (scripts/setup_wordnet.sh), then runs the Rust checks (fmt, clippy -D warnings,
-# cargo test) and the Python ones (ruff, mypy, stubtest, pytest), and builds the
+# cargo test, the core crate's docs, example and package: scripts/check_crate.sh) and the
+# Python ones (ruff, mypy, stubtest, pytest), and builds the
 # manylinux2014 wheel and the sdist and installs each into a fresh environment
 # (scripts/build_wheels.sh, before pytest; MTALIGN_SKIP_WHEELS=1 leaves it out of a quick
 # local run, never in CI).
@@ -27,8 +28,11 @@ cargo fmt --all -- --check
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
-step "cargo test (core crate)"
+step "cargo test (core crate: unit, property and doc tests, the README's example)"
 cargo test --quiet -p mtalign-core
+
+step "the core as a crate: rustdoc -D warnings, the decoder example, cargo package"
+bash scripts/check_crate.sh
 
 step "ruff"
 python3 -m ruff check python tests benches

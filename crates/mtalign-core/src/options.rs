@@ -1,4 +1,4 @@
-//! Options whose value is one name from a fixed list, declared once: [`choice_enum!`] writes
+//! Options whose value is one name from a fixed list, declared once: `choice_enum!` writes
 //! the enum, its list of names (exported to Python, so no list is typed twice), `parse` with
 //! the one error message, and `name`. Every such option of every metric is in [`CHOICES`].
 
