@@ -39,7 +39,7 @@ PY=${PYTHON:-python3}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mtalign-wheels.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== [%ds] %s\n' "$SECONDS" "$*"; }
 fail() { printf 'build_wheels: FAILED: %s\n' "$*" >&2; exit 1; }
 
 if [[ ${MTALIGN_WHEEL_FAST:-0} == 1 ]]; then

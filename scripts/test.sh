@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== [%ds] %s\n' "$SECONDS" "$*"; }
 
 step "install mtalign, its test dependencies and the documentation tools"
 python3 -m pip install --quiet --disable-pip-version-check -e ".[test,docs]"

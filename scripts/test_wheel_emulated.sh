@@ -33,7 +33,7 @@ mkdir -p "$EMU"
 EMU=$(cd "$EMU" && pwd)
 PY=${PYTHON:-python3}
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== [%ds] %s\n' "$SECONDS" "$*"; }
 
 step "the x86_64 reference numbers"
 if [[ $# -ge 2 ]]; then
