@@ -44,7 +44,7 @@ class Result:
         self.ci = ci
 
     def __repr__(self) -> str:
-        return ",".join(f"{k}={v}" for k, v in self.__dict__.items())
+        return ",".join(f"{k}={str(v)}" for k, v in self.__dict__.items())
 
 
 def _seed() -> tuple[str, int | None]:
