@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import os
 
+import mtalign.compat.sacrebleu as shim
 import numpy as np
 import pytest
 import wmt_data
-
-import mtalign.compat.sacrebleu as shim
 
 sacrebleu = pytest.importorskip("sacrebleu")
 real_significance = pytest.importorskip("sacrebleu.significance")
