@@ -5,10 +5,11 @@ computed by mtalign.
 ['BLEU', 'CHRF', 'TER']
 """
 
+from mtalign.compat.sacrebleu.metrics.base import Metric
 from mtalign.compat.sacrebleu.metrics.bleu import BLEU, BLEUScore
 from mtalign.compat.sacrebleu.metrics.chrf import CHRF, CHRFScore
 from mtalign.compat.sacrebleu.metrics.ter import TER, TERScore
 
-METRICS = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
+METRICS: dict[str, type[Metric]] = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
 
 __all__ = ["BLEU", "CHRF", "METRICS", "TER", "BLEUScore", "CHRFScore", "TERScore"]
