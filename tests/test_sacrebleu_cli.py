@@ -201,3 +201,32 @@ def test_tracebacks_become_one_line(files, spec, monkeypatch, capsys):
     assert shim_run(args, monkeypatch=monkeypatch) == (2, "")
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_paired_json_where_sacrebleu_cannot_write_it(files, monkeypatch):
+    """sacrebleu's --paired-bs JSON dies on chrF/TER's float32 means (a traceback); ours is
+    the JSON it would write: the numbers of sacrebleu's own PairedTest."""
+    import json
+
+    import sacrebleu
+    from sacrebleu.significance import PairedTest
+
+    args = _args("ref.A -i hyp.Facebook-AI hyp.Online-W -m bleu chrf ter --paired-bs "
+                 "--paired-bs-n 100", files)
+    assert sacrebleu_run(args)[0] != 0
+    status, out = shim_run(args, monkeypatch=monkeypatch)
+    assert status == 0
+    ours = json.loads(out)
+    refs = [open(files["ref.A"], encoding="utf-8").read().splitlines()]
+    systems = [(f"Baseline: {files['hyp.Facebook-AI']}", None), (files["hyp.Online-W"], None)]
+    systems = [(name, open(files[k], encoding="utf-8").read().splitlines())
+               for (name, _), k in zip(systems, ["hyp.Facebook-AI", "hyp.Online-W"],
+                                       strict=True)]
+    metrics = {"BLEU": sacrebleu.BLEU(references=refs), "chrF2": sacrebleu.CHRF(references=refs),
+               "TER": sacrebleu.TER(references=refs)}
+    _, theirs = PairedTest(systems, metrics, None, "bs", 100)()
+    assert [row["system"] for row in ours] == theirs["System"]
+    for metric in ("BLEU", "chrF2", "TER"):
+        for row, result in zip(ours, theirs[metric], strict=True):
+            expected = {k: None if v is None else float(v) for k, v in result.__dict__.items()}
+            assert row[metric] == expected
