@@ -84,8 +84,12 @@ class MetricOptions:
 
 def add_metric_options(p: argparse.ArgumentParser) -> None:
     """The options of :class:`MetricOptions` on a command's parser (same for every command)."""
+    from mtalign.cli.common import existing_dir, existing_file, fraction, positive_float
+
     p.add_argument("--tokenize", default=None, choices=TOKENIZERS + EXTERNAL_TOKENIZERS,
-                   help="word tokenizer (default: unicode for ROUGE (or the --compat "
+                   metavar="NAME",
+                   help="word tokenizer: " + ", ".join(TOKENIZERS + EXTERNAL_TOKENIZERS) +
+                        " (default: unicode for ROUGE (or the --compat "
                         "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
                         "WER, PER, RIBES)")
     p.add_argument("--no-lowercase", action="store_true",
@@ -105,13 +109,13 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                         "profile's: max, average or best_f)")
     p.add_argument("--jackknife", action="store_true",
                    help="ROUGE: mean over leave-one-out reference sets (needs >= 2 references)")
-    p.add_argument("--beta", type=float, default=_BETA.default,
+    p.add_argument("--beta", type=positive_float, default=_BETA.default, metavar="B",
                    help="ROUGE F-measure beta (default: %(default)g)")
     p.add_argument("--level", default=_LEVEL.default, choices=_LEVEL.choices,
                    help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
     p.add_argument("--ignore-spaces", action="store_true",
                    help="DCS at character level: drop whitespace before matching")
-    p.add_argument("--sia-alpha", type=float, default=None,
+    p.add_argument("--sia-alpha", type=fraction(True, False), default=None, metavar="A",
                    help=f"SIA decay factor in (0, 1] (default: {_SIA_ALPHA.default})")
     p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
@@ -119,13 +123,13 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trg-lang", default="", metavar="LANG",
                    help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
                         "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
-    p.add_argument("--spm-model", default=None, metavar="FILE",
+    p.add_argument("--spm-model", default=None, metavar="FILE", type=existing_file,
                    help="BLEU with --tokenize spm/flores101/flores200: the local SentencePiece "
                         "model file (never downloaded)")
-    p.add_argument("--similarity", default=None, metavar="TABLE",
+    p.add_argument("--similarity", default=None, metavar="TABLE", type=existing_file,
                    help="SIA stochastic matching with a similarity table saved by "
-                        "`mtalign train-similarity` (default: exact matching)")
-    p.add_argument("--wordnet", default=None, metavar="DIR",
+                        "mtalign train-similarity (default: exact matching)")
+    p.add_argument("--wordnet", default=None, metavar="DIR", type=existing_dir,
                    help="METEOR's synonym stage: a WordNet database directory, e.g. "
                         "/usr/share/wordnet from Debian's wordnet-base (default: no synonyms)")
 

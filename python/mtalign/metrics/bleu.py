@@ -217,9 +217,8 @@ class Bleu(Metric[BleuResult]):
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> BleuResult:
         """Corpus figures of the summed rows, with each row's sentence BLEU."""
-        core = self._core
-        return BleuResult(core.corpus(rows), lambda: core.sentence_scores(rows), n_empty_hyps,
-                          n_empty_refs, signature, rows.shape[0])
+        return BleuResult(self._core.corpus(rows), (self, rows), n_empty_hyps, n_empty_refs,
+                          signature, rows.shape[0])
 
 
 __all__ = ["Bleu", "BleuResult", "REF_LENGTHS", "SMOOTHINGS"]
