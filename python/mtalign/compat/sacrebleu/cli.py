@@ -38,6 +38,13 @@ __all__ = ["add_command", "build_parser", "main"]
 
 FORMATS = ["json", "text", "latex"]
 
+#: ``mtalign sacrebleu --help``'s description.
+DESCRIPTION = ("sacrebleu 2.6.0's command line, computed by mtalign: the same options, and on "
+               "standard output the same bytes sacrebleu prints; only the signature's version "
+               "field differs (version:2.6.0+mtalign-X). Test sets are not downloaded: pass "
+               "reference files. Usage: mtalign sacrebleu REF [REF ...] -i HYP [HYP ...] "
+               "-m bleu chrf ter. sacrebleu's options and files are listed below.")
+
 
 class _Exit(Exception):
     """Ends the command with an exit status (after its messages were printed)."""
@@ -48,9 +55,11 @@ class _Exit(Exception):
 
 
 def _error(*lines: str, status: int = 1) -> _Exit:
-    """sacrebleu's error messages (``sacreBLEU: ...`` on stderr) and its exit status."""
+    """sacrebleu's error messages (``sacreBLEU: ...`` on stderr) and its exit status; or,
+    with status 2, mtalign's one line where sacrebleu has no message of its own."""
+    prefix = "mtalign: error:" if status == 2 else "sacreBLEU:"
     for line in lines:
-        print(f"sacreBLEU: {line}", file=sys.stderr)
+        print(f"{prefix} {line}", file=sys.stderr)
     return _Exit(status)
 
 
@@ -63,10 +72,7 @@ def build_parser(prog: str = "sacrebleu") -> argparse.ArgumentParser:
     bleu, chrf = BLEU, CHRF
     p = argparse.ArgumentParser(
         prog=prog,
-        description="sacreBLEU: Hassle-free computation of shareable BLEU scores (sacrebleu "
-                    "2.6.0's command line, computed by mtalign).\nQuick usage: sacrebleu "
-                    "REF [REF ...] -i HYP [HYP ...] -m bleu chrf ter",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=DESCRIPTION)
     p.add_argument("--citation", "--cite", default=False, action="store_true",
                    help="Dump the bibtex citation and quit (needs sacrebleu's test sets).")
     p.add_argument("--list", default=False, action="store_true",
@@ -96,8 +102,9 @@ def build_parser(prog: str = "sacrebleu") -> argparse.ArgumentParser:
     p.add_argument("--encoding", "-e", type=str, default="utf-8",
                    help="Open text files with specified encoding (Default: %(default)s)")
     p.add_argument("--metrics", "-m", choices=[m.lower() for m in METRICS], nargs="+",
-                   default=["bleu"],
-                   help="Space-delimited list of metrics to compute (Default: bleu)")
+                   default=["bleu"], metavar="METRIC",
+                   help="Space-delimited list of metrics to compute: bleu, chrf, ter "
+                        "(Default: bleu)")
     p.add_argument("--sentence-level", "-sl", action="store_true",
                    help="Compute metric for each sentence.")
     g = p.add_argument_group("BLEU related arguments")
@@ -111,10 +118,11 @@ def build_parser(prog: str = "sacrebleu") -> argparse.ArgumentParser:
                         f"floor: {bleu.SMOOTH_DEFAULTS['floor']}, "
                         f"add-k: {bleu.SMOOTH_DEFAULTS['add-k']})")
     g.add_argument("--tokenize", "-tok", choices=bleu.TOKENIZERS, default=None,
-                   dest="bleu_tokenize",
-                   help="Tokenization method to use for BLEU. If not provided, defaults to "
-                        "`zh` for Chinese, `ja-mecab` for Japanese, `ko-mecab` for Korean "
-                        "and `13a` (mteval) otherwise.")
+                   dest="bleu_tokenize", metavar="TOK",
+                   help=f"Tokenization method to use for BLEU ({', '.join(bleu.TOKENIZERS)})."
+                        " If not provided, defaults to "
+                        "zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean "
+                        "and 13a (mteval) otherwise.")
     g.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true",
                    default=False,
                    help="If True, enables case-insensitivity. (Default: %(default)s)")
@@ -187,8 +195,8 @@ def build_parser(prog: str = "sacrebleu") -> argparse.ArgumentParser:
     g.add_argument("--no-color", "-nc", action="store_true",
                    help="Disable the occasional use of terminal colors (never used here).")
     g.add_argument("--format", "-f", default="json", choices=FORMATS,
-                   help="Set the output format. `latex` is only valid for multi-system mode "
-                        "whereas `json` and `text` apply to single-system mode only. This "
+                   help="Set the output format. latex is only valid for multi-system mode "
+                        "whereas json and text apply to single-system mode only. This "
                         "flag is overridden if the SACREBLEU_FORMAT environment variable is "
                         "set to one of the valid choices (Default: %(default)s).")
     p.add_argument("--version", "-V", action="version", version=f"%(prog)s {VERSION}")
@@ -386,8 +394,9 @@ def add_command(sub: Any) -> None:
     p = sub.add_parser("sacrebleu", prefix_chars="\0", add_help=False,
                        help="sacrebleu 2.6.0's command line (its options and output), "
                             "computed by mtalign; mtalign sacrebleu --help lists the options",
-                       description="sacrebleu 2.6.0's command line, computed by mtalign.")
-    p.add_argument("sacrebleu_args", nargs="*", help="sacrebleu's arguments")
+                       description=DESCRIPTION)
+    p.add_argument("sacrebleu_args", nargs="*",
+                   help="sacrebleu's options and files (mtalign sacrebleu --help)")
     p.set_defaults(func=lambda args: main(args.sacrebleu_args, prog="mtalign sacrebleu"))
 
 
@@ -410,5 +419,5 @@ def main(argv: Sequence[str] | None = None, prog: str = "sacrebleu") -> int:
     except BrokenPipeError:
         return 0
     except (ValueError, TypeError, KeyError, RuntimeError) as e:  # mtalign's checks included
-        print(f"sacreBLEU: error: {e}", file=sys.stderr)
+        print(f"mtalign: error: {e}", file=sys.stderr)
         return 2
