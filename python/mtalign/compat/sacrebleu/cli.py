@@ -315,8 +315,9 @@ def _sentence_level(metric: Any, system: list[str], args: argparse.Namespace) ->
     """One line per segment; the statistics of all segments come from one mtalign call."""
     rows = metric._mtalign_rows(system, None)
     sig = metric.get_signature().format(args.short)
-    for i in range(len(rows)):
-        print(metric._score_of_rows(rows[i:i + 1]).format(args.width, args.score_only, sig))
+    lines = metric._sentence_lines(rows, args.width, args.score_only, sig)
+    if lines:
+        sys.stdout.write("\n".join(lines) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -185,6 +185,20 @@ class Metric:
         """sacrebleu's score of one summed statistics row, with sacrebleu's arithmetic."""
         raise NotImplementedError
 
+    def _sentence_lines(self, rows: np.ndarray, width: int, score_only: bool,
+                        signature: str) -> list[str]:
+        """``sentence_score(...).format(width, score_only, signature)`` of each of mtalign's
+        statistics rows (``-sl``): the scores of all rows in one mtalign call."""
+        head = f"{self._name()}|{signature} = " if signature else f"{self._name()} = "
+        scores = self._mtalign().scores_from_statistics(rows).tolist()
+        if score_only:
+            return [f"{x:.{width}f}" for x in scores]
+        return [f"{head}{x:.{width}f}" for x in scores]
+
+    def _name(self) -> str:
+        """The score's name (``BLEU``, ``chrF2``, ``TER``)."""
+        raise NotImplementedError
+
     def _scores_of_sums(self, sums: np.ndarray) -> list[Any]:
         """The score of each summed row (resamples of the significance tests)."""
         return [self._compute_score_from_stats(row).score for row in sums]

@@ -10,6 +10,7 @@ BLEU = 100.00 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,6 +78,41 @@ def _smoothed_counts(correct: list[Any], total: list[Any], smooth_method: str,
             if total[n] == 0:
                 break
     return correct, total
+
+
+def _sacrebleu_figures(rows: np.ndarray, order: int, smooth: str,
+                       value: Any) -> tuple[np.ndarray, list[float]]:
+    """The precisions (n, order) and brevity penalties of mtalign's BLEU statistics rows, as
+    sacrebleu's ``compute_bleu`` reports them (``-sl`` prints them): each order up to the
+    first without n-grams, add-k's k added from order 2, exp and floor smoothing of orders
+    without matches, all zero when nothing matches."""
+    n = rows.shape[0]
+    sys_len, ref_len = rows[:, 0], rows[:, 1]
+    correct = rows[:, 2:2 + order].copy()
+    total = rows[:, 2 + order:2 + 2 * order].copy()
+    precisions = np.zeros((n, order))
+    active = correct.any(1)  # sacrebleu: all zero when no n-gram matches
+    smooth_mteval = np.ones(n)
+    for i in range(order):
+        c, t = correct[:, i], total[:, i]
+        if smooth == "add-k" and i > 0:
+            c, t = c + value, t + value
+        active = active & (t != 0)
+        zero = active & (c == 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if smooth == "exp":
+                smooth_mteval = np.where(zero, smooth_mteval * 2, smooth_mteval)
+                p_zero = 100.0 / (smooth_mteval * t)
+            elif smooth == "floor":
+                p_zero = 100.0 * value / t
+            else:
+                p_zero = np.zeros(n)
+            p_hit = 100.0 * c / t
+        precisions[:, i] = np.where(zero, p_zero, np.where(active, p_hit, 0.0))
+    bp = [1.0 if h >= r else (math.exp(1 - r / h) if h > 0 else 0.0)
+          for h, r in zip(sys_len.astype(np.int64).tolist(), ref_len.astype(np.int64).tolist(),
+                          strict=True)]
+    return precisions, bp
 
 
 class BLEU(Metric):
@@ -160,6 +196,31 @@ class BLEU(Metric):
                                           self._smooth_value())
         return BLEUScore(float(result.score), counts, totals, precisions, float(result.bp),
                          int(result.sys_len), int(result.ref_len))
+
+    def _name(self) -> str:
+        return "BLEU"
+
+    def _sentence_lines(self, rows: np.ndarray, width: int, score_only: bool,
+                        signature: str) -> list[str]:
+        """Each row's sentence BLEU as sacrebleu prints it, its figures computed for all rows
+        at once (the score by ``mtalign.meta.paired``'s replay of sacrebleu's arithmetic)."""
+        from mtalign.meta.paired import _sacrebleu_bleu
+        scores = _sacrebleu_bleu(self._metric.config())(rows, False).tolist()
+        if score_only:
+            return [f"{x:.{width}f}" for x in scores]
+        precisions, bp = _sacrebleu_figures(rows, self.max_ngram_order, self.smooth_method,
+                                            self._smooth_value())
+        sys_len = rows[:, 0].astype(np.int64).tolist()
+        ref_len = rows[:, 1].astype(np.int64).tolist()
+        head = f"BLEU|{signature} = " if signature else "BLEU = "
+        lines = []
+        for score, prec, b, h, r in zip(scores, precisions.tolist(), bp, sys_len, ref_len,
+                                        strict=True):
+            prec_str = "/".join([f"{p:.1f}" for p in prec])
+            ratio = h / r if r else 0
+            lines.append(f"{head}{score:.{width}f} {prec_str} (BP = {b:.3f} ratio = "
+                         f"{ratio:.3f} hyp_len = {h:d} ref_len = {r:d})")
+        return lines
 
     def _smooth_value(self) -> Any:
         default = self.SMOOTH_DEFAULTS[self.smooth_method]

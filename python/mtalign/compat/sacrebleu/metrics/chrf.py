@@ -85,6 +85,9 @@ class CHRF(Metric):
     def _mtalign(self) -> mtalign.Chrf:
         return self._metric
 
+    def _name(self) -> str:
+        return f"chrF{self.beta}" + "+" * self.word_order
+
     def _score_of(self, result: Any) -> CHRFScore:
         return CHRFScore(float(result.score), self.char_order, self.word_order, self.beta)
 

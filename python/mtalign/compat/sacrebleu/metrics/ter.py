@@ -84,6 +84,9 @@ class TER(Metric):
     def _preprocess_segment(self, sent: str) -> str:
         return self.tokenizer(sent.rstrip())
 
+    def _name(self) -> str:
+        return "TER"
+
     def _score_of_rows(self, rows: np.ndarray) -> TERScore:
         edits, ref_length = (float(x) for x in rows.sum(0))
         score = float(self._metric.corpus_from_statistics(rows).score)
