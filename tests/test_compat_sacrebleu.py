@@ -144,3 +144,30 @@ def test_paired_tests_every_metric(data, test_type, n, monkeypatch):
         for a, b in zip(ours[metric], theirs[metric], strict=True):
             assert repr(a) == repr(b)  # every field, to the last digit
     assert os.environ["SACREBLEU_SEED"] == "7"
+
+
+@pytest.mark.parametrize("name", ["flores101", "flores200"])
+def test_spm_models_from_sacrebleus_cache(data, tmp_path, monkeypatch, name):
+    """sacrebleu's spm/flores tokenizers read the model sacrebleu keeps in $SACREBLEU/models
+    (a small model trained here stands in for it); without it, one error naming the path."""
+    import shutil
+
+    import sentencepiece as spm
+    from sacrebleu.tokenizers import tokenizer_spm
+
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    from mtalign import ConfigError
+
+    with pytest.raises(ConfigError, match=str(tmp_path / "models")):
+        shim.BLEU(tokenize=name)
+    spm.SentencePieceTrainer.train(input=str(wmt_data.DATA / "tanaka_5k.en"),
+                                   model_prefix=str(tmp_path / "toy"), vocab_size=300,
+                                   character_coverage=1.0, num_threads=1, minloglevel=2)
+    (tmp_path / "models").mkdir()
+    url = tokenizer_spm.SPM_MODELS[name]["url"]
+    shutil.copy(tmp_path / "toy.model", tmp_path / "models" / url.rsplit("/", 1)[1])
+    monkeypatch.setattr(tokenizer_spm, "SACREBLEU_DIR", str(tmp_path))
+    refs, hyps = data
+    ours, theirs = shim.BLEU(tokenize=name), sacrebleu.BLEU(tokenize=name)
+    _same_score(ours.corpus_score(hyps["UEdin"], refs), theirs.corpus_score(hyps["UEdin"], refs))
+    assert _version(str(ours.get_signature())) == _version(str(theirs.get_signature()))

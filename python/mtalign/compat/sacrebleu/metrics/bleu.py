@@ -11,6 +11,7 @@ BLEU = 100.00 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -78,6 +79,33 @@ def _smoothed_counts(correct: list[Any], total: list[Any], smooth_method: str,
             if total[n] == 0:
                 break
     return correct, total
+
+
+# sacrebleu's SentencePiece models, by the file name its cache folder keeps them under.
+_SPM_FILES = {"spm": "sacrebleu_tokenizer_spm.model",
+              "flores101": "sacrebleu_tokenizer_spm.model",
+              "flores200": "flores200sacrebleuspm"}
+
+
+def spm_model_path(tokenize: str) -> str | None:
+    """The local copy of sacrebleu's SentencePiece model for ``tokenize`` (in
+    ``$SACREBLEU/models``, default ``~/.sacrebleu/models``, where sacrebleu saves it); None
+    for the other tokenizers. mtalign never downloads: a missing model is an error naming
+    the path and how to fetch it.
+
+    >>> spm_model_path("13a") is None
+    True
+    """
+    if tokenize not in _SPM_FILES:
+        return None
+    folder = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
+    path = os.path.join(folder, "models", _SPM_FILES[tokenize])
+    if not os.path.isfile(path):
+        raise mtalign.ConfigError(
+            f"tokenize={tokenize!r}: sacrebleu's SentencePiece model is not in {path} "
+            f"(mtalign never downloads; fetch it once with sacrebleu, e.g. "
+            f"'sacrebleu REF -i HYP -tok {tokenize}', or set $SACREBLEU)")
+    return path
 
 
 def _sacrebleu_figures(rows: np.ndarray, order: int, smooth: str,
@@ -168,12 +196,13 @@ class BLEU(Metric):
         if tokenize not in _TOKENIZERS:
             raise KeyError(tokenize)
         self.tokenize = tokenize
+        spm_model = spm_model_path(tokenize)
         self._metric = mtalign.Bleu(
             max_order=max_ngram_order, smooth=smooth_method, tokenize=_TOKENIZERS[tokenize],
             lowercase=lowercase, effective_order=effective_order, smooth_value=smooth_value,
-            ref_length="closest", trg_lang=trg_lang)
+            ref_length="closest", trg_lang=trg_lang, spm_model=spm_model)
         from mtalign.compat.sacrebleu.tokenizers import tokenizer_for
-        self.tokenizer = tokenizer_for(tokenize)
+        self.tokenizer = tokenizer_for(tokenize, spm_model)
         self.tokenizer_signature = self.tokenizer.signature()
         if references is not None:
             self._ref_cache = self._cache_references(references)

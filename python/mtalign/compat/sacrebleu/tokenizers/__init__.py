@@ -16,8 +16,9 @@ from __future__ import annotations
 from mtalign.compat.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer, NativeTokenizer
 
 
-def tokenizer_for(name: str) -> BaseTokenizer:
-    """The tokenizer sacrebleu's BLEU calls ``name``.
+def tokenizer_for(name: str, spm_model: str | None = None) -> BaseTokenizer:
+    """The tokenizer sacrebleu's BLEU calls ``name`` (``spm_model``: the SentencePiece model
+    file of ``spm``, ``flores101``, ``flores200``).
 
     >>> tokenizer_for("none")("a  b ")
     'a  b '
@@ -34,15 +35,15 @@ def tokenizer_for(name: str) -> BaseTokenizer:
               "none": tokenizer_none.NoneTokenizer}
     if name in simple:
         return simple[name]()
-    return _ExternalTokenizer(name)
+    return _ExternalTokenizer(name, spm_model)
 
 
 class _ExternalTokenizer(BaseTokenizer):
     """sacrebleu's optional tokenizers, as mtalign runs them (a missing package is named)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, spm_model: str | None) -> None:
         from mtalign.metrics.external_tokenizers import external_tokenizer
-        self._tok = external_tokenizer(name, None)
+        self._tok = external_tokenizer(name, spm_model)
 
     def signature(self) -> str:
         return str(self._tok.signature)
