@@ -445,6 +445,11 @@ class Metric(Generic[R]):
         """Column ``k`` (of :meth:`scalar_names`) of each row's sentence score, shape (n,)."""
         raise NotImplementedError(f"{type(self).__name__} scores through scalar_scores only")
 
+    def _corpus_values(self, rows: np.ndarray) -> np.ndarray:
+        """The headline score of each row taken as a corpus (default: as a sentence; BLEU's
+        effective order can differ between the two levels)."""
+        return self._sentence_values(rows, 0)
+
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> R:
         """The result of statistics rows (a corpus, or one sentence)."""
@@ -500,7 +505,7 @@ class Metric(Generic[R]):
         if stats.ndim != 2:
             raise ConfigError("stats must be a 2-D array of statistics rows")
         if self.aggregation is not None:
-            return np.asarray(self._sentence_values(stats, 0), dtype=np.float64)
+            return np.asarray(self._corpus_values(stats), dtype=np.float64)
         return np.array([float(self.corpus_from_statistics(stats[i:i + 1]))
                          for i in range(stats.shape[0])], dtype=np.float64)
 
