@@ -261,10 +261,24 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         out: dict[str, Any] = {"scores": scores, **counts}
         if len(signatures) == 1:
             out["signature"] = next(iter(signatures.values()))
+        if level:
+            signatures.update(_sentence_signatures(families, len(streams) - n_sys))
         out["signatures"] = signatures
         outs.append(out)
     _print_results(args, systems, families, outs, sinks)
     return 0
+
+
+def _sentence_signatures(families: list[_Family], n_refs: int) -> dict[str, str]:
+    """``"<name> sentences"`` -> the signature of the sentence rows, for the families whose
+    sentence scores differ in definition from their corpus score (BLEU: sentence_bleu's
+    effective order)."""
+    out = {}
+    for f in families:
+        at_sentence = f.metric.at_sentence_level()
+        if at_sentence is not f.metric:
+            out[f"{f.key} sentences"] = at_sentence.signature(n_refs)
+    return out
 
 
 def _print_results(args: argparse.Namespace, systems: list[str], families: list[_Family],

@@ -560,6 +560,19 @@ class Metric(Generic[R]):
         result.n_empty_hyps, result.n_empty_refs = nh, nr
         return result
 
+    def at_sentence_level(self) -> Metric[R]:
+        """The metric as sentence-level calls (``sentence_score``, ``batch_score``,
+        ``scalar_scores``) compute it: ``sentence_score(h, r)`` equals
+        ``at_sentence_level().corpus_score([h], [r])``. The metric itself, except for a
+        :class:`~mtalign.Bleu` whose effective order differs between levels (sacrebleu's
+        ``sentence_bleu`` against ``corpus_bleu``).
+
+        >>> from mtalign import Wer
+        >>> Wer().at_sentence_level() == Wer()
+        True
+        """
+        return self
+
     def _sentence_result(self, row: Any, signature: Any) -> R:
         """The result of what the native one-pair call returns (``row``: the flat row, or the
         figures the metric's ``one_result`` makes of it) for one sentence, nothing vanished.
