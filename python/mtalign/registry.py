@@ -198,8 +198,8 @@ def _bleu(names: Sequence[str], o: MetricOptions) -> Bleu:
     assert m is not None
     # bleu<N>: Python's Bleu(N), sacrebleu's BLEU (corpus_bleu, and sentence_bleu at
     # sentence level); bleus<N>: Bleu.bleus(N), Lin & Och's BLEUS (add-one).
-    options = {"tokenize": o.tokenize, "lowercase": o.lowercase_baselines,
-               "trg_lang": o.trg_lang, "spm_model": o.spm_model}
+    options: dict[str, Any] = {"tokenize": o.tokenize, "lowercase": o.lowercase_baselines,
+                               "trg_lang": o.trg_lang, "spm_model": o.spm_model}
     order = int(m.group(2) or 4)
     return Bleu.bleus(order, **options) if m.group(1) else Bleu(order, **options)
 

@@ -174,6 +174,8 @@ class Bleu(Metric[BleuResult]):
     # effective order differs between levels); _sentence_twin: this BLEU with the effective
     # order resolved, made when a sentence result's signature is first read.
     __slots__ = ("_corpus_core", "_sentence_twin")
+    _corpus_core: Any
+    _sentence_twin: Bleu
     aggregation = "sum"
 
     max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")
@@ -255,7 +257,7 @@ effective_order=False, smooth_value=None, ref_length='closest', trg_lang='', spm
         if c["effective_order"] is not None:
             return self
         try:
-            return self._sentence_twin  # type: ignore[no-any-return]
+            return self._sentence_twin
         except AttributeError:
             twin = Bleu(**{**c, "effective_order": sentence_effective_order(None, c["smooth"])})
             object.__setattr__(self, "_sentence_twin", twin)
