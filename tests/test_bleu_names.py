@@ -275,3 +275,18 @@ def test_dask_score_and_corpus_score_mean_the_same(mtalign, sample):
                                                                          strict=True)]
     total = mdask.corpus_score(mtalign.Bleu(), ddf, scheduler="sync")
     assert float(total) == sacrebleu.corpus_bleu(hyps, streams(refs_used)).score
+
+
+def test_orange_and_rerank_rank_by_sentence_bleu(mtalign, sample):
+    systems, refs = sample
+    cands = [[systems[name][i] for name in sorted(systems)] + ["Yes ."] for i in range(40)]
+    got = mtalign.orange(mtalign.Bleu(), cands, refs[:40], n_bootstrap=0)
+    want = mtalign.orange(lambda h, r: sacrebleu.sentence_bleu(h, r).score, cands, refs[:40],
+                          n_bootstrap=0)
+    assert got.orange == want.orange
+    assert "eff:yes" in got.signature
+    from mtalign.ranking.rerank import rerank_one
+
+    best, scores = rerank_one(mtalign.Bleu(), cands[3], refs[3])
+    assert scores.tolist() == [sacrebleu.sentence_bleu(h, refs[3]).score for h in cands[3]]
+    assert best == int(np.argmax(scores))

@@ -52,8 +52,10 @@ class MetricOptions:
 
     ``tokenize=None`` means each family's own default: the ``compat`` profile's for ROUGE,
     ``unicode`` for DCS and SIA, sacrebleu's ``13a`` for the baselines (BLEU, NIST, WER, PER,
-    RIBES). ``lowercase`` applies to ROUGE and SIA; the baselines keep case unless
-    ``lowercase_baselines`` (as sacrebleu); DCS always compares case as given.
+    RIBES, GTM), ``whitespace`` for METEOR (chrF and TER tokenize as sacrebleu). ``lowercase``
+    applies to ROUGE and SIA; the baselines (and chrF) keep case unless
+    ``lowercase_baselines`` (as sacrebleu); TER ignores case (sacrebleu's default); DCS
+    always compares case as given.
     """
 
     tokenize: str | None = None
@@ -89,13 +91,14 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tokenize", default=None, choices=TOKENIZERS + EXTERNAL_TOKENIZERS,
                    help="word tokenizer (default: unicode for ROUGE (or the --compat "
                         "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
-                        "WER, PER, RIBES)")
+                        "WER, PER, RIBES, GTM; whitespace for METEOR; chrF and TER tokenize "
+                        "as sacrebleu does and ignore it)")
     p.add_argument("--no-lowercase", action="store_true",
                    help="keep case for ROUGE and SIA (DCS always compares case as given; "
                         "the baselines keep it unless --lowercase-baselines)")
     p.add_argument("--lowercase-baselines", action="store_true",
-                   help="lowercase for BLEU, NIST, WER, PER, RIBES (case is kept by default, "
-                        "as in sacrebleu)")
+                   help="lowercase for BLEU, chrF, NIST, WER, PER, RIBES, GTM (case is kept "
+                        "by default, as in sacrebleu; TER always ignores case, as sacrebleu's)")
     p.add_argument("--compat", default=_COMPAT.default, choices=_COMPAT.choices,
                    help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
                         "or as rouge-score 0.1.2 does (default: %(default)s)")
