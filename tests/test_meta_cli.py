@@ -80,10 +80,24 @@ def test_correlate_system_level_and_scores_tsv(files, capsys, tmp_path):
         for line in range(1, 61):
             rows.append(f"{s}\t{line}\t{rng.random():.6f}\t{rng.random():.6f}")
     (tmp_path / "scores.tsv").write_text("\n".join(rows) + "\n")
+    # Segment scores only: a system's corpus score (the default, WMT's way) is not there.
     code, out, err = run(capsys, "correlate", "--human", files / "mqm.tsv", "--scores",
                          tmp_path / "scores.tsv", "--corr-level", "system", "-f", "json")
+    assert code == 2 and "no corpus rows" in err and "--system-score mean" in err
+    code, out, err = run(capsys, "correlate", "--human", files / "mqm.tsv", "--scores",
+                         tmp_path / "scores.tsv", "--corr-level", "system", "-f", "json",
+                         "--system-score", "mean", "--n-bootstrap", "50")
     assert code == 0, err
-    assert set(json.loads(out)["metrics"]) == {"m1", "m2"}
+    res = json.loads(out)
+    assert set(res["metrics"]) == {"m1", "m2"} and "|sys:mean|" in res["signature"]
+    m1 = np.array([[float(r.split("\t")[2]) for r in rows[1:] if r.startswith(s + "\t")]
+                   for s in SYSTEMS])
+    human = np.full((4, 60), np.nan)
+    for r in (files / "mqm.tsv").read_text().splitlines()[1:]:
+        line, system, v = r.split("\t")
+        human[SYSTEMS.index(system), int(line) - 1] = float(v)
+    exp = meta.correlate(m1, human, level="system", n_bootstrap=50)
+    assert res["metrics"]["m1"]["value"] == pytest.approx(exp.value, abs=1e-12)
 
 
 def test_correlate_errors(files, capsys, tmp_path):

@@ -182,6 +182,67 @@ def _read_aligned(sources: Sequence[Source], what: str) -> tuple[list[str], list
     return names, files
 
 
+#: Where a system's name may be cut from its file's name: a common prefix must end, and a
+#: common suffix begin, with one of these. Not ``-``: it joins the parts of WMT system names
+#: (``Online-W``, ``Online-B`` keep their ``Online-``).
+NAME_SEPARATORS = "._/ "
+
+
+def _strip_common(texts: list[str]) -> list[str]:
+    """``texts`` without their common prefix (cut just after a separator) and common suffix
+    (cut just before one)."""
+    prefix = os.path.commonprefix(texts)
+    cut = max(prefix.rfind(c) for c in NAME_SEPARATORS) + 1
+    suffix = os.path.commonprefix([t[cut:][::-1] for t in texts])[::-1]
+    starts = [i for i, c in enumerate(suffix) if c in NAME_SEPARATORS]
+    back = len(suffix) - starts[0] if starts else 0
+    return [t[cut:len(t) - back] for t in texts]
+
+
+def system_names(paths: Sequence[str], names: Sequence[str] | None = None) -> list[str]:
+    """The name of each system, from its file's path: the file names with the group's common
+    prefix and common suffix removed, cut only at a separator (``.``, ``_``, ``/``, space),
+    so ``ende.hyp.Online-W.de`` and ``ende.hyp.UEdin.de`` give ``Online-W`` and ``UEdin``;
+    one file gives its name without the extension. Files of the same name in different
+    folders are named by their folders. ``names`` (``--names`` on the command line) sets the
+    names instead; its length must be the number of files.
+
+    Every command that names systems uses this function, so one command's output names the
+    systems as the next command's input does.
+
+    >>> system_names(["out/ende.hyp.Online-W.de", "out/ende.hyp.UEdin.de"])
+    ['Online-W', 'UEdin']
+    >>> system_names(["sysA.de", "sysB.de"]), system_names(["a/hyp.de", "b/hyp.de"])
+    (['sysA', 'sysB'], ['a', 'b'])
+    >>> system_names(["newstest2021.hyp.de"]), system_names(["x.de", "y.de"], ["X", "Y"])
+    (['newstest2021.hyp'], ['X', 'Y'])
+    """
+    paths = [os.fspath(p) for p in paths]
+    if names is not None:
+        out = [str(n) for n in names]
+        if len(out) != len(paths):
+            raise InputError(f"--names gives {len(out)} names for {len(paths)} system files")
+    elif len({os.path.normpath(p) for p in paths}) < len(paths):
+        twice = next(p for i, p in enumerate(paths) if os.path.normpath(p) in
+                     {os.path.normpath(q) for q in paths[:i]})
+        raise InputError(f"{twice} is given twice: give --names to name each system")
+    elif len(paths) == 1:
+        out = ["stdin" if paths[0] == "-" else Path(paths[0]).stem or Path(paths[0]).name]
+    else:
+        out = _strip_common(["stdin" if p == "-" else Path(p).name for p in paths])
+        if "" in out or len(set(out)) != len(out):  # same file names: the folders tell
+            out = _strip_common([os.path.normpath(os.path.abspath(p)) for p in paths])
+    empty = [p for p, n in zip(paths, out, strict=True) if not n.strip()]
+    if empty:
+        raise InputError(f"no system name for {empty[0]}: give --names")
+    seen: dict[str, str] = {}
+    for p, n in zip(paths, out, strict=True):
+        if n in seen:
+            raise InputError(f"{seen[n]} and {p} are both named {n!r}: give --names")
+        seen[n] = p
+    return out
+
+
 def read_systems(sources: Sequence[Source]) -> list[list[str]]:
     """Candidate lists from system outputs: ``result[i]`` = line i of every system, in order.
 
@@ -314,4 +375,4 @@ def write_nbest(dest: PathLike | IO[str], nbest: Sequence[Sequence[NBestEntry | 
 
 
 __all__ = ["LineStream", "NBestEntry", "nbest_hypotheses", "read_lines", "read_nbest",
-           "read_references", "read_systems", "write_nbest"]
+           "read_references", "read_systems", "system_names", "write_nbest"]

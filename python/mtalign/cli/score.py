@@ -23,7 +23,7 @@ import numpy as np
 from mtalign import __version__, registry
 from mtalign.cli.common import CliError
 from mtalign.errors import InputError
-from mtalign.io import LineStream
+from mtalign.io import LineStream, system_names
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.partial import combine, corpus_result, from_statistics
 from mtalign.metrics.results import DCS_FIELDS, DcsResult, RougeResult, Score
@@ -163,24 +163,36 @@ class _Rows:
         self.file.close()
 
 
-def _tsv_header(families: list[_Family], system_column: bool) -> str:
-    header = (["system"] if system_column else []) + ["line"]
-    for f in families:
-        fields = Score._fields if isinstance(f.metric, Rouge) else ("score",)
-        for name in f.names:
-            header += [f"{name}_{_SHORT[c]}" if _SHORT[c] else name for c in fields]
-    return "\t".join(header)
+def _tsv_fields(families: list[_Family]) -> list[tuple[str, str]]:
+    """(metric name, field) of each score column of the TSV, in order."""
+    return [(name, c) for f in families
+            for name in f.names
+            for c in (Score._fields if isinstance(f.metric, Rouge) else ("score",))]
+
+
+def _tsv_header(families: list[_Family]) -> str:
+    """One TSV for every use (``correlate --scores`` reads it): ``system``, ``line`` (a
+    segment's number, or ``corpus`` on a system's corpus row), one column per score."""
+    return "\t".join(["system", "line"] + [f"{name}_{_SHORT[c]}" if _SHORT[c] else name
+                                          for name, c in _tsv_fields(families)])
 
 
 def _tsv_rows(cols: list[dict[str, tuple[tuple[str, ...], np.ndarray]]], first: int,
-              system: str | None) -> list[str]:
+              system: str) -> list[str]:
     arrays = [arr for fam in cols for _, arr in fam.values()]
     if not arrays:
         return []
     table = np.hstack(arrays).tolist()
-    lead = "" if system is None else system + "\t"
-    return [lead + str(first + i + 1) + "\t" + "\t".join(map(repr, row))
+    return [f"{system}\t{first + i + 1}\t" + "\t".join(map(repr, row))
             for i, row in enumerate(table)]
+
+
+def _tsv_corpus_rows(families: list[_Family], systems: list[str],
+                     outs: list[dict[str, Any]]) -> list[str]:
+    """Each system's corpus scores as a row of the TSV (``line`` = ``corpus``)."""
+    fields = _tsv_fields(families)
+    return [f"{name}\tcorpus\t" + "\t".join(repr(out["scores"][m][c]) for m, c in fields)
+            for name, out in zip(systems, outs, strict=True)]
 
 
 def _json_rows(cols: list[dict[str, tuple[tuple[str, ...], np.ndarray]]]) -> list[str]:
@@ -193,17 +205,18 @@ def _json_rows(cols: list[dict[str, tuple[tuple[str, ...], np.ndarray]]]) -> lis
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    systems: list[str] = list(args.input)
+    paths: list[str] = list(args.input)
     options = registry.MetricOptions.from_args(args)
-    families = [_Family(fam, metric, names, len(systems), args.sentence_level)
+    families = [_Family(fam, metric, names, len(paths), args.sentence_level)
                 for fam, metric, names in registry.group_metrics(args.metrics, options)]
     whole = any(f.batch for f in families)
     # NIST's weights count every reference of the corpus: then the files are one chunk.
     chunk_lines = sys.maxsize if whole else args.chunk_lines
     if chunk_lines < 1:
         raise CliError(f"--chunk-lines must be >= 1 (got {chunk_lines})")
-    streams = _open(systems + list(args.refs))
+    streams = _open(paths + list(args.refs))
     try:
+        systems = system_names(paths, args.names)
         return _score_streams(args, systems, families, streams, chunk_lines)
     finally:
         for st in streams:
@@ -218,7 +231,7 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
     if level and fmt == "json" and direct:
         sys.stdout.write('{\n "sentences": [\n')
     if level and fmt != "json":
-        header = _tsv_header(families, n_sys > 1)
+        header = _tsv_header(families)
         if direct:
             print(header)
     from mtalign._progress import Progress
@@ -243,7 +256,7 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
             if fmt == "json":
                 sink.write(_json_rows(cols), sep=",\n" if sink.direct else ",")
             else:
-                sink.write(_tsv_rows(cols, n, systems[s] if n_sys > 1 else None))
+                sink.write(_tsv_rows(cols, n, systems[s]))
         n += k
         if progress is not None:
             if lead.size:
@@ -307,23 +320,16 @@ def _print_results(args: argparse.Namespace, systems: list[str], families: list[
                 sink.copy_to(sys.stdout)
                 write("], " + rest[1:] + "\n")
         return
-    if fmt == "tsv":
-        if level:
-            if n_sys > 1:
-                print(_tsv_header(families, True))
-            for sink in sinks:
-                sink.copy_to(sys.stdout)
-            return
-        rows = ["system\tmetric\tfield\tvalue" if n_sys > 1 else "metric\tfield\tvalue"]
-        for name, out in zip(systems, outs, strict=True):
-            lead = f"{name}\t" if n_sys > 1 else ""
-            for k, vals in out["scores"].items():
-                rows += [f"{lead}{k}\t{f}\t{v!r}" for f, v in vals.items()]
-        print("\n".join(rows))
+    if fmt == "tsv":  # the segment rows (with --sentence-level), then the corpus rows
+        if not (level and sinks[0].direct):
+            print(_tsv_header(families))
+        for sink in sinks:
+            sink.copy_to(sys.stdout)
+        print("\n".join(_tsv_corpus_rows(families, systems, outs)))
         return
     print(_format_text(systems[0], outs[0]) if n_sys == 1 else _format_table(systems, outs))
     if level:
-        print(_tsv_header(families, n_sys > 1))
+        print(_tsv_header(families))
         for sink in sinks:
             sink.copy_to(sys.stdout)
 
@@ -398,11 +404,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"{s:<{width}}  {np.nanmean(human[i]):7.3f}  {cells}")
     # 2. The metrics ranked by correlation with MQM (sentence scores; error rates negated).
     print(f"\nCorrelation with MQM (Pearson, 95% bootstrap CI over segments, {n_boot} "
-          f"resamples; error rates negated; system level = mean sentence scores)")
+          f"resamples; error rates negated; system level = corpus scores, as WMT)")
     rows = []
     for m, (metric, variant) in metrics.items():
         sign = 1.0 if metric.higher_is_better else -1.0
-        sys_c = meta.correlate(sign * seg[m], human, level="system", n_bootstrap=n_boot)
+        corpus_scores = meta.system_scores(metric, systems, refs, variant=variant,
+                                           threads=args.threads)
+        sys_c = meta.correlate(corpus_scores if sign > 0 else -corpus_scores, human,
+                               level="system", n_bootstrap=n_boot)
         seg_c = meta.correlate(sign * seg[m], human, level="segment", n_bootstrap=n_boot)
         res = orange(metric, [[systems[s][i] for s in names] for i in range(len(refs))],
                      refs, variant=variant, n_bootstrap=n_boot, threads=args.threads)
@@ -440,12 +449,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP",
                    help="hypothesis file(s): one per system, all scored against the same "
                         "references")
+    s.add_argument("--names", nargs="+", metavar="NAME",
+                   help="the systems' names, one per -i file, in order (default: the file "
+                        "names without the part all share, e.g. ende.hyp.Online-W.de -> "
+                        "Online-W)")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
                    help=f"metric names ({registry.names_help()}) (default: %(default)s)")
     registry.add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
                    help="output format: json (one object per system), text (a systems × "
-                        "metrics table), tsv (default: %(default)s)")
+                        "metrics table), tsv (columns system, line, one per score; a system's "
+                        "corpus scores on its row with line 'corpus': what correlate "
+                        "--scores reads) (default: %(default)s)")
     s.add_argument("--sentence-level", action="store_true",
                    help="also print the scores of every segment (one row per system and "
                         "segment)")

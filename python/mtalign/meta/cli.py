@@ -3,16 +3,15 @@ the command line. :func:`add_commands` registers both on the ``mtalign`` parser.
 
 ``mtalign correlate --human mqm.tsv -r REF -i HYP... -m bleus rougeL ...`` correlates metric
 scores (computed here, or read from ``--scores``) with human judgments from a TSV such as
-WMT's MQM/DA files (columns ``line``, ``system`` or ``file``, and a score column); system
-names are the hypothesis file names without their extension. Error rates (WER, PER) are
+WMT's MQM/DA files (columns ``line``, ``system`` or ``file``, and a score column); systems
+are named as every command names them (:func:`mtalign.io.system_names`, or ``--names``). At
+the system level a system's metric score is its corpus score, as WMT computes it
+(``--system-score mean``: the mean of its segment scores). Error rates (WER, PER) are
 negated, as WMT negates TER, so that higher is better for every metric.
 
 ``mtalign compare -r REF -i BASELINE SYSTEM... -m bleu --test bs`` runs paired bootstrap
 (``bs``) or approximate randomization (``ar``) tests of each system against the first, like
 ``sacrebleu --paired-bs`` / ``--paired-ar``.
-
->>> system_name("hyp/Online-W.de")
-'Online-W'
 """
 
 from __future__ import annotations
@@ -23,32 +22,27 @@ import json
 import math
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from mtalign import __version__, registry
 from mtalign._mtalign import InputError
 from mtalign._progress import Progress
-from mtalign.io import read_references, read_systems
+from mtalign.io import read_references, read_systems, system_names
+from mtalign.meta._data import system_vectors
 from mtalign.meta._kernels import METHODS
 from mtalign.meta.clusters import TESTS, clusters
 from mtalign.meta.correlation import correlate
 from mtalign.meta.paired import paired_test
+from mtalign.meta.systems import SYSTEM_SCORES, SystemScores, system_scores
 
 SCORE_COLUMNS = ("mqm", "da_z", "score", "human")
 
 
-def system_name(path: str) -> str:
-    """``hyp/Online-W.de`` -> ``Online-W``."""
-    return Path(path).stem if Path(path).suffix else Path(path).name
-
-
-def read_human(path: str, column: str | None, system_column: str | None
-               ) -> tuple[dict[str, dict[int, float]] | dict[str, float], str]:
-    """Human scores from a TSV: ``({system: {line: score}}, "segment")`` when it has a
-    ``line`` column, else ``({system: score}, "system")``."""
+def read_human(path: str, column: str | None, system_column: str | None) -> Human:
+    """Human scores from a TSV: segment scores when it has a ``line`` column, else one score
+    per system. A second score for the same system and line is an error."""
     try:
         with open(path, encoding="utf-8", newline="") as f:
             rows = list(csv.DictReader(f, delimiter="\t"))
@@ -64,8 +58,8 @@ def read_human(path: str, column: str | None, system_column: str | None
     key = system_column or ("file" if "file" in header else "system")
     if key not in header:
         raise InputError(f"{path}: no system column {key!r}")
-    seg: dict[str, dict[int, float]] = {}
-    sys_: dict[str, float] = {}
+    level = "segment" if "line" in header else "system"
+    human = Human(path, level, {}, {})
     for i, r in enumerate(rows, start=2):
         name = (r.get(key) or "").strip()
         value = (r.get(col) or "").strip()
@@ -75,112 +69,229 @@ def read_human(path: str, column: str | None, system_column: str | None
             v = float(value)
         except ValueError:
             raise InputError(f"{path}:{i}: {col} is not a number: {value!r}") from None
-        if "line" in header:
-            seg.setdefault(name, {})[int(r["line"])] = v
-        else:
-            sys_[name] = v
-    if "line" in header:
-        return seg, "segment"
-    return sys_, "system"
+        line = 0
+        if level == "segment":
+            raw = (r.get("line") or "").strip()
+            if not raw.isdigit():
+                raise InputError(f"{path}:{i}: line is not a line number: {raw!r}")
+            line = int(raw)
+        if (name, line) in human.row:
+            raise InputError(f"{path}:{i}: a second score for system {name!r}"
+                             + (f" line {line}" if level == "segment" else "")
+                             + f" (the first is on line {human.row[name, line]})")
+        human.scores.setdefault(name, {})[line] = v
+        human.row[name, line] = i
+    return human
 
 
-def _scores_tsv(path: str) -> tuple[dict[str, dict[str, dict[int, float]]], bool]:
-    """``--scores``: a TSV with ``system``, optional ``line``, one column per metric."""
-    with open(path, encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
+class Human(NamedTuple):
+    """Human scores: ``scores[system][line]`` (line 0 for system-level scores) and, for
+    messages, the file's row of each entry."""
+
+    path: str
+    level: str
+    scores: dict[str, dict[int, float]]
+    row: dict[tuple[str, int], int]
+
+    def check_test_set(self, systems: Sequence[str], n_lines: int) -> None:
+        """A scored system's human line outside the test set is an error naming the file and
+        row; systems the file scores but the command does not are named in one warning."""
+        outside = [(self.row[name, line], name, line) for name in systems
+                   for line in self.scores.get(name, {})
+                   if self.level == "segment" and not 1 <= line <= n_lines]
+        if outside:  # the first such row of the file
+            row, name, line = min(outside)
+            raise InputError(f"{self.path}:{row}: line {line} of {name} is outside the test "
+                             f"set (lines 1-{n_lines})")
+        unscored = [s for s in self.scores if s not in systems]
+        if unscored:
+            print(f"mtalign: warning: {self.path} scores systems that are not scored here "
+                  f"(left out): {', '.join(unscored)}", file=sys.stderr)
+
+    def matrix(self, systems: Sequence[str], n_lines: int) -> np.ndarray:
+        """(systems, lines) segment scores (NaN: not judged), or (systems,) system scores."""
+        if self.level == "system":
+            return np.array([self.scores[s][0] for s in systems], dtype=np.float64)
+        h = np.full((len(systems), n_lines), math.nan)
+        for i, s in enumerate(systems):
+            for line, v in self.scores[s].items():
+                h[i, line - 1] = v
+        return h
+
+
+def _number(path: str, row: int, column: str, value: str | None) -> float:
+    try:
+        return float(value or "")
+    except ValueError:
+        raise InputError(f"{path}:{row}: {column} is not a number: {value!r}") from None
+
+
+def read_scores(path: str) -> tuple[dict[str, dict[str, dict[int, float]]],
+                                    dict[str, dict[str, float]]]:
+    """``--scores``: the TSV that ``mtalign score -f tsv`` writes (columns ``system``,
+    ``line``, one per metric; ``line`` is a segment number, or ``corpus`` on the row of a
+    system's corpus score). Without a ``line`` column every row is a system's score.
+
+    Returns ``(segments[metric][system][line], corpus[metric][system])``.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "scores.tsv")
+    >>> _ = open(path, "w").write("system\\tline\\tbleu\\nA\\t1\\t30.5\\nA\\tcorpus\\t28.0\\n")
+    >>> read_scores(path)
+    ({'bleu': {'A': {1: 30.5}}}, {'bleu': {'A': 28.0}})
+    """
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror}") from None
     if not rows:
         raise InputError(f"{path} has no rows")
     header = list(rows[0].keys())
     if "system" not in header:
-        raise InputError(f"{path}: needs a 'system' column")
-    by_line = "line" in header
+        raise InputError(f"{path}: needs a 'system' column (columns: {', '.join(header)})")
     metrics = [c for c in header if c not in ("system", "line")]
-    out: dict[str, dict[str, dict[int, float]]] = {m: {} for m in metrics}
-    for r in rows:
-        line = int(r["line"]) if by_line else 0
+    segments: dict[str, dict[str, dict[int, float]]] = {m: {} for m in metrics}
+    corpus: dict[str, dict[str, float]] = {m: {} for m in metrics}
+    for i, r in enumerate(rows, start=2):
+        system = (r["system"] or "").strip()
+        raw = (r.get("line") or "corpus").strip()
+        if raw != "corpus" and not raw.isdigit():
+            raise InputError(f"{path}:{i}: line is neither a line number nor 'corpus': "
+                             f"{raw!r}")
         for m in metrics:
-            out[m].setdefault(r["system"], {})[line] = float(r[m])
-    return out, by_line
+            v = _number(path, i, m, r[m])
+            if raw == "corpus":
+                corpus[m][system] = v
+            else:
+                segments[m].setdefault(system, {})[int(raw)] = v
+    return segments, corpus
 
 
-def _signature(args: argparse.Namespace, n_refs: int) -> str:
+def _signature(args: argparse.Namespace, n_refs: int, resample: str) -> str:
     eps = args.epsilon if args.epsilon is not None else "none"
-    return (f"method:{args.method}|level:{args.corr_level}|group_by:{args.group_by}|eps:{eps}|"
-            f"bs:{args.n_bootstrap}|ci:{args.ci}|seed:{args.seed}|nrefs:{n_refs}|"
+    sys_score = (f"sys:{args.system_score}|resample:{resample}|"
+                 if args.corr_level == "system" else "")
+    return (f"method:{args.method}|level:{args.corr_level}|{sys_score}group_by:{args.group_by}|"
+            f"eps:{eps}|bs:{args.n_bootstrap}|ci:{args.ci}|seed:{args.seed}|nrefs:{n_refs}|"
             f"version:{__version__}")
 
 
-def cmd_correlate(args: argparse.Namespace) -> int:
-    human, human_level = read_human(args.human, args.human_column, args.human_system_column)
-    if human_level == "system" and args.corr_level != "system":
-        raise InputError(f"{args.human} has system-level scores: use --corr-level system")
-    metric_rows: dict[str, dict[str, np.ndarray]] = {}
-    n_refs = 0
-    if args.scores:
-        table, by_line = _scores_tsv(args.scores)
-        systems = [s for s in human if all(s in t for t in table.values())]
-        lines = sorted({ln for t in table.values() for d in t.values() for ln in d})
-        for m, t in table.items():
-            metric_rows[m] = {s: np.array([t[s].get(ln, math.nan) for ln in lines])
-                              for s in systems}
-        if not by_line and args.corr_level != "system":
-            raise InputError("--scores has no 'line' column: use --corr-level system")
-    else:
-        if not args.input or not args.refs:
-            raise InputError("give -r/--refs and -i/--input hypothesis files, or --scores")
-        outputs = read_systems(args.input)
-        names = [system_name(p) for p in args.input]
-        refs = read_references(args.refs, n_sentences=len(outputs), against=args.input[0])
-        n_refs = len(args.refs)
-        systems = [s for s in names if s in human]
-        skipped = [s for s in names if s not in human]
-        if skipped:
-            print(f"mtalign: note: no human scores for {', '.join(skipped)}", file=sys.stderr)
-        lines = list(range(1, len(outputs) + 1))
-        options = registry.MetricOptions.from_args(args)
-        bar = Progress("scoring", force=args.progress)
-        for k, name in enumerate(args.metrics):
-            metric, variant = registry.make_metric(name, options)
-            hyps = [row[names.index(s)] for s in systems for row in outputs]
+def _from_scores_file(args: argparse.Namespace, human: Human
+                      ) -> tuple[list[str], int, dict[str, Any]]:
+    """Systems, number of lines and per-metric scores read from ``--scores``: (systems,
+    lines) matrices, or (systems,) corpus scores at the system level."""
+    segments, corpus = read_scores(args.scores)
+    corpus_level = args.corr_level == "system" and args.system_score == "corpus"
+    table: dict[str, dict[str, Any]] = dict(corpus if corpus_level else segments)
+    if not any(table.values()):
+        raise InputError(
+            f"{args.scores} has no corpus rows (line 'corpus', as `mtalign score -f tsv` "
+            "writes them): use --system-score mean" if corpus_level else
+            f"{args.scores} has no segment rows (a line number in a 'line' column): "
+            + ("--system-score mean averages them" if args.corr_level == "system" else
+               "use --corr-level system"))
+    scored = list(next(iter(table.values())))
+    n_lines = max((ln for t in segments.values() for d in t.values() for ln in d), default=0)
+    if n_lines == 0:  # corpus rows only: the test set's lines are the human file's
+        n_lines = max((ln for s in scored for ln in human.scores.get(s, {})), default=0)
+    human.check_test_set(scored, n_lines)
+    systems = [s for s in scored if s in human.scores and all(s in t for t in table.values())]
+    if corpus_level:
+        return systems, n_lines, {m: np.array([t[s] for s in systems])
+                                  for m, t in table.items()}
+    return systems, n_lines, {m: np.array([[t[s].get(ln, math.nan)
+                                            for ln in range(1, n_lines + 1)]
+                                           for s in systems]) for m, t in segments.items()}
+
+
+def _from_files(args: argparse.Namespace, human: Human
+                ) -> tuple[list[str], int, dict[str, Any]]:
+    """Systems, number of lines and per-metric scores of ``-i`` files: (systems, lines)
+    matrices, or :func:`~mtalign.meta.system_scores` (corpus scores) at the system level."""
+    if not args.input or not args.refs:
+        raise InputError("give -r/--refs and -i/--input hypothesis files, or --scores")
+    outputs = read_systems(args.input)
+    names = system_names(args.input, args.names)
+    refs = read_references(args.refs, n_sentences=len(outputs), against=args.input[0])
+    n_lines = len(outputs)
+    human.check_test_set(names, n_lines)
+    systems = [s for s in names if s in human.scores]
+    skipped = [s for s in names if s not in human.scores]
+    if skipped:
+        print(f"mtalign: note: no human scores for {', '.join(skipped)}", file=sys.stderr)
+    columns = {s: [row[names.index(s)] for row in outputs] for s in systems}
+    options = registry.MetricOptions.from_args(args)
+    corpus_level = args.corr_level == "system" and args.system_score == "corpus"
+    scores: dict[str, Any] = {}
+    bar = Progress("scoring", force=args.progress)
+    for k, name in enumerate(args.metrics):
+        metric, variant = registry.make_metric(name, options)
+        higher = getattr(metric, "higher_is_better", True)
+        if corpus_level and systems:
+            ss = system_scores(metric, columns, refs, variant=variant, threads=args.threads)
+            scores[name] = ss if higher else -ss  # error rates negated, as WMT negates TER
+        else:
+            hyps = [h for s in systems for h in columns[s]]
             flat = np.asarray(metric.scalar_scores(hyps, refs * len(systems), variant=variant,
                                                    threads=args.threads), dtype=np.float64)
-            if not getattr(metric, "higher_is_better", True):
-                flat = -flat  # error rates negated (as WMT negates TER): higher = better
-            metric_rows[name] = {s: flat[i * len(lines):(i + 1) * len(lines)]
-                                 for i, s in enumerate(systems)}
-            bar(k + 1, len(args.metrics))
-        bar.close()
+            scores[name] = (flat if higher else -flat).reshape(len(systems), n_lines)
+        bar(k + 1, len(args.metrics))
+    bar.close()
+    return systems, n_lines, scores
+
+
+def cmd_correlate(args: argparse.Namespace) -> int:
+    human = read_human(args.human, args.human_column, args.human_system_column)
+    if human.level == "system" and args.corr_level != "system":
+        raise InputError(f"{args.human} has system-level scores: use --corr-level system")
+    if args.scores:
+        systems, n_lines, scores = _from_scores_file(args, human)
+        n_refs = 0
+    else:
+        systems, n_lines, scores = _from_files(args, human)
+        n_refs = len(args.refs)
     if len(systems) < 2:
         raise InputError(f"fewer than 2 systems have both metric and human scores "
                          f"({', '.join(systems) or 'none'})")
-    if human_level == "segment":
-        seg = human
-        h = np.array([[seg[s].get(ln, math.nan) for ln in lines] for s in systems])  # type: ignore[union-attr]
-    else:
-        h = np.array([human[s] for s in systems], dtype=np.float64)
-    matrices = {}
-    for m, rows in metric_rows.items():
-        mat = np.array([rows[s] for s in systems])
-        if h.ndim == 1:  # system-level human scores: one metric score per system
-            mat = np.nanmean(mat, axis=1) if mat.ndim == 2 else mat
+    h = human.matrix(systems, n_lines)
+    # What is correlated: segment matrices; at the system level corpus scores (WMT's way:
+    # against the mean human score of each system) or, on request, means of segment scores.
+    matrices: dict[str, Any] = {}
+    for m, mat in scores.items():
+        if isinstance(mat, np.ndarray) and mat.ndim == 2 and h.ndim == 1:
+            mat = np.nanmean(mat, axis=1)  # system-level human scores, mean system scores
         matrices[m] = mat
+    h_sys = h
+    if h.ndim == 2 and any(not (isinstance(v, np.ndarray) and v.ndim == 2)
+                           for v in matrices.values()):
+        _, h_sys = system_vectors(np.zeros_like(h), h, systems)  # each system's mean
     eps: Any = args.epsilon
     if eps not in (None, "calibrate"):
         eps = float(eps)
     results = {}
     for m, mat in matrices.items():
-        c = correlate(mat, h, method=args.method, level=args.corr_level, group_by=args.group_by,
-                      epsilon=eps, n_bootstrap=args.n_bootstrap, seed=args.seed, ci=args.ci)
+        vs = h_sys if isinstance(mat, np.ndarray) and mat.ndim == 1 else h
+        c = correlate(mat, vs, method=args.method, level=args.corr_level,
+                      group_by=args.group_by, epsilon=eps, n_bootstrap=args.n_bootstrap,
+                      seed=args.seed, ci=args.ci)
         results[m] = c.to_dict()
     ranking = None
     if args.clusters and len(matrices) > 1:
-        cl = clusters(matrices, h, method=args.method, level=args.corr_level,
+        plain = {m: v.scores if isinstance(v, SystemScores) else v for m, v in matrices.items()}
+        vs = h_sys if any(v.ndim == 1 for v in plain.values()) else h
+        cl = clusters(plain, vs, method=args.method, level=args.corr_level,
                       group_by=args.group_by, epsilon=eps, test=args.test, k=args.k,
                       seed=args.seed)
         ranking = cl.to_dict()
         for place in cl.ranking:
             results[place.name]["rank"] = place.rank
-    out = {"signature": _signature(args, n_refs), "systems": systems, "metrics": results}
+    # At the system level the interval resamples segments, except where only system scores
+    # are known (corpus rows of --scores, system-level human scores): then systems.
+    resample = "systems" if any(isinstance(v, np.ndarray) and v.ndim == 1
+                                for v in matrices.values()) or h.ndim == 1 else "segments"
+    out = {"signature": _signature(args, n_refs, resample), "systems": systems,
+           "metrics": results}
     if ranking is not None:
         out["clusters"] = ranking
     if args.format == "json":
@@ -207,9 +318,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if len(args.input) < 2:
         raise InputError("compare needs a baseline and at least one system (-i BASE SYS...)")
     outputs = read_systems(args.input)
-    names = [system_name(p) for p in args.input]
-    if len(set(names)) != len(names):
-        names = list(args.input)
+    names = system_names(args.input, args.names)
     refs = read_references(args.refs, n_sentences=len(outputs), against=args.input[0])
     options = registry.MetricOptions.from_args(args)
     columns = [[row[i] for row in outputs] for i in range(len(names))]
@@ -277,7 +386,15 @@ def add_commands(sub: Any) -> None:
                    help="the column naming systems (default: file if present, else system)")
     c.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference file(s)")
     c.add_argument("-i", "--input", nargs="+", metavar="HYP",
-                   help="system outputs (name = file name without extension)")
+                   help="system outputs (named by their file names without the part all "
+                        "share, e.g. ende.hyp.Online-W.de -> Online-W; see --names)")
+    c.add_argument("--names", nargs="+", metavar="NAME",
+                   help="the systems' names, one per -i file, in order")
+    c.add_argument("--system-score", dest="system_score", default="corpus",
+                   choices=SYSTEM_SCORES,
+                   help="a system's metric score at --corr-level system: its corpus score "
+                        "(WMT's way, e.g. corpus BLEU) or the mean of its segment scores "
+                        "(default: %(default)s)")
     c.add_argument("-m", "--metrics", nargs="+", default=["bleus", "rougeL"],
                    metavar="METRIC", help=f"metric names ({registry.names_help()})")
     c.add_argument("--scores", metavar="TSV",
@@ -304,6 +421,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF")
     p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP",
                    help="the baseline first, then the systems")
+    p.add_argument("--names", nargs="+", metavar="NAME",
+                   help="the systems' names, one per -i file, in order (default: the file "
+                        "names without the part all share)")
     p.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC")
     p.add_argument("--test", default="bs", choices=("bs", "ar"))
     p.add_argument("--n-samples", type=int, default=None,

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
+from mtalign._travel import dataclass_eq, dataclass_hash, plain
 from mtalign.meta._data import check_int, check_seed
 
 KINDS = ("bs", "ar")
@@ -53,11 +54,13 @@ class PairedResult:
     ci: float | None = None
     interval: tuple[float, float] | None = None
 
+    __eq__ = dataclass_eq
+    __hash__ = dataclass_hash
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"score": self.score, "p_value": self.p_value, "mean": self.mean,
-                "ci": self.ci, "interval": None if self.interval is None
-                else list(self.interval)}
+        """JSON-ready (None: not computed)."""
+        return plain({"score": self.score, "p_value": self.p_value, "mean": self.mean,  # type: ignore[no-any-return]
+                      "ci": self.ci, "interval": self.interval})
 
     def __str__(self) -> str:
         out = f"{self.score:.4f}"

@@ -50,7 +50,6 @@ from mtalign._mtalign import ConfigError, InputError
 from mtalign._mtalign import __version__ as _native_version
 from mtalign.metrics.inputs import (
     as_list,
-    nrefs,
     run_batch,
     run_one,
     warn_vanished,
@@ -488,7 +487,7 @@ class Metric(Generic[R]):
         stats = np.ascontiguousarray(stats, dtype=np.float64)
         if stats.ndim != 2:
             raise ConfigError("stats must be a 2-D array of statistics rows")
-        return self._result(stats, 0, 0, self.signature)
+        return self._result(stats, 0, 0, (self, None, 1, None))
 
     def scores_from_statistics(self, stats: np.ndarray) -> np.ndarray:
         """Row by row: ``float(corpus_from_statistics(stats[i:i+1]))`` for each row i, shape
@@ -610,16 +609,11 @@ class Metric(Generic[R]):
 
     def _corpus_result(self, arr: np.ndarray, nh: int, nr: int, refs: Any, n_bootstrap: int,
                        seed: int | None) -> R:
-        """The corpus result of native rows, with the bootstrap confidence when asked."""
+        """The corpus result of native rows, with the bootstrap confidence when asked. The
+        signature is made when first read, from (metric, references, n_bootstrap, seed)."""
+        result = self._result(arr, nh, nr, (self, refs, n_bootstrap, seed))
         if n_bootstrap == 1:
-            return self._result(arr, nh, nr, lambda: self.signature(nrefs(refs)))
-        n_refs = nrefs(refs)
-
-        def signature() -> str:
-            head, _, rest = self.signature(n_refs).partition("|")
-            return f"{head}|bs:{n_bootstrap}|seed:{str(seed).lower()}|{rest}"
-
-        result = self._result(arr, nh, nr, signature)
+            return result
         stats = self._stats(arr)
         n = stats.shape[0]
         if n == 0:

@@ -318,16 +318,15 @@ effective_order=False, smooth_value=None, ref_length='closest', trg_lang='', spm
 
     def _result_one(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                     signature: Any) -> BleuResult:
-        core = self._core  # a sentence: the figures at sentence level
-        return BleuResult(core.corpus(rows), lambda: core.sentence_scores(rows), n_empty_hyps,
-                          n_empty_refs, self._sentence_signature(signature), rows.shape[0])
+        # a sentence: the figures at sentence level
+        return BleuResult(self._core.corpus(rows), (self, rows), n_empty_hyps, n_empty_refs,
+                          self._sentence_signature(signature), rows.shape[0])
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> BleuResult:
         """Corpus figures of the summed rows, with each row's sentence BLEU."""
-        core = self._core
-        return BleuResult(self._corpus_core.corpus(rows), lambda: core.sentence_scores(rows),
-                          n_empty_hyps, n_empty_refs, signature, rows.shape[0])
+        return BleuResult(self._corpus_core.corpus(rows), (self, rows), n_empty_hyps,
+                          n_empty_refs, signature, rows.shape[0])
 
 
 __all__ = ["Bleu", "BleuResult", "REF_LENGTHS", "SACREBLEU_SMOOTHINGS", "SMOOTHINGS",

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError, OrangeTexts, orange_ranks
+from mtalign._travel import Travels, plain
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
 ORACLES = ("average_score", "average_rank")
@@ -44,7 +45,7 @@ ORACLES = ("average_score", "average_rank")
 # -- results ------------------------------------------------------------------------------
 
 
-class OrangeCurve:
+class OrangeCurve(Travels):
     """ORANGE as a function of the list length N (prefixes of each list), as in Figure 1.
 
     Attributes:
@@ -66,9 +67,8 @@ class OrangeCurve:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready lists."""
-        return {"label": self.label, "sizes": self.sizes.tolist(),
-                "orange": self.orange.tolist(), "avg_rank": self.avg_rank.tolist(),
-                "n_sentences": self.n_sentences.tolist()}
+        return plain({"label": self.label, "sizes": self.sizes, "orange": self.orange,  # type: ignore[no-any-return]
+                      "avg_rank": self.avg_rank, "n_sentences": self.n_sentences})
 
     def plot(self, path: str | None = None, ax: Any = None) -> Any:
         """Draws this curve (see :func:`plot_curves`)."""
@@ -82,7 +82,7 @@ def _json_interval(ci: tuple[float, float]) -> list[float] | None:
     return None if any(math.isnan(x) for x in ci) else [float(x) for x in ci]
 
 
-class OrangeResult:
+class OrangeResult(Travels):
     """The outcome of :func:`orange` / :func:`orange_from_scores`.
 
     Attributes:
@@ -138,7 +138,7 @@ class OrangeResult:
                 for i, r, n in zip(self.sentence_ids, self.ranks, self.list_sizes,
                                    strict=True)
             ]
-        return out
+        return plain(out)  # type: ignore[no-any-return]
 
     def curve(self, sizes: Sequence[int] | None = None) -> OrangeCurve:
         """ORANGE for the first N candidates of every list, for each N in ``sizes``.
