@@ -16,6 +16,7 @@ import json
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -290,3 +291,28 @@ def test_orange_and_rerank_rank_by_sentence_bleu(mtalign, sample):
     best, scores = rerank_one(mtalign.Bleu(), cands[3], refs[3])
     assert scores.tolist() == [sacrebleu.sentence_bleu(h, refs[3]).score for h in cands[3]]
     assert best == int(np.argmax(scores))
+
+
+def test_segment_level_correlate_correlates_sentence_bleu(mtalign, capsys):
+    """``mtalign correlate -m bleu`` at segment level: Pearson of sacrebleu's sentence_bleu
+    against the MQM score of every judged (system, segment), as scipy computes it."""
+    stats = pytest.importorskip("scipy.stats")
+    from mtalign.cli import main
+    from mtalign.demo import load_mqm_sample
+
+    data = Path(mtalign.__file__).resolve().parent / "data"
+    hyp_files = sorted(str(p) for p in data.glob("ende_mqm_sample.hyp.*.de"))
+    systems, refs, mqm = load_mqm_sample()
+    code = main(["correlate", "--human", str(data / "ende_mqm_sample.mqm.tsv"), "-r",
+                 str(data / "ende_mqm_sample.ref.A.de"), str(data / "ende_mqm_sample.ref.C.de"),
+                 "-i", *hyp_files, "-m", "bleu", "--n-bootstrap", "20", "-f", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    metric, human = [], []
+    for name in systems:
+        for h, r, m in zip(systems[name], refs, mqm[name], strict=True):
+            if not np.isnan(m):
+                metric.append(sacrebleu.sentence_bleu(h, r).score)
+                human.append(m)
+    want = stats.pearsonr(metric, human).statistic
+    assert out["metrics"]["bleu"]["value"] == pytest.approx(want, abs=1e-12)
