@@ -22,6 +22,7 @@ import pytest
 from mtalign import Chrf, Dcs, Rouge
 from mtalign.cli import main
 from mtalign.demo import load_sample, sample_files
+from mtalign.io import system_names
 from mtalign.registry import make_metric
 
 METRICS = ["bleu", "chrf", "ter", "wer", "rougeL", "rouge1", "dcs", "meteor"]
@@ -74,8 +75,11 @@ def test_many_systems_json_equal_the_api(sample, capsys, chunk) -> None:
 def test_one_system_json_keeps_its_shape(sample, capsys) -> None:
     out = run(["score", "-i", sample["sys_paths"][0], "-r", *sample["ref_paths"],
                "-m", *METRICS, "--chunk-lines", "13"], capsys)
-    obj = json.loads(out)
-    assert "system" not in obj and obj["signature"] if len(obj["signatures"]) == 1 else True
+    (obj,) = [json.loads(line) for line in out.strip().split("\n")]  # JSON Lines, one line
+    many = json.loads(run(["score", "-i", *sample["sys_paths"][:2], "-r", *sample["ref_paths"],
+                           "-m", *METRICS], capsys).split("\n")[0])
+    assert obj["system"] == system_names(sample["sys_paths"][:1])[0]
+    assert list(obj) == list(many)
     _check_against_api(obj, next(iter(sample["systems"].values())), sample["refs"])
 
 
@@ -119,8 +123,9 @@ def test_text_table_systems_by_metrics(sample, capsys) -> None:
     out = run(["score", "-i", *sample["sys_paths"], "-r", *sample["ref_paths"], "-m", "bleu",
                "rougeL", "nist", "-f", "text"], capsys)
     lines = out.split("\n")
-    assert lines[0].split() == ["system", "bleu", "rougeL", "nist"]
-    for name, hyps, line in zip(sample["systems"], sample["systems"].values(), lines[1:],
+    assert lines[0].split() == ["system", "bleu", "rougeL", "F", "nist"]
+    assert lines[1].split() == ["↑", "0-100", "↑", "0-1", "↑", "≥0"]
+    for name, hyps, line in zip(sample["systems"], sample["systems"].values(), lines[2:],
                                 strict=False):
         cells = line.split()
         assert cells[0] == name

@@ -55,7 +55,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def correlate_json(capsys, *argv: str, human: Path = MQM) -> dict:
     code, out, err = run(capsys, "correlate", "--human", str(human), *argv, "-f", "json")
     assert code == 0, err
-    return json.loads(out)
+    # JSON Lines, one object per metric; the run's signature and systems are on every line.
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len({line["signature"] for line in lines}) == 1
+    return {"metrics": {line["metric"]: line for line in lines},
+            "signature": lines[0]["signature"], "systems": lines[0]["systems"]}
 
 
 def test_shipped_sample_runs_through_correlate_as_shipped(capsys) -> None:

@@ -81,11 +81,11 @@ def test_orange_command_ranks_error_rates_the_right_way(
         mtalign: Any, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["orange", "--systems", *map(str, SYSTEMS), "-r", *map(str, REFS),
                  "-m", "wer", "bleus4", "sia", "-f", "json", "--bootstrap", "0"])
-    out = json.loads(capsys.readouterr().out)
+    lines = capsys.readouterr().out.splitlines()  # JSON Lines: one object per metric
     assert code == 0
     cands = [list(c) for c in zip(*(_lines(p) for p in SYSTEMS), strict=True)]
     refs = [list(r) for r in zip(*(_lines(p) for p in REFS), strict=True)]
-    by_name = out["metrics"]
+    by_name = {obj["metric"]: obj for obj in map(json.loads, lines)}
     assert by_name["wer"]["ci"] is None  # no bootstrap: null, not NaN (invalid JSON)
     for name, metric in [("wer", mtalign.Wer()), ("bleus4", mtalign.Bleu.bleus(4)),
                          ("sia", mtalign.Sia())]:

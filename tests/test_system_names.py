@@ -74,13 +74,15 @@ def test_score_compare_and_correlate_name_systems_alike(capsys) -> None:
     code, out, err = run(capsys, "compare", "-r", *REFS, "-i", *HYPS[:3], "-m", "chrf",
                          "-f", "json", "--n-samples", "20")
     assert code == 0, err
-    res = json.loads(out)
-    assert res["baseline"] == names[0] and list(res["metrics"]["chrf"]) == names[:3]
+    lines = [json.loads(line) for line in out.splitlines()]  # one per system, baseline first
+    assert [r["system"] for r in lines] == names[:3]
+    assert {r["baseline"] for r in lines} == {names[0]}
     code, out, err = run(capsys, "correlate", "--human", DATA / "ende_mqm_sample.mqm.tsv",
                          "-r", *REFS, "-i", *HYPS, "-m", "chrf", "-f", "json",
                          "--n-bootstrap", "10")
     assert code == 0, err
-    assert json.loads(out)["systems"] == names
+    (line,) = out.splitlines()  # one object per metric
+    assert json.loads(line)["systems"] == names
 
 
 def test_names_option_on_the_command_line(capsys) -> None:

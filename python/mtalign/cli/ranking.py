@@ -20,6 +20,7 @@ import numpy as np
 
 from mtalign import registry
 from mtalign._progress import Progress
+from mtalign.cli import tables
 from mtalign.cli.common import CliError
 from mtalign.io import nbest_hypotheses, read_nbest, read_references, read_systems
 from mtalign.ranking.orange import ORACLES, OrangeCurve, OrangeResult, orange, plot_curves
@@ -61,27 +62,30 @@ def _text_report(results: dict[str, OrangeResult], curves: dict[str, OrangeCurve
     first = next(iter(results.values()))
     sizes = first.list_sizes
     size_desc = str(sizes[0]) if sizes.min() == sizes.max() else f"{sizes.min()}-{sizes.max()}"
-    lines = [f"# ORANGE of {len(results)} metric(s) on {where}: {first.n_sentences} sentences"
-             f" (+{first.n_dropped} dropped), lists of {size_desc}, {n_refs} references, "
-             f"oracle {first.oracle}",
-             "(lower is better; 95% CI from a bootstrap over sentences)"]
-    width = max([len("metric")] + [len(k) for k in results])
-    lines.append(f"{'metric':<{width}}  {'ORANGE':>8}  {'95% CI':>15}  {'avg rank':>8}  "
-                 f"{'95% CI':>13}")
-    for name, r in results.items():
-        lines.append(f"{name:<{width}}  {100 * r.orange:7.2f}%  "
-                     f"{100 * r.ci[0]:6.2f}-{100 * r.ci[1]:6.2f}%  {r.avg_rank:8.2f}  "
-                     f"{r.rank_ci[0]:6.2f}-{r.rank_ci[1]:6.2f}")
+    lines = tables.wrap(f"# ORANGE of {len(results)} metric(s) on {where}: "
+                        f"{first.n_sentences} sentences (+{first.n_dropped} dropped), lists of "
+                        f"{size_desc}, {n_refs} references, oracle {first.oracle}")
+    lines += tables.wrap("ORANGE (Lin & Och 2004, eq. 10) on its 0-1 scale: the oracle's "
+                         "rank among the candidates divided by (list length + 1), averaged "
+                         "over sentences; lower is better (the paper's tables print it as a "
+                         "percentage: 0.1966 = 19.66%). 95% CI from a bootstrap over "
+                         "sentences.")
+    rank_note = f"↓ 1-{sizes.max() + 1}" if sizes.min() == sizes.max() else "↓ ≥1"
+    columns = [tables.Column("ORANGE", f"↓ {tables.ORANGE_SCALE}"), tables.Column("95% CI"),
+               tables.Column("avg rank", rank_note), tables.Column("95% CI")]
+    rows = [[name, f"{r.orange:.4f}", f"[{r.ci[0]:.4f}, {r.ci[1]:.4f}]", f"{r.avg_rank:.2f}",
+             f"[{r.rank_ci[0]:.2f}, {r.rank_ci[1]:.2f}]"] for name, r in results.items()]
+    lines += tables.table([tables.label("metric")], columns, rows)
     if curves:
         names = list(curves)
-        lines.append("")
-        lines.append("# ORANGE (%) by list length N (first N candidates)")
-        lines.append("N      " + "  ".join(f"{n:>10}" for n in names) + "  sentences")
         c0 = curves[names[0]]
-        for k, n in enumerate(c0.sizes):
-            cells = "  ".join(f"{100 * curves[m].orange[k]:10.2f}" for m in names)
-            lines.append(f"{n:<5}  {cells}  {c0.n_sentences[k]:>9}")
-    lines += [f"signature ({name}): {r.signature}" for name, r in results.items()]
+        lines += ["", "# ORANGE by list length N (first N candidates)"]
+        columns = [tables.Column(n, f"↓ {tables.ORANGE_SCALE}") for n in names]
+        columns.append(tables.Column("sentences"))
+        rows = [[str(n), *(f"{curves[m].orange[k]:.4f}" for m in names),
+                 str(c0.n_sentences[k])] for k, n in enumerate(c0.sizes)]
+        lines += tables.table([tables.label("N")], columns, rows)
+    lines += tables.signature_lines({name: r.signature for name, r in results.items()})
     return "\n".join(lines)
 
 
@@ -118,16 +122,13 @@ def cmd_orange(args: argparse.Namespace) -> int:
             raise CliError(f"cannot write {args.plot}: {e.strerror or e}") from None
     counts = {len(r) for r in refs}
     n_refs = str(counts.pop()) if len(counts) == 1 else "varying"
-    if args.format == "json":
-        out: dict[str, Any] = {"candidates": where, "n_refs": n_refs, "metrics": {}}
+    if args.format == "json":  # JSON Lines: one object per metric, whatever their number
         for name, r in results.items():
-            entry = r.to_dict(sentences=args.sentence_level)
-            if args.curve and curves:
-                entry["curve"] = curves[name].to_dict()
-            out["metrics"][name] = entry
-        if args.plot:
-            out["plot"] = args.plot
-        print(json.dumps(out, indent=1, ensure_ascii=False))
+            entry = {"metric": name, "candidates": where, "n_refs": n_refs,
+                     **r.to_dict(sentences=args.sentence_level),
+                     "curve": curves[name].to_dict() if args.curve and curves else None,
+                     "plot": args.plot}
+            print(json.dumps(entry, ensure_ascii=False))
     else:
         print(_text_report(results, curves if args.curve else None, where, n_refs))
         if args.plot:
@@ -181,11 +182,13 @@ def cmd_rerank(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CliError(f"cannot write {args.output}: {e.strerror}") from None
     sizes = np.array([len(lst) for lst in nbest])
-    what = args.metric if weights is None else "combined score" if refs else "feature score"
-    print(f"mtalign rerank: {len(nbest)} sentences, {int(sizes.sum())} hypotheses; mean "
-          f"{what} of the first hypothesis {res.mean_score(0):.4f}, of the choice "
-          f"{res.mean_score():.4f}; chose the first in {int((res.best == 0).sum())} sentences",
-          file=sys.stderr)
+    what = (tables.metric_header(args.metric) if weights is None
+            else "combined score ↑" if refs else "feature score ↑")
+    summary = (f"mtalign rerank: {len(nbest)} sentences, {int(sizes.sum())} hypotheses; mean "
+               f"{what} of the first hypothesis {res.mean_score(0):.4f}, of the choice "
+               f"{res.mean_score():.4f}; chose the first in {int((res.best == 0).sum())} "
+               f"sentences")
+    print("\n".join(tables.wrap(summary)), file=sys.stderr)
     return 0
 
 
@@ -223,7 +226,13 @@ def add_commands(sub: Any) -> None:
                    help="bootstrap resamples for the 95%% CI (default: %(default)s; 0 = none)")
     o.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: 12345)")
     o.add_argument("-f", "--format", default="text", choices=("json", "text"),
-                   help="output format (default: %(default)s)")
+                   help="output format: text = tables of at most 80 columns; json = JSON "
+                        "Lines, one object per metric (also for one) with keys metric, "
+                        "candidates, n_refs, orange (0-1, lower is better), avg_rank, ci, "
+                        "rank_ci, n_sentences, n_dropped, oracle, higher_is_better, "
+                        "n_bootstrap, seed, signature, curve (null without --curve), plot "
+                        "(null without --plot) and sentences with --sentence-level "
+                        "(default: %(default)s)")
     o.add_argument("--curve", action="store_true",
                    help="also report ORANGE for every list length N (prefixes of the lists)")
     o.add_argument("--plot", metavar="PNG",

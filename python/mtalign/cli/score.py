@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from mtalign import __version__, registry
+from mtalign.cli import tables
 from mtalign.cli.common import CliError
 from mtalign.errors import InputError
 from mtalign.io import LineStream, system_names
@@ -228,8 +229,9 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
     n_sys, fmt, level = len(systems), args.format, args.sentence_level
     direct = n_sys == 1 and fmt != "text"
     sinks = [_Rows(direct) for _ in systems] if level else []
-    if level and fmt == "json" and direct:
-        sys.stdout.write('{\n "sentences": [\n')
+    if level and fmt == "json" and direct:  # one JSON line, its sentences streamed first
+        sys.stdout.write(json.dumps({"system": systems[0]}, ensure_ascii=False)[:-1]
+                         + ', "sentences": [')
     if level and fmt != "json":
         header = _tsv_header(families)
         if direct:
@@ -254,7 +256,7 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         for s, sink in enumerate(sinks):
             cols = [fam_cols[s] for fam_cols in per_fam]
             if fmt == "json":
-                sink.write(_json_rows(cols), sep=",\n" if sink.direct else ",")
+                sink.write(_json_rows(cols), sep=",")
             else:
                 sink.write(_tsv_rows(cols, n, systems[s]))
         n += k
@@ -304,21 +306,19 @@ def _print_results(args: argparse.Namespace, systems: list[str], families: list[
                    outs: list[dict[str, Any]], sinks: list[_Rows]) -> None:
     fmt, level, n_sys = args.format, args.sentence_level, len(systems)
     write = sys.stdout.write
-    if fmt == "json":
+    if fmt == "json":  # JSON Lines: one object per system, whatever their number
         spools: list[_Rows | None] = list(sinks) if sinks else [None] * n_sys
         for name, out, sink in zip(systems, outs, spools, strict=True):
-            if n_sys > 1:
-                out = {"system": name, **out}
+            head = json.dumps({"system": name}, ensure_ascii=False)[:-1]
+            rest = json.dumps(out, ensure_ascii=False)[1:]
             if sink is None:
-                print(json.dumps(out, indent=1 if n_sys == 1 else None, ensure_ascii=False))
-                continue
-            rest = json.dumps(out, indent=1 if n_sys == 1 else None, ensure_ascii=False)
-            if sink.direct:  # the rows are out already
-                write("\n ],\n" + rest[2:] + "\n")
+                print(f"{head}, {rest}")
+            elif sink.direct:  # the head and the rows are out already
+                write("], " + rest + "\n")
             else:
-                write('{"sentences": [')
+                write(head + ', "sentences": [')
                 sink.copy_to(sys.stdout)
-                write("], " + rest[1:] + "\n")
+                write("], " + rest + "\n")
         return
     if fmt == "tsv":  # the segment rows (with --sentence-level), then the corpus rows
         if not (level and sinks[0].direct):
@@ -327,43 +327,67 @@ def _print_results(args: argparse.Namespace, systems: list[str], families: list[
             sink.copy_to(sys.stdout)
         print("\n".join(_tsv_corpus_rows(families, systems, outs)))
         return
-    print(_format_text(systems[0], outs[0]) if n_sys == 1 else _format_table(systems, outs))
+    report = _format_text(systems[0], outs[0]) if n_sys == 1 else _format_table(systems, outs)
+    print("\n".join(report))
     if level:
-        print(_tsv_header(families))
-        for sink in sinks:
-            sink.copy_to(sys.stdout)
+        print("\n" + "\n".join(_sentence_table(families, sinks, n_sys > 1)))
+    print("\n".join(tables.signature_lines(outs[0]["signatures"])))
 
 
-def _format_text(name: str, out: dict) -> str:
-    lines = [f"# {name}"]
-    width = max([len("metric")] + [len(k) for k in out["scores"]])
+def _format_text(name: str, out: dict) -> list[str]:
+    """One system: a row per metric (name, direction, scale) with its fields."""
     used = [f for f in FIELDS if any(f in v for v in out["scores"].values())]
-    lines.append(f"{'metric':<{width}}  " + "  ".join(f"{f:>9}" for f in used))
-    for k, vals in out["scores"].items():
-        cells = [f"{vals[f]:9.4f}" if f in vals else " " * 9 for f in used]
-        lines.append(f"{k:<{width}}  " + "  ".join(cells))
-    for family, sig in out["signatures"].items():
-        lines.append(f"signature ({family}): {sig}")
-    return "\n".join(lines)
+    values = [tables.Column(_SHORT[f] or f) for f in used]
+    rows = [[tables.metric_header(k), *(f"{vals[f]:.4f}" if f in vals else "" for f in used)]
+            for k, vals in out["scores"].items()]
+    return tables.wrap(f"# {name}") + tables.table([tables.label("metric")], values, rows)
 
 
-def _format_table(systems: list[str], outs: list[dict]) -> str:
+def _format_table(systems: list[str], outs: list[dict]) -> list[str]:
     """Systems × metrics: ROUGE's F-measure, every other metric's score."""
     names = list(outs[0]["scores"])
-    width = max(len("system"), *(len(s) for s in systems))
-    cols = [max(9, len(m)) for m in names]
-    lines = [f"{'system':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in
-                                                   zip(names, cols, strict=True))]
-    for name, out in zip(systems, outs, strict=True):
-        cells = []
-        for m, w in zip(names, cols, strict=True):
-            v = out["scores"][m]
-            cells.append(f"{v.get('fmeasure', v.get('score', float('nan'))):{w}.4f}")
-        lines.append(f"{name:<{width}}  " + "  ".join(cells))
-    lines.append("(ROUGE: F-measure)")
-    for family, sig in outs[0]["signatures"].items():
-        lines.append(f"signature ({family}): {sig}")
-    return "\n".join(lines)
+    rouge = [m for m in names if "fmeasure" in outs[0]["scores"][m]]
+    columns = [tables.metric_column(m, "F" if m in rouge else "") for m in names]
+    rows = [[name, *(f"{out['scores'][m].get('fmeasure', out['scores'][m].get('score')):.4f}"
+                     for m in names)] for name, out in zip(systems, outs, strict=True)]
+    lines = tables.table([tables.label("system")], columns, rows)
+    if rouge:
+        lines.append("(ROUGE: F-measure; precision and recall in -f json and -f tsv)")
+    return lines
+
+
+def _sentence_table(families: list[_Family], sinks: list[_Rows], by_system: bool) -> list[str]:
+    """The sentence scores (spooled as TSV rows) as a text table."""
+    columns = []
+    for f in families:
+        fields = ("P", "R", "F") if isinstance(f.metric, Rouge) else ("",)
+        columns += [tables.metric_column(name, c) for name in f.names for c in fields]
+    keys = ([tables.label("system")] if by_system else []) + [tables.Column("line")]
+
+    def rows() -> Any:
+        for sink in sinks:
+            sink.file.seek(0)
+            for line in sink.file:
+                cells = line.rstrip("\n").split("\t")  # system, line, scores
+                yield cells[2 - len(keys):2] + [f"{float(v):.4f}" for v in cells[2:]]
+
+    lines = tables.table(keys, columns, rows)
+    for sink in sinks:
+        sink.file.close()
+    return ["# sentence scores"] + lines
+
+
+def _say(*parts: str | list[str]) -> None:
+    """Prints paragraphs wrapped to 80 columns and tables (lists of lines) as they are."""
+    for part in parts:
+        lines = part if isinstance(part, list) else [
+            w for para in part.split("\n") for w in tables.wrap(para, indent="")]
+        print("\n".join(lines))
+
+
+def _interval(ci: tuple[float, float]) -> str:
+    """A 95% interval in two decimals: ``[-0.11, 0.75]``."""
+    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
 #: The metrics ``mtalign demo`` compares (registry names).
@@ -378,33 +402,35 @@ def cmd_demo(args: argparse.Namespace) -> int:
     systems, refs, mqm = load_mqm_sample()
     names = list(systems)
     n_boot = args.n_bootstrap
-    print(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
-          f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM\n")
+    _say(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
+         f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM.\n")
     metrics = {m: registry.make_metric(m) for m in DEMO_METRICS}
     human = np.stack([mqm[s] for s in names])
     # 1. The metric table: corpus scores, and the MQM average for comparison.
-    width = max(len(s) for s in names)
-    header = f"{'system':<{width}}  {'MQM':>7}  " + "  ".join(f"{m:>8}" for m in metrics)
-    print(header)
-    print("-" * len(header))
     seg: dict[str, np.ndarray] = {}
     for m, (metric, variant) in metrics.items():
         seg[m] = np.stack([metric.scalar_scores(systems[s], refs, variant, args.threads)
                            for s in names])
     def corpus(metric: Any, variant: str | None, hyps: list[str]) -> float:
         res = metric.corpus_score(hyps, refs, args.threads)
-        if isinstance(res, RougeResult):  # F, in percent like the others
-            return 100.0 * res[variant or res.variants[0]].fmeasure
+        if isinstance(res, RougeResult):  # F, on ROUGE's 0-1 scale
+            return res[variant or res.variants[0]].fmeasure
         return float(res)
 
     table = {m: [corpus(metric, variant, systems[s]) for s in names]
              for m, (metric, variant) in metrics.items()}
-    for i, s in enumerate(names):
-        cells = "  ".join(f"{table[m][i]:8.2f}" for m in metrics)
-        print(f"{s:<{width}}  {np.nanmean(human[i]):7.3f}  {cells}")
+    columns = [tables.Column("MQM", "↑ ≤0")]
+    columns += [tables.metric_column(m, "F" if isinstance(metrics[m][0], Rouge) else "")
+                for m in metrics]
+    cells = [[s, f"{np.nanmean(human[i]):.3f}",
+              *(f"{table[m][i]:.{tables.decimals(m)}f}" for m in metrics)]
+             for i, s in enumerate(names)]
+    _say("Corpus scores (ROUGE: F-measure) and the mean MQM score (minus the weighted errors "
+         "per segment: 0 = no error).", tables.table([tables.label("system")], columns, cells))
     # 2. The metrics ranked by correlation with MQM (sentence scores; error rates negated).
-    print(f"\nCorrelation with MQM (Pearson, 95% bootstrap CI over segments, {n_boot} "
-          f"resamples; error rates negated; system level = corpus scores, as WMT)")
+    corr_title = (f"\nCorrelation with MQM (Pearson r; 95% bootstrap CI over segments, {n_boot} "
+                  f"resamples; error rates negated; system level = corpus scores, as WMT) and "
+                  f"ORANGE, best system-level r first.")
     rows = []
     for m, (metric, variant) in metrics.items():
         sign = 1.0 if metric.higher_is_better else -1.0
@@ -417,18 +443,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
                      refs, variant=variant, n_bootstrap=n_boot, threads=args.threads)
         rows.append((m, sys_c, seg_c, res))
     rows.sort(key=lambda r: -r[1].value)
-    print(f"{'rank':>4}  {'metric':<9} {'system r':>8} {'[95% CI]':>17}  {'segment r':>9} "
-          f"{'[95% CI]':>17}  {'ORANGE':>7} {'[95% CI]':>17}")
-    for k, (m, sys_c, seg_c, res) in enumerate(rows, 1):
-        print(f"{k:>4}  {m:<9} {sys_c.value:8.3f} [{sys_c.ci[0]:6.3f}, {sys_c.ci[1]:6.3f}]  "
-              f"{seg_c.value:9.3f} [{seg_c.ci[0]:6.3f}, {seg_c.ci[1]:6.3f}]  "
-              f"{res.orange:7.3f} [{res.ci[0]:6.3f}, {res.ci[1]:6.3f}]")
-    print("\nORANGE: the mean rank of the references among the 8 system outputs, as a share "
-          "of 9 places (lower is better;\nreferences always above every output give 1/9 = "
-          "0.111). Ranked by system-level r.")
-    print("With 8 systems the system-level intervals are wide: read them before the ranks.")
-    print("data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
-          "mtalign/data/README.md")
+    r_note, o_note = f"↑ {tables.CORRELATION_SCALE}", f"↓ {tables.ORANGE_SCALE}"
+    columns = [tables.Column("sys r", r_note), tables.Column("95% CI"),
+               tables.Column("seg r", r_note), tables.Column("95% CI"),
+               tables.Column("ORANGE", o_note), tables.Column("95% CI")]
+    cells = [[m, f"{sys_c.value:.3f}", _interval(sys_c.ci), f"{seg_c.value:.3f}",
+              _interval(seg_c.ci), f"{res.orange:.3f}", _interval(res.ci)]
+             for m, sys_c, seg_c, res in rows]
+    _say(corr_title, tables.table([tables.label("metric")], columns, cells))
+    n_sys = len(names)
+    chance = (n_sys + 2) / 2 / (n_sys + 1)
+    lo, hi = min(r[3].orange for r in rows), max(r[3].orange for r in rows)
+    below = ": every metric ranks most of these outputs above a human reference" \
+        if lo > chance else ""
+    _say(f"\nORANGE (Lin & Och 2004), on its 0-1 scale: the rank of the references' mean "
+         f"score among the {n_sys} system outputs' scores, divided by {n_sys + 1} (the list "
+         f"length + 1) and averaged over segments; lower is better: "
+         f"{1 / (n_sys + 1):.3f} = the references always ranked first, "
+         f"{chance:.3f} = no better than chance, 1 = always last ({lo:.2f} to {hi:.2f} "
+         f"here{below}).",
+         "With 8 systems the system-level intervals are wide: read them before the ranks.",
+         "data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
+         "mtalign/data/README.md")
     return 0
 
 
@@ -442,8 +478,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                    "(except with nist, whose weights count every reference: "
                                    "then the files are read whole). Every system is scored "
                                    "in the same native calls, so each reference is tokenized "
-                                   "once. Prints JSON by default (one object per system when "
-                                   "there are several).")
+                                   "once. Prints JSON Lines by default: one object per "
+                                   "system, also for one system.")
     s.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
                    help="reference file(s); several files = several references per segment")
     s.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP",
@@ -457,10 +493,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help=f"metric names ({registry.names_help()}) (default: %(default)s)")
     registry.add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
-                   help="output format: json (one object per system), text (a systems × "
-                        "metrics table), tsv (columns system, line, one per score; a system's "
-                        "corpus scores on its row with line 'corpus': what correlate "
-                        "--scores reads) (default: %(default)s)")
+                   help="output format: json = JSON Lines, one object per system (also for "
+                        "one system) with keys system, scores, n_sentences, n_empty_hyps, "
+                        "n_empty_refs, signatures (and sentences with --sentence-level); "
+                        "text = tables of at most 80 columns, each metric with its direction "
+                        "(↑ higher / ↓ lower is better) and scale; tsv = columns system, line, "
+                        "one per score; a system's corpus scores on its row with line "
+                        "'corpus': what correlate --scores reads (default: %(default)s)")
     s.add_argument("--sentence-level", action="store_true",
                    help="also print the scores of every segment (one row per system and "
                         "segment)")

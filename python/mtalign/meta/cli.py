@@ -29,6 +29,7 @@ import numpy as np
 from mtalign import __version__, registry
 from mtalign._mtalign import InputError
 from mtalign._progress import Progress
+from mtalign.cli import tables
 from mtalign.io import read_references, read_systems, system_names
 from mtalign.meta._data import system_vectors
 from mtalign.meta._kernels import METHODS
@@ -290,27 +291,29 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     # are known (corpus rows of --scores, system-level human scores): then systems.
     resample = "systems" if any(isinstance(v, np.ndarray) and v.ndim == 1
                                 for v in matrices.values()) or h.ndim == 1 else "segments"
-    out = {"signature": _signature(args, n_refs, resample), "systems": systems,
-           "metrics": results}
-    if ranking is not None:
-        out["clusters"] = ranking
-    if args.format == "json":
-        print(json.dumps(out, indent=2, allow_nan=True))
+    signature = _signature(args, n_refs, resample)
+    if args.format == "json":  # JSON Lines: one object per metric, whatever their number
+        for m, r in results.items():
+            r.setdefault("rank", None)
+            print(json.dumps({"metric": m, **r, "systems": systems, "signature": signature,
+                              "clusters": ranking}, allow_nan=True))
         return 0
     order = sorted(results, key=lambda m: -np.nan_to_num(results[m]["value"], nan=-9))
-    width = max(len("metric"), *(len(m) for m in order))
-    print(f"# {args.method} at {args.corr_level} level, group_by {args.group_by}: "
-          f"{len(systems)} systems, {int(100 * args.ci)}% bootstrap CI")
-    print(f"{'metric':<{width}}  {'value':>8}  {'CI':>19}  {'n':>6}" +
-          ("  rank" if ranking else ""))
+    title = (f"# {args.method} at {args.corr_level} level, group_by {args.group_by}: "
+             f"{len(systems)} systems, {int(100 * args.ci)}% bootstrap CI; error rates "
+             f"negated (higher is better for every metric)")
+    columns = [tables.Column(args.method, tables.correlation_note(args.method)),
+               tables.Column(f"{int(100 * args.ci)}% CI"), tables.Column("n")]
+    if ranking:
+        columns.append(tables.Column("rank", "↓ ≥1"))
+    cells = []
     for m in order:
         r = results[m]
         lo, hi = r["ci"]
-        line = f"{m:<{width}}  {r['value']:8.4f}  [{lo:8.4f}, {hi:8.4f}]  {r['n']:6d}"
-        if ranking:
-            line += f"  {r.get('rank', ''):>4}"
-        print(line)
-    print(f"\nsignature: {out['signature']}")
+        cells.append([m, f"{r['value']:.4f}", f"[{lo:.4f}, {hi:.4f}]", str(r["n"]),
+                      *([str(r.get("rank", ""))] if ranking else [])])
+    text = tables.wrap(title) + tables.table([tables.label("metric")], columns, cells)
+    print("\n".join(text + [""] + tables.wrap(f"signature: {signature}")))
     return 0
 
 
@@ -342,32 +345,47 @@ def cmd_compare(args: argparse.Namespace) -> int:
     bar.close()
     n = args.n_samples or (1000 if args.test == "bs" else 10000)
     sig = f"test:{args.test}|n:{n}|seed:{args.seed}|rng:{args.rng}|version:{__version__}"
-    if args.format == "json":
-        print(json.dumps({"signature": sig, "baseline": names[0], "metrics": report},
-                         indent=2))
+    if args.format == "json":  # JSON Lines: one object per system, the baseline first
+        for name in names:
+            print(json.dumps({"system": name, "baseline": names[0],
+                              "metrics": {m: report[m][name] for m in report},
+                              "signature": sig}))
         return 0
-    table = [["System", *report]]
-    for s in names:
-        row = [s]
-        for m in report:
-            r = report[m][s]
-            cell = f"{r['score']:.4f}"
-            if r["mean"] is not None:
-                cell += f" (μ = {r['mean']:.4f} ± {r['ci']:.4f})"
-            if r["p_value"] is not None:
-                cell += f" (p = {r['p_value']:.4f})"
-            row.append(cell)
-        table.append(row)
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    for row in table:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-    print(f"\nbaseline: {names[0]}; signature: {sig}")
+    print("\n".join(_compare_text(report, names, args.test, sig)))
     return 0
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _compare_text(report: dict[str, dict[str, dict[str, Any]]], names: list[str], test: str,
+                  sig: str) -> list[str]:
+    """One table per metric: each system's score, the bootstrap mean and interval, p."""
+    what = "paired bootstrap resampling" if test == "bs" else "approximate randomization"
+    lines = tables.wrap(f"# {what} against the baseline {names[0]}; p: the p-value of the "
+                        f"difference to the baseline (0-1; lower = less likely by chance)")
+    for m, per_system in report.items():
+        results = [per_system[s] for s in names]
+        columns = [tables.Column("score", tables.metric_note(m))]
+        has_mean = any(r["mean"] is not None for r in results)
+        if has_mean:
+            columns += [tables.Column("mean", tables.metric_note(m)), tables.Column("± 95% CI")]
+        columns.append(tables.Column("p", tables.P_VALUE_SCALE))
+        rows = []
+        for s, r in zip(names, results, strict=True):
+            row = [s, f"{r['score']:.4f}"]
+            if has_mean:
+                row += ["" if r["mean"] is None else f"{r['mean']:.4f}",
+                        "" if r["ci"] is None else f"{r['ci']:.4f}"]
+            row.append("" if r["p_value"] is None else f"{r['p_value']:.4f}")
+            rows.append(row)
+        lines += ["", *tables.wrap(f"## {tables.metric_header(m)}")]
+        lines += tables.table([tables.label("system")], columns, rows)
+    return lines + [""] + tables.wrap(f"baseline: {names[0]}; signature: {sig}")
+
+
+def _common(p: argparse.ArgumentParser, shape: str) -> None:
     p.add_argument("-f", "--format", default="text", choices=("text", "json"),
-                   help="output format (default: %(default)s)")
+                   help=f"output format: text = tables of at most 80 columns, each metric "
+                        f"with its direction (↑/↓) and scale; json = JSON Lines, {shape} "
+                        f"(default: %(default)s)")
     p.add_argument("--seed", type=int, default=12345, help="random seed (default: 12345)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     p.add_argument("--progress", action="store_true",
@@ -413,7 +431,9 @@ def add_commands(sub: Any) -> None:
                    help="test for --clusters (default: %(default)s)")
     c.add_argument("-k", type=int, default=1000, help="trials per pair for --clusters")
     registry.add_metric_options(c)
-    _common(c)
+    _common(c, "one object per metric (also for one) with keys metric, value, ci, n, epsilon, "
+               "n_groups, method, level, group_by, rank (null without --clusters), systems, "
+               "signature, clusters (null without --clusters)")
     c.set_defaults(func=cmd_correlate)
 
     p = sub.add_parser("compare", help="paired bootstrap / randomization tests of systems "
@@ -430,7 +450,9 @@ def add_commands(sub: Any) -> None:
                    help="resamples (bs: 1000) or trials (ar: 10000)")
     p.add_argument("--rng", default="mtalign", choices=("mtalign", "sacrebleu"))
     registry.add_metric_options(p)
-    _common(p)
+    _common(p, "one object per system (the baseline first, also with one system against it) "
+               "with keys system, baseline, metrics (metric -> score, p_value, mean, ci, "
+               "interval), signature")
     p.set_defaults(func=cmd_compare)
 
 

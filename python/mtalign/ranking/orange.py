@@ -158,8 +158,8 @@ class OrangeResult(Travels):
                 f"ci=({self.ci[0]:.4f}, {self.ci[1]:.4f}), n={self.n_sentences})")
 
     def __str__(self) -> str:
-        return (f"ORANGE {100 * self.orange:.2f}% (95% CI {100 * self.ci[0]:.2f}-"
-                f"{100 * self.ci[1]:.2f}), average rank {self.avg_rank:.2f} "
+        return (f"ORANGE {self.orange:.4f} (0-1, lower is better; 95% CI {self.ci[0]:.4f}-"
+                f"{self.ci[1]:.4f}), average rank {self.avg_rank:.2f} "
                 f"(95% CI {self.rank_ci[0]:.2f}-{self.rank_ci[1]:.2f}), "
                 f"{self.n_sentences} sentences\n{self.signature}")
 
@@ -851,13 +851,13 @@ def plot_curves(curves: Sequence[OrangeCurve], path: str | None = None, ax: Any 
     else:
         fig = ax.figure
     for c in curves:
-        ax.plot(c.sizes, 100 * c.orange, label=c.label, linewidth=1.4,
+        ax.plot(c.sizes, c.orange, label=c.label, linewidth=1.4,
                 marker="o" if c.sizes.size <= 40 else None, markersize=3)
     from matplotlib.ticker import MaxNLocator  # type: ignore[import-not-found, unused-ignore]
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("list length N (first N candidates)")
-    ax.set_ylabel("ORANGE (%) — lower is better")
+    ax.set_ylabel("ORANGE (0-1) — lower is better")
     ax.set_title(title or "ORANGE vs list length")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
