@@ -259,6 +259,7 @@ def test_cli_sentence_level_bleu_prints_sacrebleu_sl(mtalign, small_files, n_ref
         mtalign.Bleu.bleus(4).batch_score(hyps, refs).tolist()
     assert "eff:yes" in out["signatures"]["bleu sentences"]
     assert "eff:no" in out["signatures"]["bleu"]
+    assert "bleus4 sentences" not in out["signatures"]  # BLEUS is one definition
 
 
 def test_dask_score_and_corpus_score_mean_the_same(mtalign, sample):
@@ -306,8 +307,8 @@ def test_segment_level_correlate_correlates_sentence_bleu(mtalign, capsys):
     code = main(["correlate", "--human", str(data / "ende_mqm_sample.mqm.tsv"), "-r",
                  str(data / "ende_mqm_sample.ref.A.de"), str(data / "ende_mqm_sample.ref.C.de"),
                  "-i", *hyp_files, "-m", "bleu", "--n-bootstrap", "20", "-f", "json"])
-    out = json.loads(capsys.readouterr().out)
-    assert code == 0
+    (out,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]  # JSON Lines
+    assert code == 0 and out["metric"] == "bleu" and out["level"] == "segment"
     metric, human = [], []
     for name in systems:
         for h, r, m in zip(systems[name], refs, mqm[name], strict=True):
@@ -315,4 +316,4 @@ def test_segment_level_correlate_correlates_sentence_bleu(mtalign, capsys):
                 metric.append(sacrebleu.sentence_bleu(h, r).score)
                 human.append(m)
     want = stats.pearsonr(metric, human).statistic
-    assert out["metrics"]["bleu"]["value"] == pytest.approx(want, abs=1e-12)
+    assert out["value"] == pytest.approx(want, abs=1e-12)

@@ -296,9 +296,9 @@ def _sentence_signatures(families: list[_Family], n_refs: int) -> dict[str, str]
     effective order)."""
     out = {}
     for f in families:
-        at_sentence = f.metric.at_sentence_level()
-        if at_sentence is not f.metric:
-            out[f"{f.key} sentences"] = at_sentence.signature(n_refs)
+        sentences = f.metric.at_sentence_level().signature(n_refs)
+        if sentences != f.metric.signature(n_refs):
+            out[f"{f.key} sentences"] = sentences
     return out
 
 
