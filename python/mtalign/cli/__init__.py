@@ -6,7 +6,8 @@ against one or more reference files (one segment per line, UTF-8, aligned line b
 metrics by how they rank the references among candidates (ORANGE); ``mtalign rerank`` picks
 the best hypothesis of every n-best list against the references;
 ``mtalign train-similarity --src F --tgt E -o TABLE`` builds a word-similarity table for SIA;
-``mtalign rouge155 [options] config.xml`` is ROUGE-1.5.5's own command line, computed by mtalign.
+``mtalign rouge155 [options] config.xml`` is ROUGE-1.5.5's own command line, computed by mtalign;
+``mtalign report -r REF -i SYS1 SYS2 ... -o report.html`` writes one HTML page comparing systems.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from mtalign import __version__
-from mtalign.cli import ranking, rouge155, score, similarity
+from mtalign.cli import ranking, report, rouge155, score, similarity
 from mtalign.cli.common import CliError, Parser
 from mtalign.errors import MtalignError
 from mtalign.meta import cli as meta_cli
@@ -46,6 +47,7 @@ def build_parser() -> Parser:
     similarity.add_commands(sub)
     rouge155.add_command(sub)
     meta_cli.add_commands(sub)  # correlate, compare
+    report.add_command(sub)
     return p
 
 

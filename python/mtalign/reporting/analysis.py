@@ -140,14 +140,34 @@ def score_metric(name: str, systems: list[list[str]], refs: list[list[str]], *,
         for key in others:
             table.p_values[int(key)] = res[key].p_value
     if n_bootstrap:
-        idx = np.random.default_rng(seed).choice(n, size=(n_bootstrap, n), replace=True)
-        boot = np.stack([metric._resampled(st, idx) for st in per_sys], axis=1)
+        boot = resampled_scores(metric, per_sys, n_bootstrap, seed)
         cis = [confidence(boot[:, s], n_bootstrap, seed) for s in range(n_sys)]
         table.low = np.array([c.low for c in cis])
         table.high = np.array([c.high for c in cis])
         table.mean = np.array([c.mean for c in cis])
         table.ranks = clusters(boot, scores, table.order())
     return table
+
+
+def resampled_scores(metric: Any, per_sys: list[np.ndarray], n_bootstrap: int,
+                     seed: int) -> np.ndarray:
+    """(resamples, systems) corpus scores of the resamples ``corpus_score(n_bootstrap=...,
+    seed=...)`` draws (the same for every system, so that differences are paired): one
+    matrix product of the multiplicities with every system's statistics side by side, and
+    one vectorized scoring of the summed rows (one corpus per resample for metrics whose
+    statistics do not add up)."""
+    n = per_sys[0].shape[0]
+    idx = np.random.default_rng(seed).choice(n, size=(n_bootstrap, n), replace=True)
+    if metric.aggregation not in ("sum", "mean"):
+        return np.stack([metric._resampled(st, idx) for st in per_sys], axis=1)
+    counts = np.bincount((np.arange(n_bootstrap)[:, None] * n + idx).ravel(),
+                         minlength=n_bootstrap * n).reshape(n_bootstrap, n)
+    width = per_sys[0].shape[1]
+    rows = counts.astype(np.float64) @ np.hstack(per_sys)
+    rows = rows.reshape(n_bootstrap * len(per_sys), width)
+    if metric.aggregation == "mean":
+        rows /= n
+    return np.asarray(metric.scores_from_statistics(rows)).reshape(n_bootstrap, len(per_sys))
 
 
 def clusters(boot: np.ndarray, scores: np.ndarray, order: list[int],
@@ -246,40 +266,52 @@ def by_frequency(hyp_words: list[list[list[str]]], ref_words: list[list[str]],
     hypothesis and reference) over hypothesis words (precision) and over reference words
     (recall), and their F-measure. ``counts``: reference words per bucket."""
     order = frequency_buckets()
-    bucket: dict[str, str] = {}
+    vocab: dict[str, int] = {}
+    bucket_of: list[int] = []
 
-    def of(w: str) -> str:
-        b = bucket.get(w)
-        if b is None:
-            b = bucket[w] = frequency_bucket(freq.get(w, 0))
-        return b
+    def ids(segments: list[list[str]]) -> np.ndarray:
+        """(segment, word id) of every word; new words get an id and a bucket."""
+        out = []
+        for i, seg in enumerate(segments):
+            for w in seg:
+                j = vocab.get(w)
+                if j is None:
+                    j = vocab[w] = len(vocab)
+                    bucket_of.append(order.index(frequency_bucket(freq.get(w, 0))))
+                out.append((i, j))
+        return np.array(out, dtype=np.int64).reshape(-1, 2)
 
-    ref_counts = [Counter(r) for r in ref_words]
-    ref_total: Counter[str] = Counter()
-    for rc in ref_counts:
-        for w, c in rc.items():
-            ref_total[of(w)] += c
-    per_system = []
-    for hyps in hyp_words:
-        hyp_total: Counter[str] = Counter()
-        matched: Counter[str] = Counter()
-        for h, rc in zip(hyps, ref_counts, strict=True):
-            for w, c in Counter(h).items():
-                b = of(w)
-                hyp_total[b] += c
-                if w in rc:
-                    matched[b] += min(c, rc[w])
-        per_system.append((hyp_total, matched))
-    labels = [b for b in order if ref_total[b] or any(t[b] for t, _ in per_system)]
+    ref_pairs = ids(ref_words)
+    hyp_pairs = [ids(h) for h in hyp_words]
+    v = max(len(vocab), 1)
+    buckets = np.array(bucket_of, dtype=np.int64)
+    n_b = len(order)
+
+    def counted(pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        keys, c = np.unique(pairs[:, 0] * v + pairs[:, 1], return_counts=True)
+        return keys, c
+
+    ref_keys, ref_c = counted(ref_pairs)
+    ref_total = np.bincount(buckets[ref_keys % v], weights=ref_c, minlength=n_b)
+    rows = []
+    for pairs in hyp_pairs:
+        keys, c = counted(pairs)
+        hyp_total = np.bincount(buckets[keys % v], weights=c, minlength=n_b)
+        at = np.searchsorted(ref_keys, keys).clip(max=max(len(ref_keys) - 1, 0))
+        hit = (ref_keys[at] == keys) if len(ref_keys) else np.zeros(len(keys), bool)
+        matched = np.bincount(buckets[keys[hit] % v], weights=np.minimum(c[hit], ref_c[at[hit]]),
+                              minlength=n_b)
+        rows.append((hyp_total, matched))
+    shown = [b for b in range(n_b) if ref_total[b] or any(t[b] for t, _ in rows)]
     values = []
-    for hyp_total, matched in per_system:
+    for hyp_total, matched in rows:
         row = []
-        for b in labels:
+        for b in shown:
             p = matched[b] / hyp_total[b] if hyp_total[b] else 0.0
             r = matched[b] / ref_total[b] if ref_total[b] else 0.0
-            row.append(2 * p * r / (p + r) if p + r else 0.0)
+            row.append(float(2 * p * r / (p + r)) if p + r else 0.0)
         values.append(row)
-    return Buckets(labels, [ref_total[b] for b in labels], values)
+    return Buckets([order[b] for b in shown], [int(ref_total[b]) for b in shown], values)
 
 
 def ngrams(tokens: list[str], n: int) -> Counter[tuple[str, ...]]:

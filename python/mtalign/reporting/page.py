@@ -228,8 +228,8 @@ def _bucket_table(b: Buckets, names: list[str], table_id: str, count_label: str,
            *(f"<th>{esc(n)}</th>" for n in names), "</tr></thead><tbody>"]
     for k, label in enumerate(b.labels):
         vals = [row[k] for row in b.values]
-        top = max(vals) if vals else math.nan
-        cells = "".join(cell(v, digits, "n best" if v == top and len(vals) > 1 else "n",
+        top = max(vals) if vals and min(vals) < max(vals) else math.nan
+        cells = "".join(cell(v, digits, "n best" if v == top else "n",
                              system=names[s]) for s, v in enumerate(vals))
         out.append(f'<tr data-bucket="{esc(label)}"><td>{esc(label)}</td>'
                    f'<td class=n data-v="{b.counts[k]}" data-field="count">{b.counts[k]}</td>'
@@ -292,9 +292,10 @@ def _hyp_html(m: Marked) -> str:
     return " ".join(parts)
 
 
-def _edits(m: Marked) -> str:
+def _edits(m: Marked, n_refs: int) -> str:
     e = m.explanation
-    return (f"TER {e.score:.1f}: {len(e.shifts)} shift{'s' * (len(e.shifts) != 1)}, "
+    against = f" against reference {e.ref_index + 1}" if n_refs > 1 else ""
+    return (f"TER {e.score:.1f}{against}: {len(e.shifts)} shift{'s' * (len(e.shifts) != 1)}, "
             f"{e.substitutions} sub, {e.insertions} ins, {e.deletions} del")
 
 
@@ -327,7 +328,7 @@ def segments_section(d: ReportData, src: list[str] | None, refs: list[list[str]]
                 out.append(f'<p class=hyp data-system="{esc(d.names[s])}" data-line="{i + 1}">'
                            f"<span class=lab>{esc(d.names[s])}</span>{_hyp_html(m)}"
                            f' <span class=note data-ref="{m.explanation.ref_index}">'
-                           f"({esc(_edits(m))})</span></p>")
+                           f"({esc(_edits(m, len(refs[i])))})</span></p>")
             out.append("</div>")
     return out
 
