@@ -50,6 +50,8 @@ figure{margin:0}figcaption{font-size:13px;color:#5a6478;text-align:center}
 code{font-size:12.5px;background:#f4f6fa;padding:1px 4px;border-radius:3px;
 word-break:break-all}
 .wide{overflow-x:auto}
+td.t{max-width:30ch;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+td.t:hover{white-space:normal;overflow:visible}
 @media print{.wide{overflow:visible}body{max-width:none}}
 """
 
@@ -126,8 +128,8 @@ def systems_section(d: ReportData) -> list[str]:
             row.append(cell(float(t.scores[i]), dig, "n best" if i == t.best else "n",
                             field="score", **attrs))
             if has_ci and t.low is not None and t.high is not None:
-                row.append(f'<td class=n data-field="ci" data-low="{t.low[i]!r}" '
-                           f'data-high="{t.high[i]!r}" data-system="{esc(name)}" '
+                row.append(f'<td class=n data-field="ci" data-low="{float(t.low[i])!r}" '
+                           f'data-high="{float(t.high[i])!r}" data-system="{esc(name)}" '
                            f'data-metric="{esc(t.name)}">[{num(t.low[i], dig)}, '
                            f'{num(t.high[i], dig)}]</td>')
             p = float(t.p_values[i])
@@ -344,7 +346,8 @@ def table_section(d: ReportData, refs: list[list[str]], systems: list[list[str]]
     else:
         heads += ["reference"]
     out = [f"<h2 id=table>Every segment: sentence {esc(seg.name)}</h2>",
-           "<p class=note>Click a column's header to sort by it.</p>",
+           "<p class=note>Click a column's header to sort by it; point at a text to read "
+           "all of it.</p>",
            '<div class=wide><table id="segment-table" class=sortable><thead><tr>',
            *(f"<th>{esc(h)}</th>" for h in heads),
            *(f"<th>{esc(n)}</th>" for n in d.names), "</tr></thead><tbody>"]
@@ -354,10 +357,10 @@ def table_section(d: ReportData, refs: list[list[str]], systems: list[list[str]]
                f"<td class=n data-v={n_words}>{n_words}</td>"]
         if a is not None and b is not None:
             row.append(cell(float(seg.better(a, b)[i]), dig, field="diff"))
-            row.append(f"<td>{esc(refs[i][0])}</td><td>{esc(systems[a][i])}</td>"
-                       f"<td>{esc(systems[b][i])}</td>")
+            row.append(f"<td class=t>{esc(refs[i][0])}</td><td class=t>{esc(systems[a][i])}"
+                       f"</td><td class=t>{esc(systems[b][i])}</td>")
         else:
-            row.append(f"<td>{esc(refs[i][0])}</td>")
+            row.append(f"<td class=t>{esc(refs[i][0])}</td>")
         row += [cell(float(seg.sentence[s, i]), dig, system=d.names[s])
                 for s in range(len(d.names))]
         out.append("".join(row) + "</tr>")
