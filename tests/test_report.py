@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 import sacrebleu
-from mtalign import Bleu, Chrf, Ter, meta, paired_test
+from mtalign import Bleu, Chrf, Ter, paired_test
 from mtalign.cli import main
 from mtalign.demo import load_mqm_sample, load_mqm_source
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
@@ -169,7 +169,7 @@ def test_clusters_from_pairwise_paired_bootstrap(sample: tuple[str, Page], metri
     sign = 1 if m.higher_is_better else -1
     order = sorted(NAMES, key=lambda s: -sign * float(m.corpus_score(SYSTEMS[s], REFS)))
     ranks, rank, cluster = {}, 1, []
-    for i, s in enumerate(order):
+    for s in order:
         if cluster:
             p = [paired_test(m, SYSTEMS[c], {s: SYSTEMS[s]}, REFS, n_samples=N_BOOT,
                              seed=12345)[s].p_value for c in cluster]

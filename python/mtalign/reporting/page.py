@@ -21,7 +21,7 @@ import numpy as np
 
 from mtalign import __version__
 from mtalign.cli import tables
-from mtalign.reporting.analysis import Buckets, Marked, MetricTable, NgramDiff, ReportData
+from mtalign.reporting.analysis import Buckets, Marked, NgramDiff, ReportData
 
 CSS = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
