@@ -88,8 +88,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     bar.close()
     write_page(args.output, html)
     if not args.quiet:
-        print(f"wrote {args.output} ({len(html.encode()) // 1024} KB: {len(names)} systems, "
-              f"{n} segments)", file=sys.stderr)
+        print(f"wrote {args.output} ({len(html.encode()) // 1024} KB: {len(names)} "
+              f"system{'s' * (len(names) != 1)}, {n} segment{'s' * (n != 1)})", file=sys.stderr)
     return 0
 
 

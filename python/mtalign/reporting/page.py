@@ -31,7 +31,7 @@ border-bottom:2px solid #e3e7ee;padding-bottom:4px}h3{font-size:16px;margin:20px
 p.note,.note{color:#5a6478;font-size:13px}
 table{border-collapse:collapse;margin:8px 0 12px;font-size:13.5px}
 th,td{padding:3px 8px;border-bottom:1px solid #e3e7ee;text-align:left;vertical-align:top}
-th{background:#f4f6fa;font-weight:600;white-space:nowrap}
+th{background:#f4f6fa;font-weight:600;white-space:nowrap}td:first-child{white-space:nowrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.best{font-weight:700}td.sig{color:#b3261e}td.weak{color:#8a93a6}
 table.sortable th{cursor:pointer}table.sortable th:hover{background:#e6ebf5}
