@@ -484,3 +484,28 @@ def test_renders_in_chromium(sample: tuple[str, Page], tmp_path: Path) -> None:
     for part in np.array_split(gray, 10):
         assert (part < 200).mean() > 0.002
     assert (gray > 245).mean() > 0.6
+
+
+def test_frequency_corpus_and_one_system(tmp_path: Path) -> None:
+    """--freq-corpus sets each word's bucket (counted here); one system: no pair, no
+    examples, no p-value, every segment listed."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("die die der\n" * 5, encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", "-q", "-r", str(DATA / "ende_mqm_sample.ref.A.de"), "-i",
+                 str(DATA / "ende_mqm_sample.hyp.UEdin.de"), "--names", "UEdin",
+                 "--freq-corpus", str(corpus),
+                 "--n-bootstrap", "50", "-o", str(out)]) == 0
+    page = Page(out.read_text(encoding="utf-8"))
+    ref = Counter(w for r in REF_COLUMNS[0] for w in words(r))
+    expected = {"0": sum(c for w, c in ref.items() if w not in ("die", "der")),
+                "5-9": ref["der"], "10-99": ref["die"]}
+    (table,) = page.find("table", id="frequency-buckets")
+    got = {r["attrs"]["data-bucket"]: int(page.inside(r, "td", data_field="count")[0]
+                                          ["attrs"]["data-v"])
+           for r in page.inside(table, "tr")[1:]}
+    assert got == expected
+    assert np.isnan(value(page, data_system="UEdin", data_metric="bleu", data_field="p"))
+    assert not page.find("table", id="ngrams-a") and not page.find("p", data_system="UEdin")
+    (seg,) = page.find("table", id="segment-table")
+    assert len([r for r in page.inside(seg, "tr") if "data-line" in r["attrs"]]) == len(REFS)

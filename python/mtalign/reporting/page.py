@@ -187,14 +187,34 @@ def scatter(xs: Sequence[float], ys: Sequence[float], labels: Sequence[str], xla
                f'{esc(xlabel)}</text>')
     out.append(f'<text transform="translate(12 {top + h / 2:.1f}) rotate(-90)" '
                f'text-anchor="middle">{esc(ylabel)}</text>')
+    placed: list[tuple[float, float, float]] = []  # (left, right, baseline) of each label
     for x, y, name in zip(px, py, labels, strict=True):
         anchor = "end" if x > left + w * 0.7 else "start"
         dx = -6 if anchor == "end" else 6
+        size = 6.4 * len(name)  # about 6.4 px per character at 11 px
+        x0 = x + dx - size if anchor == "end" else x + dx
+        ty = _free_line(placed, x0, x0 + size, y - 5)
+        placed.append((x0, x0 + size, ty))
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#1a56c4">'
                    f'<title>{esc(name)}</title></circle>'
-                   f'<text x="{x + dx:.1f}" y="{y - 5:.1f}" text-anchor="{anchor}" '
+                   f'<text x="{x + dx:.1f}" y="{ty:.1f}" text-anchor="{anchor}" '
                    f'fill="#1d2433">{esc(name)}</text>')
     return "".join(out) + "</svg>"
+
+
+def _free_line(placed: list[tuple[float, float, float]], x0: float, x1: float,
+               y: float) -> float:
+    """The baseline nearest ``y`` (steps of 11 px, up then down) where a label spanning
+    ``x0``-``x1`` overlaps none placed so far.
+
+    >>> _free_line([(0, 50, 20)], 10, 40, 22), _free_line([(0, 50, 20)], 60, 90, 20)
+    (33, 20)
+    """
+    for k in range(12):
+        for cand in ((y + 11 * (k // 2 + 1), y - 11 * (k // 2 + 1)) if k else (y,)):
+            if all(x1 <= a or x0 >= b or abs(cand - ty) >= 11 for a, b, ty in placed):
+                return cand
+    return y
 
 
 def human_section(d: ReportData) -> list[str]:
@@ -316,10 +336,12 @@ def segments_section(d: ReportData, src: list[str] | None, refs: list[list[str]]
     for title, lines in d.examples:
         out.append(f"<h3>{esc(title)}</h3>")
         for i in lines:
+            scores = " · ".join(
+                f"{esc(t.name)} {num(t.sentence[a, i], _digits(t.name))} / "
+                f"{num(t.sentence[b, i], _digits(t.name))}" for t in d.tables)
             out.append(f'<div class=seg data-line="{i + 1}"><p><span class=lab>line</span>'
-                       f"{i + 1} · {esc(seg.name)} {esc(d.names[a])} "
-                       f"{num(seg.sentence[a, i], _digits(seg.name))}, {esc(d.names[b])} "
-                       f"{num(seg.sentence[b, i], _digits(seg.name))}</p>")
+                       f"{i + 1} · sentence scores of {esc(d.names[a])} / "
+                       f"{esc(d.names[b])}: {scores}</p>")
             if src is not None:
                 out.append(f"<p><span class=lab>source</span>{esc(src[i])}</p>")
             for k, r in enumerate(refs[i]):
