@@ -43,7 +43,7 @@ True
 >>> try:  # dd.from_pandas wrote each list out as a string
 ...     corpus_score(Bleu(), dd.from_pandas(as_objects, npartitions=1), scheduler="sync")
 ... except mtalign.InputError as e:
-...     print(str(e)[:62])
+...     print(str(e)[:61])
 refs[0] (partition 0, index 0) is the text "['a b c d', 'x']"
 """
 
