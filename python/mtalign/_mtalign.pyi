@@ -167,6 +167,7 @@ class SiaCore(_NativeMetric):
         tokenize: str,
         lowercase: bool,
         similarity: WordSimilarityCore | None = None,
+        max_words: int | None = None,
     ) -> SiaCore: ...
     def score_texts(
         self, hyps: Any, refs: Any, threads: int | None = None, naive: bool = False
