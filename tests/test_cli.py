@@ -49,9 +49,16 @@ def test_score_sentence_level_tsv(files: dict[str, str],
                         "--tokenize", "whitespace", "-f", "tsv", "--sentence-level"], capsys)
     assert code == 0
     lines = out.strip().split("\n")
-    assert lines[0] == "line\trougeL_P\trougeL_R\trougeL_F"
-    assert [float(x) for x in lines[1].split("\t")[1:]] == [0.75, 0.75, 0.75]
-    assert [float(x) for x in lines[2].split("\t")[1:]] == [0.5, 0.5, 0.5]
+    # One TSV shape for one system or many: system, line, scores; the corpus row last.
+    assert lines[0] == "system\tline\trougeL_P\trougeL_R\trougeL_F"
+    assert lines[1].split("\t")[:2] == ["hyp", "1"]
+    assert [float(x) for x in lines[1].split("\t")[2:]] == [0.75, 0.75, 0.75]
+    assert [float(x) for x in lines[2].split("\t")[2:]] == [0.5, 0.5, 0.5]
+    corpus = Rouge("rougeL", tokenize="whitespace").corpus_score(
+        ["police kill the gunman", "the gunman kill police"],
+        ["police killed the gunman", "police killed the gunman"])["rougeL"]
+    assert lines[3].split("\t")[:2] == ["hyp", "corpus"] and len(lines) == 4
+    assert [float(x) for x in lines[3].split("\t")[2:]] == list(corpus)
 
 
 def test_score_text_format(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,11 +106,17 @@ def test_demo_runs_on_shipped_sample(capsys: pytest.CaptureFixture[str]) -> None
     bleu = float(mtalign.Bleu(smooth="exp").corpus_score(systems["Online-W"], refs))
     assert f"{bleu:8.2f}" in out.split("Online-W", 1)[1].splitlines()[0]
     names = list(systems)
-    seg = np.stack([mtalign.Chrf().batch_score(systems[s], refs) for s in names])
-    c = meta.correlate(seg, np.stack([mqm[s] for s in names]), level="system",
-                       n_bootstrap=200)
-    line = next(x for x in out.splitlines() if x.split()[1:2] == ["chrf"])
-    assert f"{c.value:8.3f} [{c.ci[0]:6.3f}, {c.ci[1]:6.3f}]" in line
+    # System level the WMT way: each system's corpus chrF (sacrebleu's) against its mean MQM.
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from scipy.stats import pearsonr
+    columns = [[r[k] for r in refs] for k in range(2)]
+    corpus = [sacrebleu.corpus_chrf(systems[s], columns).score for s in names]
+    r = pearsonr(corpus, [mqm[s].mean() for s in names]).statistic
+    c = meta.correlate(meta.system_scores(mtalign.Chrf(), systems, refs),
+                       np.stack([mqm[s] for s in names]), level="system", n_bootstrap=200)
+    assert c.value == pytest.approx(r, abs=1e-12)
+    line = next(x for x in out.splitlines() if x.split()[:1] == ["chrf"])
+    assert line.split()[1:4] == [f"{r:.3f}", f"[{c.ci[0]:.2f},", f"{c.ci[1]:.2f}]"]
     assert "ORANGE" in out and "MQM" in out
 
 

@@ -22,6 +22,7 @@ import pytest
 from mtalign import Chrf, Dcs, Rouge
 from mtalign.cli import main
 from mtalign.demo import load_sample, sample_files
+from mtalign.io import system_names
 from mtalign.registry import make_metric
 
 METRICS = ["bleu", "chrf", "ter", "wer", "rougeL", "rouge1", "dcs", "meteor"]
@@ -64,7 +65,9 @@ def test_many_systems_json_equal_the_api(sample, capsys, chunk) -> None:
     out = run(["score", "-i", *sample["sys_paths"], "-r", *sample["ref_paths"],
                "-m", *METRICS, "--chunk-lines", chunk], capsys)
     objs = [json.loads(line) for line in out.strip().split("\n")]
-    assert [o["system"] for o in objs] == sample["sys_paths"]
+    # Named as every command names systems: the shipped files' names without the shared
+    # "deen_sample.hyp." and ".en" (the names load_sample gives).
+    assert [o["system"] for o in objs] == list(sample["systems"])
     for o, hyps in zip(objs, sample["systems"].values(), strict=True):
         _check_against_api(o, hyps, sample["refs"])
 
@@ -72,8 +75,11 @@ def test_many_systems_json_equal_the_api(sample, capsys, chunk) -> None:
 def test_one_system_json_keeps_its_shape(sample, capsys) -> None:
     out = run(["score", "-i", sample["sys_paths"][0], "-r", *sample["ref_paths"],
                "-m", *METRICS, "--chunk-lines", "13"], capsys)
-    obj = json.loads(out)
-    assert "system" not in obj and obj["signature"] if len(obj["signatures"]) == 1 else True
+    (obj,) = [json.loads(line) for line in out.strip().split("\n")]  # JSON Lines, one line
+    many = json.loads(run(["score", "-i", *sample["sys_paths"][:2], "-r", *sample["ref_paths"],
+                           "-m", *METRICS], capsys).split("\n")[0])
+    assert obj["system"] == system_names(sample["sys_paths"][:1])[0]
+    assert list(obj) == list(many)
     _check_against_api(obj, next(iter(sample["systems"].values())), sample["refs"])
 
 
@@ -84,15 +90,19 @@ def test_sentence_level_rows_per_system_and_segment(sample, capsys) -> None:
     lines = out.rstrip("\n").split("\n")
     assert lines[0] == "system\tline\tbleu\trougeL_P\trougeL_R\trougeL_F"
     n = len(sample["refs"])
-    assert len(lines) == 1 + 3 * n
-    for s, (path, hyps) in enumerate(zip(paths, list(sample["systems"].values())[:3],
-                                         strict=True)):
+    assert len(lines) == 1 + 3 * n + 3  # and a corpus row per system, last
+    for s, (name, hyps) in enumerate(list(sample["systems"].items())[:3]):
         rows = [r.split("\t") for r in lines[1 + s * n: 1 + (s + 1) * n]]
-        assert {r[0] for r in rows} == {path}
+        assert {r[0] for r in rows} == {name}
         assert [int(r[1]) for r in rows] == list(range(1, n + 1))
         assert [float(r[2]) for r in rows] == BLEU.batch_score(hyps, sample["refs"]).tolist()
         want = Rouge("rougeL").batch_score(hyps, sample["refs"])["rougeL"]
         assert np.array([[float(x) for x in r[3:]] for r in rows]).tolist() == want.tolist()
+        corpus = lines[1 + 3 * n + s].split("\t")
+        assert corpus[:2] == [name, "corpus"]
+        assert float(corpus[2]) == float(BLEU.corpus_score(hyps, sample["refs"]))
+        rouge = Rouge("rougeL").corpus_score(hyps, sample["refs"])["rougeL"]
+        assert np.allclose([float(x) for x in corpus[3:]], rouge, rtol=0, atol=1e-12)
 
 
 def test_sentence_level_json_streams_one_and_many(sample, capsys) -> None:
@@ -113,11 +123,12 @@ def test_text_table_systems_by_metrics(sample, capsys) -> None:
     out = run(["score", "-i", *sample["sys_paths"], "-r", *sample["ref_paths"], "-m", "bleu",
                "rougeL", "nist", "-f", "text"], capsys)
     lines = out.split("\n")
-    assert lines[0].split() == ["system", "bleu", "rougeL", "nist"]
-    for path, hyps, line in zip(sample["sys_paths"], sample["systems"].values(), lines[1:],
+    assert lines[0].split() == ["system", "bleu", "rougeL", "F", "nist"]
+    assert lines[1].split() == ["↑", "0-100", "↑", "0-1", "↑", "≥0"]
+    for name, hyps, line in zip(sample["systems"], sample["systems"].values(), lines[2:],
                                 strict=False):
         cells = line.split()
-        assert cells[0] == path
+        assert cells[0] == name
         assert cells[1] == f"{float(BLEU.corpus_score(hyps, sample['refs'])):.4f}"
     assert "signature (nist): nrefs:2|" in out
 

@@ -37,6 +37,11 @@ def run(capsys, *argv):
     return code, out.out, out.err
 
 
+def json_lines(out: str, key: str) -> dict[str, dict]:
+    """JSON Lines output: one object per metric or system, by its ``key``."""
+    return {obj[key]: obj for obj in map(json.loads, out.splitlines())}
+
+
 def test_correlate_json_matches_api(files, capsys):
     hyps = [files / f"{s}.de" for s in SYSTEMS + ["UEdin"]]
     code, out, err = run(capsys, "correlate", "--human", files / "mqm.tsv", "-r",
@@ -44,8 +49,8 @@ def test_correlate_json_matches_api(files, capsys):
                          "--n-bootstrap", "50")
     assert code == 0, err
     assert "UEdin" in err  # no human scores: noted, skipped
-    res = json.loads(out)
-    assert res["systems"] == SYSTEMS
+    res = json_lines(out, "metric")
+    assert res["bleus"]["systems"] == res["wer"]["systems"] == SYSTEMS
     from mtalign import Bleu
     d = wmt_data.load("wmt21_ende_news")
     lines = sorted({int(r.split("\t")[0]) for r in
@@ -54,13 +59,13 @@ def test_correlate_json_matches_api(files, capsys):
     for r in (files / "mqm.tsv").read_text().splitlines()[1:]:
         line, system, v = r.split("\t")
         human[SYSTEMS.index(system), int(line) - 1] = float(v)
-    metric = np.array([Bleu().batch_score(d["hyps"][s][:60], d["refs"]["A"][:60])
+    metric = np.array([Bleu.bleus().batch_score(d["hyps"][s][:60], d["refs"]["A"][:60])
                        for s in SYSTEMS])
     exp = meta.correlate(metric, human, n_bootstrap=50)
-    assert res["metrics"]["bleus"]["value"] == pytest.approx(exp.value, abs=1e-12)
-    assert res["metrics"]["bleus"]["ci"] == pytest.approx(list(exp.ci), abs=1e-12)
+    assert res["bleus"]["value"] == pytest.approx(exp.value, abs=1e-12)
+    assert res["bleus"]["ci"] == pytest.approx(list(exp.ci), abs=1e-12)
     assert lines
-    assert "seed:12345" in res["signature"]
+    assert "seed:12345" in res["bleus"]["signature"]
 
 
 def test_correlate_text_with_clusters(files, capsys):
@@ -71,6 +76,7 @@ def test_correlate_text_with_clusters(files, capsys):
                        "--clusters", "--test", "pairs", "-k", "100", "--n-bootstrap", "20")
     assert code == 0
     assert "rank" in out and "signature: method:acc_eq" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 def test_correlate_system_level_and_scores_tsv(files, capsys, tmp_path):
@@ -80,10 +86,24 @@ def test_correlate_system_level_and_scores_tsv(files, capsys, tmp_path):
         for line in range(1, 61):
             rows.append(f"{s}\t{line}\t{rng.random():.6f}\t{rng.random():.6f}")
     (tmp_path / "scores.tsv").write_text("\n".join(rows) + "\n")
+    # Segment scores only: a system's corpus score (the default, WMT's way) is not there.
     code, out, err = run(capsys, "correlate", "--human", files / "mqm.tsv", "--scores",
                          tmp_path / "scores.tsv", "--corr-level", "system", "-f", "json")
+    assert code == 2 and "no corpus rows" in err and "--system-score mean" in err
+    code, out, err = run(capsys, "correlate", "--human", files / "mqm.tsv", "--scores",
+                         tmp_path / "scores.tsv", "--corr-level", "system", "-f", "json",
+                         "--system-score", "mean", "--n-bootstrap", "50")
     assert code == 0, err
-    assert set(json.loads(out)["metrics"]) == {"m1", "m2"}
+    res = json_lines(out, "metric")
+    assert set(res) == {"m1", "m2"} and "|sys:mean|" in res["m1"]["signature"]
+    m1 = np.array([[float(r.split("\t")[2]) for r in rows[1:] if r.startswith(s + "\t")]
+                   for s in SYSTEMS])
+    human = np.full((4, 60), np.nan)
+    for r in (files / "mqm.tsv").read_text().splitlines()[1:]:
+        line, system, v = r.split("\t")
+        human[SYSTEMS.index(system), int(line) - 1] = float(v)
+    exp = meta.correlate(m1, human, level="system", n_bootstrap=50)
+    assert res["m1"]["value"] == pytest.approx(exp.value, abs=1e-12)
 
 
 def test_correlate_errors(files, capsys, tmp_path):
@@ -103,7 +123,7 @@ def test_compare_matches_sacrebleu_cli_numbers(files, capsys):
     code, out, _ = run(capsys, "compare", "-r", files / "ref.de", "-i", *hyps, "-m", "bleu",
                        "--rng", "sacrebleu", "-f", "json")
     assert code == 0
-    res = json.loads(out)["metrics"]["bleu"]
+    res = {s: obj["metrics"]["bleu"] for s, obj in json_lines(out, "system").items()}
     refs = (files / "ref.de").read_text().splitlines()
     named = [(s, (files / f"{s}.de").read_text().splitlines()) for s in names]
     _, scores = significance.PairedTest(named, {"BLEU": BLEU(references=[refs])}, None,
@@ -113,7 +133,11 @@ def test_compare_matches_sacrebleu_cli_numbers(files, capsys):
             (r.score, r.p_value, r.mean, r.ci)
     code, out, _ = run(capsys, "compare", "-r", files / "ref.de", "-i", *hyps, "-m", "bleu",
                        "rougeL", "--test", "ar", "--n-samples", "500")
-    assert code == 0 and "(p = " in out and "baseline: Online-W" in out
+    assert code == 0 and "baseline: Online-W" in out
+    blocks = out.split("\n\n")
+    bleu = next(b for b in blocks if b.startswith("## bleu ↑ 0-100")).splitlines()
+    assert bleu[1].split() == ["system", "score", "p"]  # ar: no bootstrap mean, no interval
+    assert [line.split()[0] for line in bleu[3:]] == names
     code, _, err = run(capsys, "compare", "-r", files / "ref.de", "-i", hyps[0])
     assert code == 2 and "baseline" in err
 
@@ -124,5 +148,5 @@ def test_correlate_takes_gtm_and_meteor(files, capsys):
                          files / "ref.de", "-i", *hyps, "-m", "gtm2", "meteor", "-f", "json",
                          "--n-bootstrap", "10")
     assert code == 0, err
-    metrics = json.loads(out)["metrics"]
+    metrics = json_lines(out, "metric")
     assert set(metrics) == {"gtm2", "meteor"}

@@ -265,9 +265,10 @@ def test_cli_score_and_train(mtalign, tmp_path, capsys):
     (tmp_path / "e").write_text("the house\nthe book\na book\n")
     table = tmp_path / "t.sim"
     assert main(["train-similarity", "--src", str(tmp_path / "f"), "--tgt", str(tmp_path / "e"),
-                 "-o", str(table), "--iterations", "10", "--min-prob", "0"]) == 0
+                 "-o", str(table), "--iterations", "10", "--min-prob", "0",
+                 "--progress"]) == 0
     err = capsys.readouterr().err
-    assert "IBM-1 iteration 10/10" in err
+    assert "IBM-1 iteration 10/10" in err  # stderr is not a terminal: shown by --progress
     sim = mtalign.WordSimilarity.load(table)
     assert sim.lookup("house", "house") == 1.0 and len(sim) == 4
     assert main(["score", "-i", str(tmp_path / "hyp"), "-r", str(tmp_path / "r2"), "-m", "sia",

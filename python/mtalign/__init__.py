@@ -10,9 +10,21 @@ Every metric is a :class:`Metric` with the same methods (``sentence_score``,
 0.8333333333333334
 >>> float(mtalign.Wer().sentence_score("a b c", "a b d"))
 0.3333333333333333
->>> mtalign.Bleu().batch_score(["a b c d"], ["a b c d"]).tolist()
-[100.0]
+>>> mtalign.Bleu().batch_score(["The cat sat"], ["The cat sat down"]).round(2).tolist()
+[71.65]
+
+The submodules that pull in more (``demo``, ``dask``, ``compat``, ``registry``, ``cli``) are
+imported on first use, so ``mtalign.demo.load_sample()`` works after ``import mtalign`` alone
+and ``import mtalign`` does not import Dask:
+
+>>> len(mtalign.demo.load_sample()[0])
+4
 """
+
+import importlib
+import importlib.util
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from mtalign import io, kernels, meta, metrics
 from mtalign._mtalign import __version__
@@ -57,3 +69,28 @@ __all__ = [
     "__version__",
 ]
 __all__ += metrics.__all__
+
+if TYPE_CHECKING:  # what the lazy attributes below resolve to, for type checkers
+    from mtalign import cli as cli
+    from mtalign import compat as compat
+    from mtalign import dask as dask
+    from mtalign import demo as demo
+    from mtalign import registry as registry
+
+# Submodules reachable as ``mtalign.<name>`` without an import of their own, imported on
+# first access (PEP 562): ``dask`` imports Dask, and the others are not needed to score.
+_LAZY_SUBMODULES = frozenset({"cli", "compat", "dask", "demo", "registry"})
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``mtalign.demo`` and the other lazy submodules, imported on first access."""
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # Without Dask installed, mtalign.dask cannot be imported: listing it would make
+    # inspect.getmembers(mtalign) and similar tools fail.
+    lazy = _LAZY_SUBMODULES if importlib.util.find_spec("dask") else _LAZY_SUBMODULES - {"dask"}
+    return sorted(set(globals()) | lazy)

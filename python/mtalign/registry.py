@@ -8,9 +8,11 @@ A metric family is one :class:`Family` row in :data:`FAMILIES`; ``mtalign score`
 ('Rouge', 'rougeS4')
 >>> family_of("cs0").name
 'dcs'
->>> make_metric("bleus2")[0]
-Bleu(max_order=2, smooth='add1', tokenize='13a', lowercase=False, effective_order=False, smooth_value=None, ref_length='closest', trg_lang='', spm_model=None)
-"""  # noqa: E501
+>>> make_metric("bleus2")[0] == Bleu.bleus(2)
+True
+>>> make_metric("bleu")[0] == Bleu()
+True
+"""
 
 from __future__ import annotations
 
@@ -51,8 +53,10 @@ class MetricOptions:
 
     ``tokenize=None`` means each family's own default: the ``compat`` profile's for ROUGE,
     ``unicode`` for DCS and SIA, sacrebleu's ``13a`` for the baselines (BLEU, NIST, WER, PER,
-    RIBES). ``lowercase`` applies to ROUGE and SIA; the baselines keep case unless
-    ``lowercase_baselines`` (as sacrebleu); DCS always compares case as given.
+    RIBES, GTM), ``whitespace`` for METEOR (chrF and TER tokenize as sacrebleu). ``lowercase``
+    applies to ROUGE and SIA; the baselines (and chrF) keep case unless
+    ``lowercase_baselines`` (as sacrebleu); TER ignores case (sacrebleu's default); DCS
+    always compares case as given.
     """
 
     tokenize: str | None = None
@@ -86,16 +90,21 @@ class MetricOptions:
 
 def add_metric_options(p: argparse.ArgumentParser) -> None:
     """The options of :class:`MetricOptions` on a command's parser (same for every command)."""
+    from mtalign.cli.common import existing_dir, existing_file, fraction, positive_float
+
     p.add_argument("--tokenize", default=None, choices=TOKENIZERS + EXTERNAL_TOKENIZERS,
-                   help="word tokenizer (default: unicode for ROUGE (or the --compat "
+                   metavar="NAME",
+                   help="word tokenizer: " + ", ".join(TOKENIZERS + EXTERNAL_TOKENIZERS) +
+                        " (default: unicode for ROUGE (or the --compat "
                         "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
-                        "WER, PER, RIBES)")
+                        "WER, PER, RIBES, GTM; whitespace for METEOR; chrF and TER tokenize "
+                        "as sacrebleu does and ignore it)")
     p.add_argument("--no-lowercase", action="store_true",
                    help="keep case for ROUGE and SIA (DCS always compares case as given; "
                         "the baselines keep it unless --lowercase-baselines)")
     p.add_argument("--lowercase-baselines", action="store_true",
-                   help="lowercase for BLEU, NIST, WER, PER, RIBES (case is kept by default, "
-                        "as in sacrebleu)")
+                   help="lowercase for BLEU, chrF, NIST, WER, PER, RIBES, GTM (case is kept "
+                        "by default, as in sacrebleu; TER always ignores case, as sacrebleu's)")
     p.add_argument("--compat", default=_COMPAT.default, choices=_COMPAT.choices,
                    help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
                         "or as rouge-score 0.1.2 does (default: %(default)s)")
@@ -107,13 +116,13 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                         "profile's: max, average or best_f)")
     p.add_argument("--jackknife", action="store_true",
                    help="ROUGE: mean over leave-one-out reference sets (needs >= 2 references)")
-    p.add_argument("--beta", type=float, default=_BETA.default,
+    p.add_argument("--beta", type=positive_float, default=_BETA.default, metavar="B",
                    help="ROUGE F-measure beta (default: %(default)g)")
     p.add_argument("--level", default=_LEVEL.default, choices=_LEVEL.choices,
                    help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
     p.add_argument("--ignore-spaces", action="store_true",
                    help="DCS at character level: drop whitespace before matching")
-    p.add_argument("--sia-alpha", type=float, default=None,
+    p.add_argument("--sia-alpha", type=fraction(True, False), default=None, metavar="A",
                    help=f"SIA decay factor in (0, 1] (default: {_SIA_ALPHA.default})")
     p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
@@ -126,13 +135,13 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trg-lang", default="", metavar="LANG",
                    help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
                         "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
-    p.add_argument("--spm-model", default=None, metavar="FILE",
+    p.add_argument("--spm-model", default=None, metavar="FILE", type=existing_file,
                    help="BLEU with --tokenize spm/flores101/flores200: the local SentencePiece "
                         "model file (never downloaded)")
-    p.add_argument("--similarity", default=None, metavar="TABLE",
+    p.add_argument("--similarity", default=None, metavar="TABLE", type=existing_file,
                    help="SIA stochastic matching with a similarity table saved by "
-                        "`mtalign train-similarity` (default: exact matching)")
-    p.add_argument("--wordnet", default=None, metavar="DIR",
+                        "mtalign train-similarity (default: exact matching)")
+    p.add_argument("--wordnet", default=None, metavar="DIR", type=existing_dir,
                    help="METEOR's synonym stage: a WordNet database directory, e.g. "
                         "/usr/share/wordnet from Debian's wordnet-base (default: no synonyms)")
 
@@ -214,10 +223,12 @@ def _is_bleu(name: str) -> bool:
 def _bleu(names: Sequence[str], o: MetricOptions) -> Bleu:
     m = _BLEU.match(names[0])
     assert m is not None
-    # bleu<N>: sacrebleu's BLEU (exp smoothing); bleus<N>: Lin & Och's BLEUS (add1).
-    return Bleu(int(m.group(2) or 4), smooth="add1" if m.group(1) else "exp",
-                tokenize=o.tokenize, lowercase=o.lowercase_baselines, trg_lang=o.trg_lang,
-                spm_model=o.spm_model)
+    # bleu<N>: Python's Bleu(N), sacrebleu's BLEU (corpus_bleu, and sentence_bleu at
+    # sentence level); bleus<N>: Bleu.bleus(N), Lin & Och's BLEUS (add-one).
+    options: dict[str, Any] = {"tokenize": o.tokenize, "lowercase": o.lowercase_baselines,
+                               "trg_lang": o.trg_lang, "spm_model": o.spm_model}
+    order = int(m.group(2) or 4)
+    return Bleu.bleus(order, **options) if m.group(1) else Bleu(order, **options)
 
 
 def _nist(names: Sequence[str], o: MetricOptions) -> Nist:
@@ -292,7 +303,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant,
            examples=("sia",)),
     Family("bleu", _is_bleu, _bleu,
-           "bleu, bleu<N> (sacrebleu's BLEU-N), bleus<N> (BLEUS-N, add-one), N = 1..12",
+           "bleu, bleu<N> (sacrebleu's BLEU-N: corpus_bleu; sentence_bleu per sentence), "
+           "bleus<N> (Lin & Och's BLEUS-N, add-one), N = 1..12",
            _report_scalar, _default_variant, per_name=True,
            examples=("bleu", "bleu2", "bleus4")),
     Family("chrf", lambda n: n in ("chrf", "chrf++"),

@@ -11,27 +11,36 @@ the best hypothesis of every n-best list against the references;
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 from mtalign import __version__
 from mtalign.cli import ranking, rouge155, score, similarity
-from mtalign.cli.common import CliError
+from mtalign.cli.common import CliError, Parser
 from mtalign.errors import MtalignError
 from mtalign.meta import cli as meta_cli
 
+#: ``mtalign --help``'s description.
+DESCRIPTION = ("mtalign scores machine translation and summarization output against reference "
+               "translations (ROUGE, BLEU, chrF, TER, METEOR, DCS, SIA and more), judges "
+               "metrics against human scores and rankings, and tests whether one system is "
+               "significantly better than another. Input files are UTF-8 text, one segment per "
+               "line, aligned line by line; gzip, xz and bzip2 files are read as they are. "
+               "Run 'mtalign demo' for a tour on data shipped with mtalign, and "
+               "'mtalign COMMAND --help' for each command.")
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser() -> Parser:
     """The ``mtalign`` parser with every subcommand.
 
     >>> build_parser().parse_args(["demo"]).command
     'demo'
     """
-    p = argparse.ArgumentParser(prog="mtalign", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"mtalign {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = Parser(prog="mtalign", description=DESCRIPTION)
+    p.add_argument("--version", action="version", version=f"mtalign {__version__}",
+                   help="print the version and exit")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                           title="commands")
     score.add_commands(sub)
     ranking.add_commands(sub)
     similarity.add_commands(sub)
@@ -41,15 +50,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs one ``mtalign`` command; returns the exit status (2 for errors, printed to stderr).
+    """Runs one ``mtalign`` command; returns the exit status (0, or 2 for an error, reported
+    in one line on stderr; ``--help`` returns 0 after printing the help).
 
     >>> main(["score", "-r", "/nonexistent/ref", "-i", "/nonexistent/hyp"])
     2
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["rouge155"]:  # ROUGE-1.5.5's own option syntax (e.g. "-2 -1") follows
+    if argv[:1] == ["rouge155"] and argv[1:] not in (["-h"], ["--help"]):
+        # ROUGE-1.5.5's own option syntax (e.g. "-2 -1") follows: argparse must not read it.
         argv.insert(1, "--")
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # found by the top parser: point to the help of the command they follow
+            Parser(prog=f"mtalign {args.command}").error(
+                f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as e:  # --help, --version, or a bad argument (reported already)
+        return e.code if isinstance(e.code, int) else 2
     try:
         return int(args.func(args))
     except (CliError, MtalignError) as e:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import getopt
+import io
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -31,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError
+from mtalign._mtalign import ConfigError, InputError
 from mtalign._mtalign import stem as _native_stem
 from mtalign._mtalign import tokenize as _native_tokenize
 from mtalign.compat.rouge155 import (
@@ -42,6 +43,7 @@ from mtalign.compat.rouge155 import (
     per_evaluation,
     summary_lcs,
 )
+from mtalign.io import read_bytes
 from mtalign.metrics.rouge import Rouge
 
 __all__ = ["add_command", "parse_options", "run"]
@@ -52,6 +54,27 @@ _SEE = [re.compile(rb'^<a size="[0-9]+" name="[0-9]+">\[([0-9]+)\]</a>\s+'
         re.compile(rb'^<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)')]
 _ISI = re.compile(rb'^<S SNTNO="[0-9a-z,]+">([^<]+)</S>')
 _RULE = "-" * 45
+USAGE = "mtalign rouge155 [ROUGE-1.5.5 options] config.xml [systemID]"
+#: ``mtalign rouge155 --help`` (and ``-h``, as ROUGE-1.5.5's own).
+DESCRIPTION = """\
+ROUGE-1.5.5's own command line, computed by mtalign: it reads ROUGE-1.5.5's
+XML configuration (EVAL, PEER-ROOT, MODEL-ROOT, INPUT-FORMAT of type SPL, SEE
+or ISI, PEERS and MODELS) and prints the same report: for each system and
+measure, the average recall, precision and F-measure with their confidence
+intervals. Give a system ID after the configuration file, or -a for every
+system. gzip, xz and bzip2 files are read as they are.
+
+Options, with ROUGE-1.5.5's meaning:
+  -a         evaluate every system          -n N     ROUGE-1 .. ROUGE-N (N <= 9)
+  -x         no ROUGE-L                     -w W     ROUGE-W with weight W
+  -2 D       ROUGE-S with skip distance D   -u, -U   ROUGE-SU only, or S and SU
+             (-1: any distance)             -m       Porter stemming
+  -s         remove stopwords               -f A|B   model average or best model
+  -l N       first N words only             -b N     first N bytes only
+  -c CF      confidence level (0-100)       -r R     bootstrap resamples (>= 1)
+  -p ALPHA   F-measure weight (0-1)         -d       per-evaluation scores
+  -e DIR     accepted and ignored: mtalign ships ROUGE-1.5.5's data
+  -h, -H     this help"""
 _DOTS = "." * 45
 
 
@@ -79,27 +102,35 @@ def _text_of(node: ET.Element | None) -> str:
 
 def read_config(path: str) -> list[Evaluation]:
     """The ``<EVAL>`` elements of a ROUGE-1.5.5 configuration, in document order."""
+    try:
+        root = ET.fromstring(read_bytes(path))
+    except ET.ParseError as err:
+        raise InputError(f"{path}: not a valid XML configuration ({err})") from None
     out = []
-    for ev in ET.parse(path).getroot().iter("EVAL"):
+    for ev in root.iter("EVAL"):
         fmt_node = ev.find("INPUT-FORMAT")
         fmt = (fmt_node.get("TYPE") or "") if fmt_node is not None else ""
         if fmt.upper() not in ("SPL", "SEE", "ISI"):
-            raise ConfigError(f"rouge155: input format {fmt!r} is not supported (SPL, SEE, "
-                              "ISI)")
+            raise InputError(f"{path}: evaluation {ev.get('ID', '')}: input format {fmt!r} "
+                             "is not supported (SPL, SEE, ISI)")
         peer_root = Path(_text_of(ev.find("PEER-ROOT")))
         model_root = Path(_text_of(ev.find("MODEL-ROOT")))
         e = Evaluation(ev.get("ID", ""), fmt.upper())
         for p in ev.iter("P"):
             e.peers[p.get("ID", "")] = peer_root / _text_of(p)
         e.models = [model_root / _text_of(m) for m in ev.iter("M")]
+        if not e.models:
+            raise InputError(f"{path}: evaluation {e.eval_id} has no models (<M>)")
         out.append(e)
+    if not out:
+        raise InputError(f"{path} has no evaluations (<EVAL>)")
     return out
 
 
 def read_sentences(path: Path, fmt: str) -> list[bytes]:
     """The sentences ROUGE-1.5.5 reads from a file (bytes, ASCII-lowercased)."""
     sents = []
-    with open(path, "rb") as fh:
+    with io.BytesIO(read_bytes(path)) as fh:
         for line in fh:
             if fmt == "SPL":
                 line = line[:-1] if line.endswith(b"\n") else line
@@ -218,31 +249,90 @@ def _by_eval_id(key: str) -> tuple:
     return (0, int(m.group()), "") if m else (1, 0, key)
 
 
+def _int_option(flags: dict[str, str], name: str, default: int, low: int,
+                high: int | None = None) -> int:
+    """Option ``-name``'s whole number in [low, high], or ``default`` when it is not given."""
+    if name not in flags:
+        return default
+    text = flags[name]
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low or (high is not None and value > high):
+        upto = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise ConfigError(f"rouge155: -{name} expects a whole number {upto}, got {text!r}")
+    return value
+
+
+def _float_option(flags: dict[str, str], name: str, default: float, low: float, high: float,
+                  low_open: bool = False) -> float:
+    """Option ``-name``'s number in [low, high] (``low_open``: low excluded)."""
+    if name not in flags:
+        return default
+    text = flags[name]
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (low < value if low_open else low <= value) or not value <= high:
+        what = f"> {low:g}" if high == float("inf") else f"from {low:g} to {high:g}"
+        raise ConfigError(f"rouge155: -{name} expects a number {what}, got {text!r}")
+    return value
+
+
+def _sentences(config: str, e: Evaluation, path: Path) -> list[bytes]:
+    """:func:`read_sentences`, its errors naming the configuration and the evaluation."""
+    try:
+        return read_sentences(path, e.fmt)
+    except InputError as err:
+        raise InputError(f"{config}: evaluation {e.eval_id}: {err}") from None
+
+
 def run(argv: list[str], out: Any = None) -> int:
     """Runs ``mtalign rouge155`` with ROUGE-1.5.5's arguments; prints the report to ``out``."""
     out = sys.stdout if out is None else out
     flags, rest = parse_options(argv[1:] if argv[:1] == ["--"] else argv)
     if "h" in flags or "H" in flags:
-        print(__doc__.split("\n\n>>>")[0], file=out)
+        print(f"usage: {USAGE}\n\n{DESCRIPTION}", file=out)
         return 0
     if not rest:
         raise ConfigError("rouge155: give a ROUGE-1.5.5 configuration file")
+    if len(rest) > 2:
+        raise ConfigError(f"rouge155: unexpected arguments after the system ID: "
+                          f"{' '.join(rest[2:])} (options go before the configuration file)")
     if "l" in flags and "b" in flags:
         raise ConfigError("rouge155: -l and -b cannot be used together")
-    opts = {"l": int(flags.get("l", 0)), "b": int(flags.get("b", 0)), "s": "s" in flags}
-    alpha = float(flags.get("p", 0.5))
+    opts = {"l": _int_option(flags, "l", 0, 0), "b": _int_option(flags, "b", 0, 0),
+            "s": "s" in flags}
+    alpha = _float_option(flags, "p", 0.5, 0.0, 1.0)
     conf = flags.get("c", "95")
-    samples = int(flags.get("r", 1000))
+    _float_option(flags, "c", 95.0, 0.0, 100.0)
+    samples = _int_option(flags, "r", 1000, 1)
+    max_n = _int_option(flags, "n", 0, 0, 9)
+    if flags.get("f", "A") not in ("A", "B"):
+        raise ConfigError(f"rouge155: -f expects A (average over models) or B (best model), "
+                          f"got {flags['f']!r}")
+    if "w" in flags:
+        _float_option(flags, "w", 1.2, 0.0, float("inf"), low_open=True)
+    if "2" in flags:
+        _int_option(flags, "2", 0, -1)
     stem, mode = "m" in flags, {"A": "average", "B": "best"}[flags.get("f", "A")]
     evals = read_config(rest[0])
+    known = sorted({p for e in evals for p in e.peers})
     if "a" in flags:
-        peers = sorted({p for e in evals for p in e.peers})
+        peers = known
+        if not peers:
+            raise InputError(f"{rest[0]} has no peers (<P>) to evaluate")
     elif len(rest) > 1:
         peers = [rest[1]]
+        if rest[1] not in known:
+            raise InputError(f"{rest[0]}: no evaluation has a peer with ID {rest[1]!r} "
+                             f"(peer IDs: {', '.join(known) or 'none'})")
     else:
         raise ConfigError("rouge155: give a system ID or -a")
     # (tag, mtalign variant, summary-level over several sentences)
-    metrics = [(f"ROUGE-{n}", f"rouge{n}", False) for n in range(1, int(flags.get("n", 0)) + 1)]
+    metrics = [(f"ROUGE-{n}", f"rouge{n}", False) for n in range(1, max_n + 1)]
     if "x" not in flags:
         metrics.append(("ROUGE-L", "rougeL", True))
     if "w" in flags:
@@ -265,8 +355,8 @@ def run(argv: list[str], out: Any = None) -> int:
             if peer not in e.peers:
                 print(f"*ROUGE Warning: test instance for peer {peer} does not exist for "
                       f"evaluation {e.eval_id}", file=sys.stderr)
-        hyp_sents = [read_sentences(e.peers[peer], e.fmt) for e in present]
-        ref_sents = [[read_sentences(m, e.fmt) for m in e.models] for e in present]
+        hyp_sents = [_sentences(rest[0], e, e.peers[peer]) for e in present]
+        ref_sents = [[_sentences(rest[0], e, m) for m in e.models] for e in present]
         batch = rouge.batch_score([_tokens(s, opts) for s in hyp_sents],
                                   [[_tokens(m, opts) for m in r] for r in ref_sents])
         # Owned (n, 3) arrays: the rows of multi-sentence evaluations are replaced below.
@@ -301,8 +391,8 @@ def run(argv: list[str], out: Any = None) -> int:
 def add_command(sub: Any) -> None:
     """Registers ``mtalign rouge155`` on the CLI's subparsers."""
     p = sub.add_parser("rouge155", help="ROUGE-1.5.5's command line (its XML config, its report)",
-                       description=__doc__.split("\n\n>>>")[0],
+                       usage=USAGE, description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("args", nargs=argparse.REMAINDER,
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="...",
                    help="ROUGE-1.5.5 options, the config file and an optional system ID")
     p.set_defaults(func=lambda a: run(list(a.args)))

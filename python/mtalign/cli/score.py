@@ -22,9 +22,17 @@ from typing import Any
 import numpy as np
 
 from mtalign import __version__, registry
-from mtalign.cli.common import CliError
+from mtalign.cli import tables
+from mtalign.cli.common import (
+    CliError,
+    add_progress_options,
+    bootstrap,
+    count,
+    positive_int,
+    progress_bar,
+)
 from mtalign.errors import InputError, MtalignError
-from mtalign.io import LineStream
+from mtalign.io import LineStream, system_names
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.partial import combine, corpus_result, from_statistics
 from mtalign.metrics.results import DCS_FIELDS, DcsResult, RougeResult, Score
@@ -39,8 +47,10 @@ _SHORT = {"precision": "P", "recall": "R", "fmeasure": "F", "score": ""}
 class _Family:
     """One metric object of ``mtalign score`` and what it has summed so far, per system."""
 
-    def __init__(self, fam: registry.Family, metric: Any, names: list[str], n_sys: int):
+    def __init__(self, fam: registry.Family, metric: Any, names: list[str], n_sys: int,
+                 sentence_level: bool = False):
         self.fam, self.metric, self.names = fam, metric, names
+        self.sentence_level = sentence_level
         self.key = names[0] if fam.per_name else fam.name
         self.totals = [combine([]) for _ in range(n_sys)]
         # NIST (aggregation None: rows weighted over the whole batch): the files are one
@@ -56,14 +66,18 @@ class _Family:
         n_sys, k = len(hyps), len(refs)
         metric = self.metric
         if self.batch:
-            self.results = []
+            self.results, each = [], []
             for s, h in enumerate(hyps):
                 try:
                     self.results.append(metric.corpus_score(h, refs, threads=threads))
+                    # Sentence rows are the metric's sentence scores (batch_score: NIST weighs
+                    # a sentence by its own references, nltk's sentence_nist), not the corpus
+                    # result's per-sentence shares under the corpus weights.
+                    each.append(metric.batch_score(h, refs, threads=threads)
+                                if self.sentence_level else self.results[-1].per_sentence)
                 except MtalignError as e:  # numbered as in one batch of every system
                     raise _renumbered(e, s * k) from None
-            return [{self.names[0]: (("score",), r.per_sentence.reshape(-1, 1))}
-                    for r in self.results]
+            return [{self.names[0]: (("score",), np.asarray(e).reshape(-1, 1))} for e in each]
         arr, nh, nr, _ = metric._run([h for sys in hyps for h in sys], refs * n_sys, threads)
         stats = metric._stats(arr)
         empty_hyps = [0] * n_sys
@@ -188,24 +202,36 @@ class _Rows:
         self.file.close()
 
 
-def _tsv_header(families: list[_Family], system_column: bool) -> str:
-    header = (["system"] if system_column else []) + ["line"]
-    for f in families:
-        fields = Score._fields if isinstance(f.metric, Rouge) else ("score",)
-        for name in f.names:
-            header += [f"{name}_{_SHORT[c]}" if _SHORT[c] else name for c in fields]
-    return "\t".join(header)
+def _tsv_fields(families: list[_Family]) -> list[tuple[str, str]]:
+    """(metric name, field) of each score column of the TSV, in order."""
+    return [(name, c) for f in families
+            for name in f.names
+            for c in (Score._fields if isinstance(f.metric, Rouge) else ("score",))]
+
+
+def _tsv_header(families: list[_Family]) -> str:
+    """One TSV for every use (``correlate --scores`` reads it): ``system``, ``line`` (a
+    segment's number, or ``corpus`` on a system's corpus row), one column per score."""
+    return "\t".join(["system", "line"] + [f"{name}_{_SHORT[c]}" if _SHORT[c] else name
+                                          for name, c in _tsv_fields(families)])
 
 
 def _tsv_rows(cols: list[dict[str, tuple[tuple[str, ...], np.ndarray]]], first: int,
-              system: str | None) -> list[str]:
+              system: str) -> list[str]:
     arrays = [arr for fam in cols for _, arr in fam.values()]
     if not arrays:
         return []
     table = np.hstack(arrays).tolist()
-    lead = "" if system is None else system + "\t"
-    return [lead + str(first + i + 1) + "\t" + "\t".join(map(repr, row))
+    return [f"{system}\t{first + i + 1}\t" + "\t".join(map(repr, row))
             for i, row in enumerate(table)]
+
+
+def _tsv_corpus_rows(families: list[_Family], systems: list[str],
+                     outs: list[dict[str, Any]]) -> list[str]:
+    """Each system's corpus scores as a row of the TSV (``line`` = ``corpus``)."""
+    fields = _tsv_fields(families)
+    return [f"{name}\tcorpus\t" + "\t".join(repr(out["scores"][m][c]) for m, c in fields)
+            for name, out in zip(systems, outs, strict=True)]
 
 
 def _json_rows(cols: list[dict[str, tuple[tuple[str, ...], np.ndarray]]]) -> list[str]:
@@ -218,17 +244,18 @@ def _json_rows(cols: list[dict[str, tuple[tuple[str, ...], np.ndarray]]]) -> lis
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    systems: list[str] = list(args.input)
+    paths: list[str] = list(args.input)
     options = registry.MetricOptions.from_args(args)
-    families = [_Family(fam, metric, names, len(systems))
+    families = [_Family(fam, metric, names, len(paths), args.sentence_level)
                 for fam, metric, names in registry.group_metrics(args.metrics, options)]
     whole = any(f.batch for f in families)
     # NIST's weights count every reference of the corpus: then the files are one chunk.
     chunk_lines = sys.maxsize if whole else args.chunk_lines
     if chunk_lines < 1:
         raise CliError(f"--chunk-lines must be >= 1 (got {chunk_lines})")
-    streams = _open(systems + list(args.refs))
+    streams = _open(paths + list(args.refs))
     try:
+        systems = system_names(paths, args.names)
         return _score_streams(args, systems, families, streams, chunk_lines)
     finally:
         for st in streams:
@@ -240,19 +267,18 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
     n_sys, fmt, level = len(systems), args.format, args.sentence_level
     direct = n_sys == 1 and fmt != "text"
     sinks = [_Rows(direct) for _ in systems] if level else []
-    if level and fmt == "json" and direct:
-        sys.stdout.write('{\n "sentences": [\n')
+    if level and fmt == "json" and direct:  # one JSON line, its sentences streamed first
+        sys.stdout.write(json.dumps({"system": systems[0]}, ensure_ascii=False)[:-1]
+                         + ', "sentences": [')
     if level and fmt != "json":
-        header = _tsv_header(families, n_sys > 1)
+        header = _tsv_header(families)
         if direct:
             print(header)
-    from mtalign._progress import Progress
-
     # MTALIGN_PROGRESS_DELAY: seconds before the bar appears (default 2; tests set 0).
     delay = float(os.environ.get("MTALIGN_PROGRESS_DELAY", "2"))
     lead = streams[0]
     unit = "MiB of " + lead.name if lead.size else "lines"
-    progress = None if args.quiet else Progress(f"mtalign score ({unit})", delay=delay)
+    progress = None if args.quiet else progress_bar(args, f"mtalign score ({unit})", delay)
     n = 0
     while True:
         chunks = [st.chunk(chunk_lines) for st in streams]
@@ -269,9 +295,9 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         for s, sink in enumerate(sinks):
             cols = [fam_cols[s] for fam_cols in per_fam]
             if fmt == "json":
-                sink.write(_json_rows(cols), sep=",\n" if sink.direct else ",")
+                sink.write(_json_rows(cols), sep=",")
             else:
-                sink.write(_tsv_rows(cols, n, systems[s] if n_sys > 1 else None))
+                sink.write(_tsv_rows(cols, n, systems[s]))
         n += k
         if progress is not None:
             if lead.size:
@@ -280,6 +306,8 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
                 progress(n, n)  # the length of a stream is not known
     if progress is not None:
         progress.close()
+    if n == 0:
+        raise InputError(f"{lead.name} is empty (no lines): nothing to score")
 
     outs = []
     for s in range(n_sys):
@@ -295,83 +323,112 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         out: dict[str, Any] = {"scores": scores, **counts}
         if len(signatures) == 1:
             out["signature"] = next(iter(signatures.values()))
+        if level:
+            signatures.update(_sentence_signatures(families, len(streams) - n_sys))
         out["signatures"] = signatures
         outs.append(out)
     _print_results(args, systems, families, outs, sinks)
     return 0
 
 
+def _sentence_signatures(families: list[_Family], n_refs: int) -> dict[str, str]:
+    """``"<name> sentences"`` -> the signature of the sentence rows, for the families whose
+    sentence scores differ in definition from their corpus score (BLEU: sentence_bleu's
+    effective order)."""
+    out = {}
+    for f in families:
+        sentences = f.metric.at_sentence_level().signature(n_refs)
+        if sentences != f.metric.signature(n_refs):
+            out[f"{f.key} sentences"] = sentences
+    return out
+
+
 def _print_results(args: argparse.Namespace, systems: list[str], families: list[_Family],
                    outs: list[dict[str, Any]], sinks: list[_Rows]) -> None:
     fmt, level, n_sys = args.format, args.sentence_level, len(systems)
     write = sys.stdout.write
-    if fmt == "json":
+    if fmt == "json":  # JSON Lines: one object per system, whatever their number
         spools: list[_Rows | None] = list(sinks) if sinks else [None] * n_sys
         for name, out, sink in zip(systems, outs, spools, strict=True):
-            if n_sys > 1:
-                out = {"system": name, **out}
+            head = json.dumps({"system": name}, ensure_ascii=False)[:-1]
+            rest = json.dumps(out, ensure_ascii=False)[1:]
             if sink is None:
-                print(json.dumps(out, indent=1 if n_sys == 1 else None, ensure_ascii=False))
-                continue
-            rest = json.dumps(out, indent=1 if n_sys == 1 else None, ensure_ascii=False)
-            if sink.direct:  # the rows are out already
-                write("\n ],\n" + rest[2:] + "\n")
+                print(f"{head}, {rest}")
+            elif sink.direct:  # the head and the rows are out already
+                write("], " + rest + "\n")
             else:
-                write('{"sentences": [')
+                write(head + ', "sentences": [')
                 sink.copy_to(sys.stdout)
-                write("], " + rest[1:] + "\n")
+                write("], " + rest + "\n")
         return
-    if fmt == "tsv":
-        if level:
-            if n_sys > 1:
-                print(_tsv_header(families, True))
-            for sink in sinks:
-                sink.copy_to(sys.stdout)
-            return
-        rows = ["system\tmetric\tfield\tvalue" if n_sys > 1 else "metric\tfield\tvalue"]
-        for name, out in zip(systems, outs, strict=True):
-            lead = f"{name}\t" if n_sys > 1 else ""
-            for k, vals in out["scores"].items():
-                rows += [f"{lead}{k}\t{f}\t{v!r}" for f, v in vals.items()]
-        print("\n".join(rows))
-        return
-    print(_format_text(systems[0], outs[0]) if n_sys == 1 else _format_table(systems, outs))
-    if level:
-        print(_tsv_header(families, n_sys > 1))
+    if fmt == "tsv":  # the segment rows (with --sentence-level), then the corpus rows
+        if not (level and sinks[0].direct):
+            print(_tsv_header(families))
         for sink in sinks:
             sink.copy_to(sys.stdout)
+        print("\n".join(_tsv_corpus_rows(families, systems, outs)))
+        return
+    report = _format_text(systems[0], outs[0]) if n_sys == 1 else _format_table(systems, outs)
+    print("\n".join(report))
+    if level:
+        print("\n" + "\n".join(_sentence_table(families, sinks, n_sys > 1)))
+    print("\n".join(tables.signature_lines(outs[0]["signatures"])))
 
 
-def _format_text(name: str, out: dict) -> str:
-    lines = [f"# {name}"]
-    width = max([len("metric")] + [len(k) for k in out["scores"]])
+def _format_text(name: str, out: dict) -> list[str]:
+    """One system: a row per metric (name, direction, scale) with its fields."""
     used = [f for f in FIELDS if any(f in v for v in out["scores"].values())]
-    lines.append(f"{'metric':<{width}}  " + "  ".join(f"{f:>9}" for f in used))
-    for k, vals in out["scores"].items():
-        cells = [f"{vals[f]:9.4f}" if f in vals else " " * 9 for f in used]
-        lines.append(f"{k:<{width}}  " + "  ".join(cells))
-    for family, sig in out["signatures"].items():
-        lines.append(f"signature ({family}): {sig}")
-    return "\n".join(lines)
+    values = [tables.Column(_SHORT[f] or f) for f in used]
+    rows = [[tables.metric_header(k), *(f"{vals[f]:.4f}" if f in vals else "" for f in used)]
+            for k, vals in out["scores"].items()]
+    return tables.wrap(f"# {name}") + tables.table([tables.label("metric")], values, rows)
 
 
-def _format_table(systems: list[str], outs: list[dict]) -> str:
+def _format_table(systems: list[str], outs: list[dict]) -> list[str]:
     """Systems × metrics: ROUGE's F-measure, every other metric's score."""
     names = list(outs[0]["scores"])
-    width = max(len("system"), *(len(s) for s in systems))
-    cols = [max(9, len(m)) for m in names]
-    lines = [f"{'system':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in
-                                                   zip(names, cols, strict=True))]
-    for name, out in zip(systems, outs, strict=True):
-        cells = []
-        for m, w in zip(names, cols, strict=True):
-            v = out["scores"][m]
-            cells.append(f"{v.get('fmeasure', v.get('score', float('nan'))):{w}.4f}")
-        lines.append(f"{name:<{width}}  " + "  ".join(cells))
-    lines.append("(ROUGE: F-measure)")
-    for family, sig in outs[0]["signatures"].items():
-        lines.append(f"signature ({family}): {sig}")
-    return "\n".join(lines)
+    rouge = [m for m in names if "fmeasure" in outs[0]["scores"][m]]
+    columns = [tables.metric_column(m, "F" if m in rouge else "") for m in names]
+    rows = [[name, *(f"{out['scores'][m].get('fmeasure', out['scores'][m].get('score')):.4f}"
+                     for m in names)] for name, out in zip(systems, outs, strict=True)]
+    lines = tables.table([tables.label("system")], columns, rows)
+    if rouge:
+        lines.append("(ROUGE: F-measure; precision and recall in -f json and -f tsv)")
+    return lines
+
+
+def _sentence_table(families: list[_Family], sinks: list[_Rows], by_system: bool) -> list[str]:
+    """The sentence scores (spooled as TSV rows) as a text table."""
+    columns = []
+    for f in families:
+        fields = ("P", "R", "F") if isinstance(f.metric, Rouge) else ("",)
+        columns += [tables.metric_column(name, c) for name in f.names for c in fields]
+    keys = ([tables.label("system")] if by_system else []) + [tables.Column("line")]
+
+    def rows() -> Any:
+        for sink in sinks:
+            sink.file.seek(0)
+            for line in sink.file:
+                cells = line.rstrip("\n").split("\t")  # system, line, scores
+                yield cells[2 - len(keys):2] + [f"{float(v):.4f}" for v in cells[2:]]
+
+    lines = tables.table(keys, columns, rows)
+    for sink in sinks:
+        sink.file.close()
+    return ["# sentence scores"] + lines
+
+
+def _say(*parts: str | list[str]) -> None:
+    """Prints paragraphs wrapped to 80 columns and tables (lists of lines) as they are."""
+    for part in parts:
+        lines = part if isinstance(part, list) else [
+            w for para in part.split("\n") for w in tables.wrap(para, indent="")]
+        print("\n".join(lines))
+
+
+def _interval(ci: tuple[float, float]) -> str:
+    """A 95% interval in two decimals: ``[-0.11, 0.75]``."""
+    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
 #: The metrics ``mtalign demo`` compares (registry names).
@@ -385,55 +442,72 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     systems, refs, mqm = load_mqm_sample()
     names = list(systems)
-    n_boot = args.n_bootstrap
-    print(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
-          f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM\n")
+    n_boot = bootstrap(args.n_bootstrap)
+    _say(f"mtalign {__version__} demo: WMT21 newstest2021 en-de, {len(refs)} segments, "
+         f"{len(refs[0])} references (A, C), {len(systems)} systems rated by MQM.\n")
     metrics = {m: registry.make_metric(m) for m in DEMO_METRICS}
     human = np.stack([mqm[s] for s in names])
     # 1. The metric table: corpus scores, and the MQM average for comparison.
-    width = max(len(s) for s in names)
-    header = f"{'system':<{width}}  {'MQM':>7}  " + "  ".join(f"{m:>8}" for m in metrics)
-    print(header)
-    print("-" * len(header))
     seg: dict[str, np.ndarray] = {}
     for m, (metric, variant) in metrics.items():
         seg[m] = np.stack([metric.scalar_scores(systems[s], refs, variant, args.threads)
                            for s in names])
     def corpus(metric: Any, variant: str | None, hyps: list[str]) -> float:
         res = metric.corpus_score(hyps, refs, args.threads)
-        if isinstance(res, RougeResult):  # F, in percent like the others
-            return 100.0 * res[variant or res.variants[0]].fmeasure
+        if isinstance(res, RougeResult):  # F, on ROUGE's 0-1 scale
+            return res[variant or res.variants[0]].fmeasure
         return float(res)
 
     table = {m: [corpus(metric, variant, systems[s]) for s in names]
              for m, (metric, variant) in metrics.items()}
-    for i, s in enumerate(names):
-        cells = "  ".join(f"{table[m][i]:8.2f}" for m in metrics)
-        print(f"{s:<{width}}  {np.nanmean(human[i]):7.3f}  {cells}")
+    columns = [tables.Column("MQM", "↑ ≤0")]
+    columns += [tables.metric_column(m, "F" if isinstance(metrics[m][0], Rouge) else "")
+                for m in metrics]
+    cells = [[s, f"{np.nanmean(human[i]):.3f}",
+              *(f"{table[m][i]:.{tables.decimals(m)}f}" for m in metrics)]
+             for i, s in enumerate(names)]
+    _say("Corpus scores (ROUGE: F-measure) and the mean MQM score (minus the weighted errors "
+         "per segment: 0 = no error).", tables.table([tables.label("system")], columns, cells))
     # 2. The metrics ranked by correlation with MQM (sentence scores; error rates negated).
-    print(f"\nCorrelation with MQM (Pearson, 95% bootstrap CI over segments, {n_boot} "
-          f"resamples; error rates negated; system level = mean sentence scores)")
+    intervals = (f"95% bootstrap CI over segments, {n_boot} resamples" if n_boot
+                 else "no intervals: --n-bootstrap 0")
+    corr_title = (f"\nCorrelation with MQM (Pearson r; {intervals}; error rates negated; "
+                  f"system level = corpus scores, as WMT) and ORANGE, best system-level r "
+                  f"first.")
     rows = []
     for m, (metric, variant) in metrics.items():
         sign = 1.0 if metric.higher_is_better else -1.0
-        sys_c = meta.correlate(sign * seg[m], human, level="system", n_bootstrap=n_boot)
+        corpus_scores = meta.system_scores(metric, systems, refs, variant=variant,
+                                           threads=args.threads)
+        sys_c = meta.correlate(corpus_scores if sign > 0 else -corpus_scores, human,
+                               level="system", n_bootstrap=n_boot)
         seg_c = meta.correlate(sign * seg[m], human, level="segment", n_bootstrap=n_boot)
         res = orange(metric, [[systems[s][i] for s in names] for i in range(len(refs))],
-                     refs, variant=variant, n_bootstrap=n_boot, threads=args.threads)
+                     refs, variant=variant, n_bootstrap=args.n_bootstrap, threads=args.threads)
         rows.append((m, sys_c, seg_c, res))
     rows.sort(key=lambda r: -r[1].value)
-    print(f"{'rank':>4}  {'metric':<9} {'system r':>8} {'[95% CI]':>17}  {'segment r':>9} "
-          f"{'[95% CI]':>17}  {'ORANGE':>7} {'[95% CI]':>17}")
-    for k, (m, sys_c, seg_c, res) in enumerate(rows, 1):
-        print(f"{k:>4}  {m:<9} {sys_c.value:8.3f} [{sys_c.ci[0]:6.3f}, {sys_c.ci[1]:6.3f}]  "
-              f"{seg_c.value:9.3f} [{seg_c.ci[0]:6.3f}, {seg_c.ci[1]:6.3f}]  "
-              f"{res.orange:7.3f} [{res.ci[0]:6.3f}, {res.ci[1]:6.3f}]")
-    print("\nORANGE: the mean rank of the references among the 8 system outputs, as a share "
-          "of 9 places (lower is better;\nreferences always above every output give 1/9 = "
-          "0.111). Ranked by system-level r.")
-    print("With 8 systems the system-level intervals are wide: read them before the ranks.")
-    print("data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
-          "mtalign/data/README.md")
+    r_note, o_note = f"↑ {tables.CORRELATION_SCALE}", f"↓ {tables.ORANGE_SCALE}"
+    columns = [tables.Column("sys r", r_note), tables.Column("95% CI"),
+               tables.Column("seg r", r_note), tables.Column("95% CI"),
+               tables.Column("ORANGE", o_note), tables.Column("95% CI")]
+    cells = [[m, f"{sys_c.value:.3f}", _interval(sys_c.ci), f"{seg_c.value:.3f}",
+              _interval(seg_c.ci), f"{res.orange:.3f}", _interval(res.ci)]
+             for m, sys_c, seg_c, res in rows]
+    _say(corr_title, tables.table([tables.label("metric")], columns, cells))
+    n_sys = len(names)
+    chance = (n_sys + 2) / 2 / (n_sys + 1)
+    lo, hi = min(r[3].orange for r in rows), max(r[3].orange for r in rows)
+    below = ": every metric ranks most of these outputs above a human reference" \
+        if lo > chance else ""
+    _say(f"\nORANGE (Lin & Och 2004), on its 0-1 scale: the rank of the references' mean "
+         f"score among the {n_sys} system outputs' scores, divided by {n_sys + 1} (the list "
+         f"length + 1) and averaged over segments; lower is better: "
+         f"{1 / (n_sys + 1):.3f} = the references always ranked first, "
+         f"{chance:.3f} = no better than chance, 1 = always last ({lo:.2f} to {hi:.2f} "
+         f"here{below}).",
+         "With 8 systems the system-level intervals are wide: read them before the ranks.",
+         "data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
+         "mtalign/data/README.md")
     return 0
 
 
@@ -442,39 +516,57 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s = sub.add_parser("score", help="score hypothesis files against reference files",
                        description="Score one or more systems' outputs (-i SYS1 SYS2 ...) "
                                    "against one or more reference files (UTF-8, one segment "
-                                   "per line, aligned; - reads standard input). Files are read "
-                                   "in chunks, so memory does not grow with their length "
+                                   "per line, aligned; - reads standard input; gzip, xz and "
+                                   "bzip2 files are read as they are). Files are read in "
+                                   "chunks, so memory does not grow with their length "
                                    "(except with nist, whose weights count every reference: "
                                    "then the files are read whole). Every system is scored "
                                    "in the same native calls, so each reference is tokenized "
-                                   "once. Prints JSON by default (one object per system when "
-                                   "there are several).")
+                                   "once. Prints JSON Lines by default: one object per "
+                                   "system, also for one system.")
     s.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
                    help="reference file(s); several files = several references per segment")
     s.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP",
                    help="hypothesis file(s): one per system, all scored against the same "
                         "references")
+    s.add_argument("--names", nargs="+", metavar="NAME",
+                   help="the systems' names, one per -i file, in order (default: the file "
+                        "names without the part all share, e.g. ende.hyp.Online-W.de -> "
+                        "Online-W)")
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
-                   help=f"metric names ({registry.names_help()}) (default: %(default)s)")
+                   help=f"metric names ({registry.names_help()}) (default: "
+                        f"{' '.join(DEFAULT_METRICS)})")
     registry.add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
-                   help="output format: json (one object per system), text (a systems × "
-                        "metrics table), tsv (default: %(default)s)")
+                   help="output format: json = JSON Lines, one object per system (also for "
+                        "one system) with keys system, scores, n_sentences, n_empty_hyps, "
+                        "n_empty_refs, signatures (and sentences with --sentence-level); "
+                        "text = tables of at most 80 columns, each metric with its direction "
+                        "(↑ higher / ↓ lower is better) and scale; tsv = columns system, line, "
+                        "one per score; a system's corpus scores on its row with line "
+                        "'corpus': what correlate --scores reads (default: %(default)s)")
     s.add_argument("--sentence-level", action="store_true",
                    help="also print the scores of every segment (one row per system and "
                         "segment)")
-    s.add_argument("--threads", type=int, default=None,
+    s.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
-    s.add_argument("--chunk-lines", type=int, default=CHUNK_LINES, metavar="N",
+    s.add_argument("--chunk-lines", type=positive_int, default=CHUNK_LINES, metavar="N",
                    help="segments read and scored at a time (default: %(default)s)")
-    s.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress bar (it is drawn on stderr only when stderr is a "
-                        "terminal and the run takes more than 2 s)")
+    add_progress_options(s)
     s.set_defaults(func=cmd_score)
 
     d = sub.add_parser("demo", help="judge metrics against MQM on the WMT21 en-de sample "
-                                    "shipped with mtalign: scores, correlations, ORANGE")
-    d.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    d.add_argument("--n-bootstrap", type=int, default=1000,
-                   help="bootstrap resamples of the intervals (default: %(default)s)")
+                                    "shipped with mtalign: scores, correlations, ORANGE",
+                       description="A tour of mtalign on data shipped inside the package: "
+                                   "eight systems of WMT21 news en-de with two references "
+                                   "and MQM human scores. Prints each system's corpus scores "
+                                   "under several metrics, then ranks the metrics by how "
+                                   "well they agree with MQM (Pearson correlation at system "
+                                   "and segment level, and ORANGE), each with a bootstrap "
+                                   "95% confidence interval. Takes a few seconds.")
+    d.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                   help="threads (default: all cores)")
+    d.add_argument("--n-bootstrap", type=count, default=1000, metavar="N",
+                   help="bootstrap resamples of the intervals (default: %(default)s; "
+                        "0 = no intervals)")
     d.set_defaults(func=cmd_demo)

@@ -10,9 +10,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from mtalign.cli.common import CliError
+from mtalign.cli.common import (
+    CliError,
+    add_progress_options,
+    existing_file,
+    fraction,
+    positive_int,
+)
 from mtalign.io import read_lines
 from mtalign.metrics.options import TABLE_FORMATS, TOKENIZERS
 
@@ -20,6 +27,10 @@ from mtalign.metrics.options import TABLE_FORMATS, TOKENIZERS
 def cmd_train_similarity(args: argparse.Namespace) -> int:
     from mtalign.metrics.sia import TranslationTable, WordSimilarity
 
+    out_dir = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(out_dir) or os.path.isdir(args.output):
+        what = "is a directory" if os.path.isdir(args.output) else f"{out_dir}: no such directory"
+        raise CliError(f"cannot write {args.output}: {what}")
     if args.table is not None:
         if args.src is not None or args.tgt is not None:
             raise CliError("give either --table or --src/--tgt, not both")
@@ -30,10 +41,16 @@ def cmd_train_similarity(args: argparse.Namespace) -> int:
             raise CliError("--src and --tgt are needed to train (or --table to convert)")
         src, tgt = read_lines(args.src), read_lines(args.tgt)
         if len(src) != len(tgt):
-            raise CliError(f"{args.src} has {len(src)} lines but {args.tgt} has {len(tgt)}")
+            raise CliError(f"{args.src} has {len(src)} lines but {args.tgt} has {len(tgt)}; "
+                           "files must be aligned line by line")
+        if not src:
+            raise CliError(f"{args.src} is empty: nothing to train on")
+
+        # Like the progress bars: on a terminal, or wherever with --progress; never with -q.
+        shown = not args.quiet and (args.progress or sys.stderr.isatty())
 
         def progress(it: int, n: int, ll: float) -> None:
-            if not args.quiet:
+            if shown:
                 print(f"IBM-1 iteration {it}/{n}: log-likelihood per word {ll:.4f}",
                       file=sys.stderr)
 
@@ -53,33 +70,42 @@ def cmd_train_similarity(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Adds ``train-similarity`` to the ``mtalign`` subcommands."""
     t = sub.add_parser("train-similarity",
                        help="build a SIA word-similarity table (IBM-1 training or a table file)",
-                       description="Train IBM Model 1 p(e|f) on aligned files F (pivot "
-                                   "language) and E (the MT output language), or read a "
-                                   "lexical table, then write SIA's word similarity "
-                                   "sim(e1,e2) = sum_f p(e1|f) p(e2|f) (top 100 per word, "
-                                   "renormalised) to TABLE.")
+                       description="Build the word-similarity table of SIA's stochastic "
+                                   "matching (mtalign score -m sia --similarity TABLE). "
+                                   "Either train IBM Model 1 p(e|f) on aligned files F (a "
+                                   "pivot language) and E (the MT output language), or read "
+                                   "a lexical table (--table); then write the similarity "
+                                   "sim(e1,e2) = sum over f of p(e1|f) p(e2|f), the most "
+                                   "similar words of each word kept and renormalised, to "
+                                   "TABLE.")
     t.add_argument("--src", metavar="F", help="pivot-language file (one sentence a line)")
     t.add_argument("--tgt", metavar="E", help="MT-output-language file, aligned with F")
-    t.add_argument("--table", metavar="LEX", help="read p(e|f) from LEX instead of training")
+    t.add_argument("--table", metavar="LEX", type=existing_file,
+                   help="read p(e|f) from LEX instead of training")
     t.add_argument("--format", default="tsv", choices=TABLE_FORMATS,
                    help="format of --table (default: %(default)s)")
-    t.add_argument("--src-vcb", help="GIZA++ source .vcb (with --format giza)")
-    t.add_argument("--tgt-vcb", help="GIZA++ target .vcb (with --format giza)")
+    t.add_argument("--src-vcb", metavar="FILE", type=existing_file,
+                   help="GIZA++ source .vcb (with --format giza)")
+    t.add_argument("--tgt-vcb", metavar="FILE", type=existing_file,
+                   help="GIZA++ target .vcb (with --format giza)")
     t.add_argument("-o", "--output", required=True, metavar="TABLE", help="output file")
-    t.add_argument("--iterations", type=int, default=5, help="EM iterations (default: 5)")
-    t.add_argument("--src-tokenize", default="whitespace", choices=TOKENIZERS,
-                   help="tokenizer of F (default: %(default)s: pre-tokenized text)")
-    t.add_argument("--tgt-tokenize", default="unicode", choices=TOKENIZERS,
-                   help="tokenizer of E; use the scorer's (default: %(default)s)")
+    t.add_argument("--iterations", type=positive_int, default=5, metavar="N",
+                   help="EM iterations (default: %(default)s)")
+    t.add_argument("--src-tokenize", default="whitespace", choices=TOKENIZERS, metavar="NAME",
+                   help="tokenizer of F: " + ", ".join(TOKENIZERS) + " (default: "
+                        "%(default)s: pre-tokenized text)")
+    t.add_argument("--tgt-tokenize", default="unicode", choices=TOKENIZERS, metavar="NAME",
+                   help="tokenizer of E, as --src-tokenize; use the scorer's (default: "
+                        "%(default)s)")
     t.add_argument("--no-lowercase", action="store_true", help="keep case")
-    t.add_argument("--top", type=int, default=100,
-                   help="most similar words kept per word (default: 100)")
-    t.add_argument("--min-prob", type=float, default=1e-3,
-                   help="drop p(e|f) below this before eq. 3 (default: 0.001)")
-    t.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    t.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    t.add_argument("--top", type=positive_int, default=100, metavar="N",
+                   help="most similar words kept per word (default: %(default)s)")
+    t.add_argument("--min-prob", type=fraction(False, True), default=1e-3, metavar="P",
+                   help="drop p(e|f) below P before the similarity (default: %(default)s)")
+    t.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                   help="threads (default: all cores)")
+    add_progress_options(t)
     t.set_defaults(func=cmd_train_similarity)
-
-

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
+from mtalign._travel import dataclass_dict, dataclass_eq, dataclass_hash, plain
 from mtalign.meta.correlation import correlate
 from mtalign.meta.permutation import bootstrap_test, pairs_test, perm_test
 
@@ -32,6 +33,10 @@ class Ranked:
     value: float
     rank: int
 
+    __eq__ = dataclass_eq
+    __hash__ = dataclass_hash
+    to_dict = dataclass_dict
+
 
 @dataclass(frozen=True)
 class Clusters:
@@ -41,12 +46,13 @@ class Clusters:
     ranking: list[Ranked]
     p_values: np.ndarray
 
+    __eq__ = dataclass_eq
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"ranking": [{"name": r.name, "value": r.value, "rank": r.rank}
-                            for r in self.ranking],
-                "p_values": [[None if np.isnan(v) else float(v) for v in row]
-                             for row in self.p_values]}
+        """JSON-ready; a p-value not computed (the diagonal and below) is None."""
+        return plain({"ranking": [r.to_dict() for r in self.ranking],  # type: ignore[no-any-return]
+                      "p_values": [[None if np.isnan(v) else float(v) for v in row]
+                                   for row in self.p_values]})
 
 
 def assign_ranks(p_values: np.ndarray, p_threshold: float = 0.05) -> list[int]:

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
+from mtalign._travel import dataclass_eq, dataclass_hash, plain
 from mtalign.meta import _bootstrap, _kernels
 from mtalign.meta._data import (
     GROUPINGS,
@@ -52,6 +53,7 @@ from mtalign.meta._data import (
     layout,
     system_vectors,
 )
+from mtalign.meta.systems import SystemScores
 from mtalign.meta.ties import calibrate_groups
 
 
@@ -81,14 +83,17 @@ class Correlation:
     replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False,
                                    compare=False)
 
+    __eq__ = dataclass_eq  # NaN-aware: an undefined value equals itself after a round trip
+    __hash__ = dataclass_hash
+
     def __float__(self) -> float:
         return self.value
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (without the replicates)."""
-        return {"value": self.value, "ci": list(self.ci), "n": self.n,
-                "epsilon": self.epsilon, "n_groups": self.n_groups, "method": self.method,
-                "level": self.level, "group_by": self.group_by}
+        """A JSON-ready dict (without the replicates; NaN where undefined)."""
+        return plain({"value": self.value, "ci": self.ci, "n": self.n,  # type: ignore[no-any-return]
+                      "epsilon": self.epsilon, "n_groups": self.n_groups,
+                      "method": self.method, "level": self.level, "group_by": self.group_by})
 
 
 @dataclass
@@ -221,13 +226,20 @@ def correlate(metric: Any, human: Any, *, method: str = "pearson", level: str = 
 
     Args:
         metric, human: (systems, segments) arrays, nested lists (None = missing) or
-            ``{system: scores}`` dicts; at ``level="system"`` also (systems,) vectors.
+            ``{system: scores}`` dicts; at ``level="system"`` also (systems,) vectors, and
+            ``metric`` may be :func:`~mtalign.meta.system_scores` (each system's corpus
+            score, as WMT correlates; with segment-level ``human`` the interval resamples
+            segments and re-scores each resample's corpus).
             NaN/None in ``human`` drops the entry; NaN in ``metric`` where ``human`` has a
             score is an :class:`~mtalign.InputError`.
         method: ``"pearson"``, ``"spearman"``, ``"kendall_b"``, ``"kendall_c"``,
             ``"tau_eq"`` or ``"acc_eq"`` (Deutsch et al. 2023's tau and accuracy with ties).
-        level: ``"segment"`` or ``"system"`` (each system's scores averaged over the
-            segments the humans scored).
+        level: ``"segment"`` or ``"system"``. At the system level a system's human score
+            is the mean of its human segment scores; its metric score is the given one
+            (a vector or :func:`~mtalign.meta.system_scores`: WMT's way), or, for a
+            (systems, segments) matrix, the mean of its segment scores over the segments
+            the humans scored (not WMT's corpus score: BLEU's mean sentence score is not
+            corpus BLEU).
         group_by: ``"none"``, ``"item"`` or ``"system"`` (segment level only).
         systems: the systems (keys) to use, in order, when the scores are dicts.
         epsilon: metric scores within epsilon count as tied (``kendall_b``, ``tau_eq``,
@@ -246,12 +258,15 @@ def correlate(metric: Any, human: Any, *, method: str = "pearson", level: str = 
     >>> round(c.value, 12), c.epsilon
     (0.7, 0.5)
     """
-    p = prepare(metric, human, method, level, group_by, systems)
     if n_bootstrap is not None:
         n_bootstrap = check_int("n_bootstrap", n_bootstrap, 1)
     seed = check_seed(seed)
     if isinstance(ci, bool) or not isinstance(ci, (int, float)) or not 0 < ci < 1:
         raise ConfigError(f"ci must be a number in (0, 1) (got {ci!r})")
+    if isinstance(metric, SystemScores):
+        return _correlate_corpus(metric, human, method, level, group_by, epsilon,
+                                 n_bootstrap, seed, ci)
+    p = prepare(metric, human, method, level, group_by, systems)
     eps = resolve_epsilon(p, epsilon)
     e = 0.0 if eps is None else eps
     value, n, n_groups = point(p, e)
@@ -261,3 +276,45 @@ def correlate(metric: Any, human: Any, *, method: str = "pearson", level: str = 
         reps = replicates(p, e, n_bootstrap, seed)
         bounds = interval(reps, ci)
     return Correlation(value, bounds, n, eps, n_groups, p.method, p.level, p.group_by, reps)
+
+
+def _correlate_corpus(scores: SystemScores, human: Any, method: str, level: str,
+                      group_by: str, epsilon: Any, n_bootstrap: int | None,
+                      seed: int | None, ci: float) -> Correlation:
+    """:func:`correlate` of system corpus scores: human (systems,) scores as given, or the
+    mean of (systems, segments) human scores; resamples re-score each system's corpus."""
+    method = check_method(method)
+    if check_choice("level", level, LEVELS) != "system" or group_by != "none":
+        raise ConfigError("system scores are correlated at level='system', group_by='none'")
+    h, _ = as_matrix(human, "human", scores.names)
+    if h.shape[0] != len(scores.names):
+        raise InputError(f"human has {h.shape[0]} systems but the system scores "
+                         f"{len(scores.names)}")
+    if h.ndim == 1:  # system-level judgments: nothing to resample but the systems
+        return correlate(scores.scores, h, method=method, level="system", epsilon=epsilon,
+                         n_bootstrap=n_bootstrap, seed=seed, ci=ci)
+    if h.shape[1] != scores.n_segments:
+        raise InputError(f"human has {h.shape[1]} segments but the system scores were "
+                         f"computed on {scores.n_segments}")
+    if not np.isfinite(scores.scores).all():
+        raise InputError("a system score is NaN or infinite")
+    mask = ~np.isnan(h)
+    _, hs = system_vectors(np.zeros_like(h), h, scores.names)
+    ok = np.ones(len(hs), dtype=bool)
+    eps = check_epsilon(epsilon, method)
+    if eps == "calibrate":
+        eps = calibrate_groups(scores.scores[None, :], hs[None, :], ok[None, :])[0]
+    e = 0.0 if eps is None else float(eps)
+    value = float(_kernels.correlation(method, scores.scores, hs, ok, e))
+    n_groups = int(np.isfinite(value))
+    reps = np.zeros(0)
+    bounds = (float("nan"), float("nan"))
+    if n_bootstrap is not None and n_groups > 0:
+        counts = _bootstrap.draw_counts(np.random.default_rng(seed), h.shape[1], n_bootstrap)
+        den = counts @ mask.T.astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            hs_rep = counts @ np.where(mask, h, 0.0).T / den
+        reps = _kernels.correlation(method, scores.resampled(counts), hs_rep, den > 0, e)
+        bounds = interval(reps, ci)
+    return Correlation(value, bounds, len(hs), None if eps is None else float(eps), n_groups,
+                       method, "system", "none", reps)

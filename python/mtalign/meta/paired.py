@@ -26,12 +26,13 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
+from mtalign._travel import dataclass_eq, dataclass_hash, plain
 from mtalign.meta._data import check_int, check_seed
+from mtalign.metrics.bleu import SACREBLEU_SMOOTHINGS as _SACREBLEU_SMOOTHINGS
 
 KINDS = ("bs", "ar")
 RNGS = ("mtalign", "sacrebleu")
 _DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
-_SACREBLEU_SMOOTHINGS = ("none", "floor", "add-k", "exp")
 _SMOOTH_DEFAULT = {"none": 0.0, "floor": 0.1, "add-k": 1.0, "exp": 0.0}
 
 
@@ -53,11 +54,13 @@ class PairedResult:
     ci: float | None = None
     interval: tuple[float, float] | None = None
 
+    __eq__ = dataclass_eq
+    __hash__ = dataclass_hash
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"score": self.score, "p_value": self.p_value, "mean": self.mean,
-                "ci": self.ci, "interval": None if self.interval is None
-                else list(self.interval)}
+        """JSON-ready (None: not computed)."""
+        return plain({"score": self.score, "p_value": self.p_value, "mean": self.mean,  # type: ignore[no-any-return]
+                      "ci": self.ci, "interval": self.interval})
 
     def __str__(self) -> str:
         out = f"{self.score:.4f}"

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError
+from mtalign._travel import dataclass_dict, dataclass_eq, dataclass_hash
 from mtalign.meta import _kernels
 from mtalign.meta._data import Groups, check_int, check_seed, layout, system_vectors
 from mtalign.meta.correlation import (
@@ -61,6 +62,10 @@ class SigResult:
     value_b: float
     epsilon_a: float | None = None
     epsilon_b: float | None = None
+
+    __eq__ = dataclass_eq
+    __hash__ = dataclass_hash
+    to_dict = dataclass_dict
 
 
 def _pair(metric_a: Any, metric_b: Any, human: Any, method: str, level: str,

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import InputError
+from mtalign._travel import dataclass_dict, dataclass_eq, dataclass_hash
 from mtalign.meta import _kernels
 from mtalign.meta._data import as_matrix, check_pair
 
@@ -30,6 +31,10 @@ class WilliamsResult:
     r_b: float
     r_ab: float
     n: int
+
+    __eq__ = dataclass_eq
+    __hash__ = dataclass_hash
+    to_dict = dataclass_dict
 
 
 def williams_test(r12: float, r13: float, r23: float, n: int, one_sided: bool = True

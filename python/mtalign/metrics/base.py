@@ -50,7 +50,6 @@ from mtalign._mtalign import ConfigError, InputError
 from mtalign._mtalign import __version__ as _native_version
 from mtalign.metrics.inputs import (
     as_list,
-    nrefs,
     run_batch,
     run_one,
     warn_vanished,
@@ -445,6 +444,11 @@ class Metric(Generic[R]):
         """Column ``k`` (of :meth:`scalar_names`) of each row's sentence score, shape (n,)."""
         raise NotImplementedError(f"{type(self).__name__} scores through scalar_scores only")
 
+    def _corpus_values(self, rows: np.ndarray) -> np.ndarray:
+        """The headline score of each row taken as a corpus (default: as a sentence; BLEU's
+        effective order can differ between the two levels)."""
+        return self._sentence_values(rows, 0)
+
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> R:
         """The result of statistics rows (a corpus, or one sentence)."""
@@ -483,7 +487,7 @@ class Metric(Generic[R]):
         stats = np.ascontiguousarray(stats, dtype=np.float64)
         if stats.ndim != 2:
             raise ConfigError("stats must be a 2-D array of statistics rows")
-        return self._result(stats, 0, 0, self.signature)
+        return self._result(stats, 0, 0, (self, None, 1, None))
 
     def scores_from_statistics(self, stats: np.ndarray) -> np.ndarray:
         """Row by row: ``float(corpus_from_statistics(stats[i:i+1]))`` for each row i, shape
@@ -500,7 +504,7 @@ class Metric(Generic[R]):
         if stats.ndim != 2:
             raise ConfigError("stats must be a 2-D array of statistics rows")
         if self.aggregation is not None:
-            return np.asarray(self._sentence_values(stats, 0), dtype=np.float64)
+            return np.asarray(self._corpus_values(stats), dtype=np.float64)
         return np.array([float(self.corpus_from_statistics(stats[i:i + 1]))
                          for i in range(stats.shape[0])], dtype=np.float64)
 
@@ -555,6 +559,19 @@ class Metric(Generic[R]):
         result.n_empty_hyps, result.n_empty_refs = nh, nr
         return result
 
+    def at_sentence_level(self) -> Metric[R]:
+        """The metric as sentence-level calls (``sentence_score``, ``batch_score``,
+        ``scalar_scores``) compute it: ``sentence_score(h, r)`` equals
+        ``at_sentence_level().corpus_score([h], [r])``. The metric itself, except for a
+        :class:`~mtalign.Bleu` whose effective order differs between levels (sacrebleu's
+        ``sentence_bleu`` against ``corpus_bleu``).
+
+        >>> from mtalign import Wer
+        >>> Wer().at_sentence_level() == Wer()
+        True
+        """
+        return self
+
     def _sentence_result(self, row: Any, signature: Any) -> R:
         """The result of what the native one-pair call returns (``row``: the flat row, or the
         figures the metric's ``one_result`` makes of it) for one sentence, nothing vanished.
@@ -592,16 +609,11 @@ class Metric(Generic[R]):
 
     def _corpus_result(self, arr: np.ndarray, nh: int, nr: int, refs: Any, n_bootstrap: int,
                        seed: int | None) -> R:
-        """The corpus result of native rows, with the bootstrap confidence when asked."""
+        """The corpus result of native rows, with the bootstrap confidence when asked. The
+        signature is made when first read, from (metric, references, n_bootstrap, seed)."""
+        result = self._result(arr, nh, nr, (self, refs, n_bootstrap, seed))
         if n_bootstrap == 1:
-            return self._result(arr, nh, nr, lambda: self.signature(nrefs(refs)))
-        n_refs = nrefs(refs)
-
-        def signature() -> str:
-            head, _, rest = self.signature(n_refs).partition("|")
-            return f"{head}|bs:{n_bootstrap}|seed:{str(seed).lower()}|{rest}"
-
-        result = self._result(arr, nh, nr, signature)
+            return result
         stats = self._stats(arr)
         n = stats.shape[0]
         if n == 0:

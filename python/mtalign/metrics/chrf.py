@@ -133,9 +133,8 @@ class Chrf(Metric[CorpusResult]):
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
         """F of the summed rows (sacrebleu's corpus chrF)."""
-        core = self._core
-        return CorpusResult(self._name(), core.corpus(rows), lambda: core.sentence_scores(rows),
-                            {}, n_empty_hyps, n_empty_refs, signature, rows.shape[0])
+        return CorpusResult(self._name(), self._core.corpus(rows), (self, rows), {},
+                            n_empty_hyps, n_empty_refs, signature, rows.shape[0])
 
 
 __all__ = ["Chrf"]

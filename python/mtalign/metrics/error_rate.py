@@ -62,11 +62,11 @@ class _ErrorRate(Metric[CorpusResult]):
         return sentence_result(self._name, row[0], {"errors": row[1], "ref_len": row[2]},
                                signature)
 
-    def _one_sentence(self, e: float, n: float, n_empty_hyps: int, n_empty_refs: int,
+    def _one_sentence(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                       signature: Any) -> CorpusResult:
         """One sentence's result: its rate, without array arithmetic."""
-        return CorpusResult(self._name, e / n if n > 0 else float(e > 0),
-                            lambda: _rates(np.array([e]), np.array([n])),
+        e, n = rows[0].tolist()
+        return CorpusResult(self._name, e / n if n > 0 else float(e > 0), (self, rows),
                             {"errors": int(e), "ref_len": int(n)}, n_empty_hyps,
                             n_empty_refs, signature, 1)
 
@@ -74,8 +74,7 @@ class _ErrorRate(Metric[CorpusResult]):
                 signature: Any) -> CorpusResult:
         """Total errors / total reference words (each sentence's best reference)."""
         if rows.shape[0] == 1:
-            e, n = rows[0].tolist()
-            return self._one_sentence(e, n, n_empty_hyps, n_empty_refs, signature)
+            return self._one_sentence(rows, n_empty_hyps, n_empty_refs, signature)
         errors, ref_len = rows[:, 0].sum(), rows[:, 1].sum()
         score = _rates(np.array([errors]), np.array([ref_len]))[0]
         return CorpusResult(self._name, score, _rates(rows[:, 0], rows[:, 1]),

@@ -104,7 +104,7 @@ class Gtm(Metric[CorpusResult]):
         p, r, f = (float(x[0]) for x in gtm_prf(total, self.exponent))
         mms = float(total[0] if self.exponent == 1.0 else total[0] ** (1.0 / self.exponent))
         details = {"precision": p, "recall": r, "mms": mms}
-        return CorpusResult(self._name(), f, lambda: self._sentence_values(rows, 0), details,
+        return CorpusResult(self._name(), f, (self, rows), details,
                             n_empty_hyps, n_empty_refs, signature, rows.shape[0])
 
 

@@ -12,7 +12,17 @@ headline number) and ``str(result)``. Subclasses add fields only where they diff
 
 A sentence's result is the result of a corpus of one sentence. Views (``scores``,
 ``per_sentence``, the signature) are computed when first read, so scoring one sentence costs
-little more than the native call.
+little more than the native call; what they are computed from is data (the metric, its
+statistics rows, the references), never a closure.
+
+Every result travels: it pickles (any protocol from 2), ``copy.copy`` / ``copy.deepcopy``
+it, and the copy is ``==`` to the original (numbers compared NaN-aware, arrays by shape and
+values). Pickling and copying compute the views first, so what travels is plain numbers and
+arrays, not the metric. ``to_dict()`` holds only ``dict``, ``list``, ``str``, ``int``,
+``float``, ``bool`` and ``None`` (no NumPy scalar or array), so ``json.dumps`` accepts it.
+NaN policy: a number that is undefined stays ``float('nan')``, which ``json.dumps`` writes
+as ``NaN`` (its default ``allow_nan=True``, as ``mtalign``'s own JSON output) and
+``json.loads`` reads back; ``None`` (``null``) means "not computed" (e.g. no bootstrap).
 
 >>> r = CorpusResult("WER", 0.25, np.array([0.5, 0.0]), {"errors": 1}, 0, 0, "tok:13a")
 >>> float(r), r.n_sentences, str(r)
@@ -26,6 +36,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mtalign._travel import Travels, plain
 from mtalign.metrics.inputs import nrefs
 
 
@@ -40,6 +51,10 @@ class Score(NamedTuple):
     recall: float
     fmeasure: float
 
+    def to_dict(self) -> dict[str, float]:
+        """The three numbers by name, as plain floats."""
+        return plain(self._asdict())  # type: ignore[no-any-return]
+
 
 class DcsScore(NamedTuple):
     """The four DCS scores of one hypothesis (see :class:`mtalign.Dcs`).
@@ -52,6 +67,10 @@ class DcsScore(NamedTuple):
     cs1: float
     cs2: float
     dcs: float
+
+    def to_dict(self) -> dict[str, float]:
+        """The four numbers by name, as plain floats."""
+        return plain(self._asdict())  # type: ignore[no-any-return]
 
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a list without checks
@@ -76,8 +95,27 @@ class Confidence(NamedTuple):
     n_bootstrap: int
     seed: int | None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The fields by name, as plain numbers."""
+        return plain(self._asdict())  # type: ignore[no-any-return]
 
-class Result:
+
+def _make_signature(lazy: tuple[Any, ...]) -> str:
+    """The signature a result stores as data until it is read: ``(metric, references)`` of
+    one sentence, or ``(metric, references, n_bootstrap, seed)`` of a corpus (references
+    None: no ``nrefs``, as ``corpus_from_statistics``)."""
+    if len(lazy) == 2:
+        metric, refs = lazy
+        return metric.signature(nrefs([refs]))  # type: ignore[no-any-return]
+    metric, refs, n_bootstrap, seed = lazy
+    sig: str = metric.signature(None if refs is None else nrefs(refs))
+    if n_bootstrap > 1:
+        head, _, rest = sig.partition("|")
+        sig = f"{head}|bs:{n_bootstrap}|seed:{str(seed).lower()}|{rest}"
+    return sig
+
+
+class Result(Travels):
     """What every metric's result has: counts, a signature, ``float()`` and ``to_dict()``.
 
     Attributes:
@@ -98,8 +136,7 @@ class Result:
         self.n_sentences = n_sentences
         self.n_empty_hyps = n_empty_hyps
         self.n_empty_refs = n_empty_refs
-        # A str, a callable that makes it when first read, or (metric, references) for one
-        # sentence: the metric's signature with the number of those references.
+        # A str, or the data it is made of when first read (see _make_signature).
         self._signature = signature
         self.confidence = None
 
@@ -113,13 +150,12 @@ class Result:
         """The ``key:value|...`` string of the metric's options and version."""
         sig = self._signature
         if not isinstance(sig, str):
-            if sig.__class__ is tuple:  # (metric, one sentence's references)
-                metric, refs = sig
-                sig = metric.signature(nrefs([refs]))
-            else:
-                sig = sig()
+            sig = _make_signature(sig)
             self._signature = sig
         return sig
+
+    def _materialize(self) -> None:
+        self.signature  # noqa: B018 (made from the metric now: the metric does not travel)
 
     @property
     def score(self) -> float:
@@ -141,7 +177,7 @@ class Result:
         if self.confidence is not None:
             out["confidence"] = self.confidence._asdict()
         out["signature"] = self.signature
-        return out
+        return plain(out)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(score={self.score:.4f}, n={self.n_sentences})"
@@ -167,8 +203,9 @@ class CorpusResult(Result):
     def __init__(self, name: str, score: float, per_sentence: Any,
                  details: dict[str, Any], n_empty_hyps: int, n_empty_refs: int,
                  signature: Any, n_sentences: int | None = None) -> None:
-        # per_sentence: an (n,) array, or a callable making it when first read (then
-        # n_sentences is given), or None for one sentence (its score).
+        # per_sentence: an (n,) array; or (metric, statistics rows), made into
+        # metric._sentence_values(rows, 0) when first read (then n_sentences is given); or
+        # None for one sentence (its score).
         if n_sentences is None:
             n_sentences = int(per_sentence.shape[0])
         # (Result.__init__ inlined: this runs once per sentence_score.)
@@ -187,9 +224,17 @@ class CorpusResult(Result):
         """(n,) float64 array of sentence scores."""
         each = self._per_sentence
         if not isinstance(each, np.ndarray):
-            each = np.array([self._score]) if each is None else each()
+            if each is None:
+                each = np.array([self._score])
+            else:
+                metric, rows = each
+                each = np.asarray(metric._sentence_values(rows, 0), dtype=np.float64)
             self._per_sentence = each
         return each  # type: ignore[no-any-return]
+
+    def _materialize(self) -> None:
+        Result._materialize(self)
+        self.per_sentence  # noqa: B018
 
     @property
     def score(self) -> float:
@@ -228,7 +273,8 @@ class BleuResult(CorpusResult):
                  n_empty_refs: int, signature: Any, n_sentences: int | None = None) -> None:
         # figures: the native (score, bp, precisions, sys_len, ref_len, counts, totals);
         # everything but the score is converted when first read. (sentence_bleu_result
-        # stores (native core, one statistics row) instead: the figures are made from it.)
+        # stores (native core, one statistics row) instead: the figures are made from it.
+        # Pickling and copying convert them first and keep only the converted figures.)
         CorpusResult.__init__(self, "BLEU", figures[0], per_sentence, {}, n_empty_hyps,
                               n_empty_refs, signature, n_sentences)
         self._figures = figures
@@ -250,6 +296,11 @@ class BleuResult(CorpusResult):
                      "ratio": sys_len / ref_len if ref_len else 0.0}
             self._fields_cache = cache
         return cache[name]
+
+    def _materialize(self) -> None:
+        CorpusResult._materialize(self)
+        self._figure("bp")
+        self._figures = ()  # the native figures (or core) stay behind; the cache has them
 
     @property
     def counts(self) -> list[int]:
@@ -445,10 +496,16 @@ class RougeResult(Result):
     def __contains__(self, variant: object) -> bool:
         return variant in self.variants
 
+    def _materialize(self) -> None:
+        Result._materialize(self)
+        self._array()
+        self.scores  # noqa: B018
+
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, RougeResult):
-            return self.scores == other.scores and self.n_sentences == other.n_sentences
-        return isinstance(other, dict) and self.scores == other
+        """Equal to a RougeResult with the same state, or to a dict variant -> Score."""
+        if isinstance(other, dict):
+            return self.scores == other
+        return Travels.__eq__(self, other)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -524,6 +581,10 @@ class DcsResult(Result):
                 means = rows.mean(axis=0) if rows.shape[0] else np.zeros(4)
                 self._scores = DcsScore(*(float(x) for x in means))
         return self._scores
+
+    def _materialize(self) -> None:
+        Result._materialize(self)
+        self.scores  # noqa: B018
 
     def __getitem__(self, field: str) -> float:
         return float(getattr(self.scores, field))

@@ -65,7 +65,7 @@ class Ribes(Metric[CorpusResult]):
                 signature: Any) -> CorpusResult:
         """The mean sentence RIBES (nltk's ``corpus_ribes``)."""
         if rows.size == 1:  # one sentence: its score (the mean of one value is the value)
-            return CorpusResult("RIBES", rows.item(), lambda: rows.reshape(-1), {},
+            return CorpusResult("RIBES", rows.item(), (self, rows), {},
                                 n_empty_hyps, n_empty_refs, signature, 1)
         each = np.ascontiguousarray(rows.reshape(-1))
         score = float(each.mean()) if each.shape[0] else 0.0

@@ -332,7 +332,7 @@ class Sia(Metric[CorpusResult]):
                 signature: Any) -> CorpusResult:
         """The mean of the sentence scores (the paper's system level)."""
         if rows.size == 1:  # one sentence: its score (the mean of one value is the value)
-            return CorpusResult("SIA", rows.item(), lambda: rows.reshape(-1), {},
+            return CorpusResult("SIA", rows.item(), (self, rows), {},
                                 n_empty_hyps, n_empty_refs, signature, 1)
         each = np.ascontiguousarray(rows.reshape(-1))
         score = float(each.mean()) if each.shape[0] else 0.0

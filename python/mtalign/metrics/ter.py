@@ -292,9 +292,8 @@ class Ter(Metric[CorpusResult]):
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
         """Σ edits / Σ average reference lengths (sacrebleu's corpus TER)."""
-        core = self._core
-        score, edits, ref_len = core.corpus(rows)
-        return CorpusResult("TER", score, lambda: core.sentence_scores(rows),
+        score, edits, ref_len = self._core.corpus(rows)
+        return CorpusResult("TER", score, (self, rows),
                             {"num_edits": int(edits), "ref_length": ref_len}, n_empty_hyps,
                             n_empty_refs, signature, rows.shape[0])
 

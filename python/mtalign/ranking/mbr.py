@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError
+from mtalign._travel import Travels, plain
 
 
-class MbrResult:
+class MbrResult(Travels):
     """The chosen hypothesis and every hypothesis's expected utility.
 
     Attributes:
@@ -45,6 +46,17 @@ class MbrResult:
     def __iter__(self) -> Any:
         """``best, expected = mbr(...)`` unpacks the chosen index and the expected scores."""
         return iter((self.best, self.expected))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of every attribute (the hypothesis as given; token lists as
+        lists).
+
+        >>> MbrResult(1, "b", np.array([0.25, 0.5]), True, False).to_dict()["expected"]
+        [0.25, 0.5]
+        """
+        return plain({"best": self.best, "hypothesis": self.hypothesis,  # type: ignore[no-any-return]
+                      "expected": self.expected, "higher_is_better": self.higher_is_better,
+                      "aggregate": self.aggregate})
 
     def __repr__(self) -> str:
         return (f"MbrResult(best={self.best}, expected={float(self.expected[self.best]):.6g}, "

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError, OrangeTexts, orange_ranks
+from mtalign._travel import Travels, plain
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
 ORACLES = ("average_score", "average_rank")
@@ -44,7 +45,7 @@ ORACLES = ("average_score", "average_rank")
 # -- results ------------------------------------------------------------------------------
 
 
-class OrangeCurve:
+class OrangeCurve(Travels):
     """ORANGE as a function of the list length N (prefixes of each list), as in Figure 1.
 
     Attributes:
@@ -66,9 +67,8 @@ class OrangeCurve:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready lists."""
-        return {"label": self.label, "sizes": self.sizes.tolist(),
-                "orange": self.orange.tolist(), "avg_rank": self.avg_rank.tolist(),
-                "n_sentences": self.n_sentences.tolist()}
+        return plain({"label": self.label, "sizes": self.sizes, "orange": self.orange,  # type: ignore[no-any-return]
+                      "avg_rank": self.avg_rank, "n_sentences": self.n_sentences})
 
     def plot(self, path: str | None = None, ax: Any = None) -> Any:
         """Draws this curve (see :func:`plot_curves`)."""
@@ -82,7 +82,7 @@ def _json_interval(ci: tuple[float, float]) -> list[float] | None:
     return None if any(math.isnan(x) for x in ci) else [float(x) for x in ci]
 
 
-class OrangeResult:
+class OrangeResult(Travels):
     """The outcome of :func:`orange` / :func:`orange_from_scores`.
 
     Attributes:
@@ -138,7 +138,7 @@ class OrangeResult:
                 for i, r, n in zip(self.sentence_ids, self.ranks, self.list_sizes,
                                    strict=True)
             ]
-        return out
+        return plain(out)  # type: ignore[no-any-return]
 
     def curve(self, sizes: Sequence[int] | None = None) -> OrangeCurve:
         """ORANGE for the first N candidates of every list, for each N in ``sizes``.
@@ -158,8 +158,8 @@ class OrangeResult:
                 f"ci=({self.ci[0]:.4f}, {self.ci[1]:.4f}), n={self.n_sentences})")
 
     def __str__(self) -> str:
-        return (f"ORANGE {100 * self.orange:.2f}% (95% CI {100 * self.ci[0]:.2f}-"
-                f"{100 * self.ci[1]:.2f}), average rank {self.avg_rank:.2f} "
+        return (f"ORANGE {self.orange:.4f} (0-1, lower is better; 95% CI {self.ci[0]:.4f}-"
+                f"{self.ci[1]:.4f}), average rank {self.avg_rank:.2f} "
                 f"(95% CI {self.rank_ci[0]:.2f}-{self.rank_ci[1]:.2f}), "
                 f"{self.n_sentences} sentences\n{self.signature}")
 
@@ -851,13 +851,13 @@ def plot_curves(curves: Sequence[OrangeCurve], path: str | None = None, ax: Any 
     else:
         fig = ax.figure
     for c in curves:
-        ax.plot(c.sizes, 100 * c.orange, label=c.label, linewidth=1.4,
+        ax.plot(c.sizes, c.orange, label=c.label, linewidth=1.4,
                 marker="o" if c.sizes.size <= 40 else None, markersize=3)
     from matplotlib.ticker import MaxNLocator  # type: ignore[import-not-found, unused-ignore]
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("list length N (first N candidates)")
-    ax.set_ylabel("ORANGE (%) — lower is better")
+    ax.set_ylabel("ORANGE (0-1) — lower is better")
     ax.set_title(title or "ORANGE vs list length")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)

@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
+from mtalign._travel import Travels, plain
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
 
-class RerankResult:
+class RerankResult(Travels):
     """Per sentence, the chosen hypothesis and the scores of all of them.
 
     Attributes:
@@ -60,9 +61,10 @@ class RerankResult:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: chosen indices and scores, the mean, the signature."""
-        return {"best": self.best.tolist(), "best_scores": self.best_scores.tolist(),
-                "mean_best_score": self.mean_score(), "mean_first_score": self.mean_score(0),
-                "higher_is_better": self.higher_is_better, "signature": self.signature}
+        return plain({"best": self.best, "best_scores": self.best_scores,  # type: ignore[no-any-return]
+                      "mean_best_score": self.mean_score(),
+                      "mean_first_score": self.mean_score(0),
+                      "higher_is_better": self.higher_is_better, "signature": self.signature})
 
     def __repr__(self) -> str:
         return (f"RerankResult(n={self.best.size}, mean_best={self.mean_score():.4f}, "
@@ -231,7 +233,7 @@ def rerank_one(metric: Any, hyps: Sequence[Any], refs: Any = None, *,
     >>> best, scores = rerank_one(Bleu(), ["a cat sat", "the cat sat on the mat"],
     ...                           "the cat sat on the mat")
     >>> best, scores.round(2).tolist()
-    (1, [21.24, 100.0])
+    (1, [20.25, 100.0])
     """
     checked = _check_weights(weights, metric_weight)
     if metric is None and checked is None:
