@@ -1,21 +1,23 @@
-"""SIA's size limit (issue 30, item 8): SIA's time grows faster than a pair's length, so a
-pair over ``Sia(max_words=...)`` is refused before any work, fast, with an InputError naming
-the pair (``hyps[i]``, ``refs[i][j]``), its size and the limit, in Python and on the command
-line (one line, exit 2); ``max_words=None`` (``--sia-max-words 0``) scores it.
+"""SIA's and GTM's size limit (issue 30, item 8): their time grows faster than a pair's
+length, so a pair over ``max_words`` is refused before any work, fast, with an InputError
+naming the pair (``hyps[i]``, ``refs[i][j]``), its size and the limit, in Python and on the
+command line (one line, exit 2); ``max_words=None`` (``--max-words 0``) scores it.
 
 Independent numbers: SIA of a text against itself is α (one round aligns every word: a chain
-score of |mt| / |mt| = 1, weighted α; nothing is left for a second round), and a pair within
-any limit scores the same whatever the limit.
+score of |mt| / |mt| = 1, weighted α; nothing is left for a second round); GTM-1's matching
+size is the number of words two texts share (counted here with a Counter); a pair within any
+limit scores the same whatever the limit.
 """
 
 from __future__ import annotations
 
 import pickle
 import time
+from collections import Counter
 
 import mtalign
 import pytest
-from mtalign import Sia
+from mtalign import Gtm, Sia
 from mtalign.cli import main
 from mtalign.metrics.sia import DEFAULT_MAX_WORDS
 
@@ -93,13 +95,38 @@ def test_the_command_line_prints_the_same_message(tmp_path, capsys) -> None:
     assert err == (f"mtalign: error: {hyp} line 2 has 170000 words, over SIA's limit of "
                    f"max_words=20000 (its time grows faster than the length); split the text "
                    f"into sentences (SIA is a sentence-level metric) or raise the limit: "
-                   f"max_words=N, or max_words=None for none (mtalign score --sia-max-words "
+                   f"max_words=N, or max_words=None for none (mtalign score --max-words "
                    f"N, 0 for none)\n")
     long = " ".join(f"w{k}" for k in range(30))
     hyp.write_text("a b\n" + long + "\n", encoding="utf-8")
     ref.write_text("a b\n" + long + "\n", encoding="utf-8")
     args = ["score", "-m", "sia", "-q", "-f", "tsv", "-r", str(ref), "-i", str(hyp)]
-    assert main([*args, "--sia-max-words", "29"]) == 2
+    assert main([*args, "--max-words", "29"]) == 2
     assert capsys.readouterr().err.startswith(f"mtalign: error: {hyp} line 2 has 30 words")
-    assert main([*args, "--sia-max-words", "0"]) == 0
+    assert main([*args, "--max-words", "0"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].split("\t")[-1] == "0.35"
+
+
+def test_gtm_has_the_same_limit() -> None:
+    t = time.perf_counter()
+    with pytest.raises(mtalign.InputError, match=r"^hyps\[1\]: GTM: the hypothesis has 170000 "
+                       r"words, over the limit of max_words=20000 .*max_words=None"):
+        Gtm().corpus_score(["a b", HUGE], ["a b", "a b"])
+    with pytest.raises(mtalign.InputError, match=r"^hyps\[0\]: GTM: reference 1 has 170000 "):
+        Gtm(2.0).batch_score(["a b"], [["a b", HUGE]])
+    # 20,000 words a side of 555 types, skewed: 5.7·10⁶ matching word pairs.
+    zipf = " ".join(f"w{int(5000 ** (k % 997 / 997))}" for k in range(20_000))
+    with pytest.raises(mtalign.InputError, match=r"GTM: \d+ matching word pairs with reference 0, "
+                       r"over the limit max_words²/100 = 4000000 for max_words=20000"):
+        Gtm().sentence_score(zipf, zipf)
+    assert time.perf_counter() - t < 1.0
+    hyp = " ".join(f"w{k % 300}" for k in range(1_200))
+    ref = " ".join(f"w{k % 400}" for k in range(1_100))
+    with pytest.raises(mtalign.InputError, match=r"the hypothesis has 1200 words"):
+        Gtm(max_words=1_000).sentence_score(hyp, ref)
+    shared = sum((Counter(hyp.split()) & Counter(ref.split())).values())
+    p, r = shared / 1_200, shared / 1_100
+    for limit in (None, 1_200):
+        got = float(Gtm(max_words=limit).sentence_score(hyp, ref))
+        assert got == pytest.approx(2 * p * r / (p + r), abs=1e-12)
+    assert Gtm(max_words=None).signature() == Gtm().signature()

@@ -253,7 +253,9 @@ class RibesCore(_NativeMetric):
 
 @final
 class GtmCore(_NativeMetric):
-    def __new__(cls, exponent: float, tokenize: str, lowercase: bool) -> GtmCore: ...
+    def __new__(
+        cls, exponent: float, tokenize: str, lowercase: bool, max_words: int | None = None
+    ) -> GtmCore: ...
 
 @final
 class MeteorCore(_NativeMetric):

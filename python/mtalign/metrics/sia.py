@@ -233,7 +233,8 @@ def _similarity_from_text(text: str) -> WordSimilarity:
 DEFAULT_MAX_WORDS = 20_000
 
 
-def _positive_words(value: int) -> int:
+def positive_words(value: int) -> int:
+    """``max_words`` (SIA's and GTM's size limit) as given, or ConfigError below 1."""
     if value < 1:
         raise ConfigError(f"max_words must be a positive int or None (got {value!r})")
     return value
@@ -318,7 +319,7 @@ class Sia(Metric[CorpusResult]):
     max_words: int | None = option(
         default=DEFAULT_MAX_WORDS, kind=int, optional=True, kw_only=True,
         doc="the size limit of a pair (None: no limit); does not change any score",
-        convert=_positive_words)
+        convert=positive_words)
 
     def _build(self, c: dict[str, Any]) -> SiaCore:
         sim = c["similarity"]

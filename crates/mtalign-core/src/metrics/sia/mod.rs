@@ -520,10 +520,12 @@ pub fn max_repetition(max_words: usize) -> u64 {
     w.saturating_mul(w).saturating_mul(w) / 4000
 }
 
-/// How to get under the limit, for the refusals of [`check_pair_size`].
-const HOW: &str = "split the text into sentences (SIA is a sentence-level metric) or raise the \
-                   limit: max_words=N, or max_words=None for none (mtalign score \
-                   --sia-max-words N, 0 for none)";
+/// How to lift a size limit (SIA's, GTM's), for their refusals.
+pub const RAISE_LIMIT: &str = "raise the limit: max_words=N, or max_words=None for none \
+                               (mtalign score --max-words N, 0 for none)";
+
+/// How to get under SIA's limit, for the refusals of [`check_pair_size`].
+const HOW: &str = "split the text into sentences (SIA is a sentence-level metric) or";
 
 /// Identical-word pairs of `a` and `b`, their repetition cost (see [`max_repetition`]) and
 /// the counts (in a, in b) of the costliest word, in O((m + n) log(m + n)).
@@ -573,7 +575,7 @@ pub fn check_pair_size(
     let over = |name: &str, words: usize| {
         Error::Input(format!(
             "{name} has {words} words, over SIA's limit of max_words={max_words} (its time \
-             grows faster than the length); {HOW}"
+             grows faster than the length); {HOW} {RAISE_LIMIT}"
         ))
     };
     if hyp.len() > max_words {
@@ -596,7 +598,7 @@ pub fn check_pair_size(
             return Err(Error::Input(format!(
                 "{hyp_name} and {} have {pairs} pairs of identical words ({m} × {n} words), \
                  over SIA's limit of max_words²/100 = {pair_limit} for max_words={max_words} \
-                 (its time grows faster than that count); {HOW}",
+                 (its time grows faster than that count); {HOW} {RAISE_LIMIT}",
                 ref_name(k)
             )));
         }
@@ -605,7 +607,7 @@ pub fn check_pair_size(
                 "{hyp_name} and {} repeat their words too much for SIA: a word found a times \
                  in one and b in the other costs a·b·max(a, b), {cost} in all (the costliest \
                  word: {x} × {y} times), over the limit max_words³/4000 = {cost_limit} for \
-                 max_words={max_words}; {HOW}",
+                 max_words={max_words}; {HOW} {RAISE_LIMIT}",
                 ref_name(k)
             )));
         }
