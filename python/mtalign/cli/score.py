@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,7 +31,7 @@ from mtalign.cli.common import (
     positive_int,
     progress_bar,
 )
-from mtalign.errors import InputError
+from mtalign.errors import InputError, MtalignError
 from mtalign.io import LineStream, system_names
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.partial import combine, corpus_result, from_statistics
@@ -65,12 +66,17 @@ class _Family:
         n_sys, k = len(hyps), len(refs)
         metric = self.metric
         if self.batch:
-            self.results = [metric.corpus_score(h, refs, threads=threads) for h in hyps]
-            # Sentence rows are the metric's sentence scores (batch_score: NIST weighs a
-            # sentence by its own references, nltk's sentence_nist), not the corpus result's
-            # per-sentence shares under the corpus weights.
-            each = ([metric.batch_score(h, refs, threads=threads) for h in hyps]
-                    if self.sentence_level else [r.per_sentence for r in self.results])
+            self.results, each = [], []
+            for s, h in enumerate(hyps):
+                try:
+                    self.results.append(metric.corpus_score(h, refs, threads=threads))
+                    # Sentence rows are the metric's sentence scores (batch_score: NIST weighs
+                    # a sentence by its own references, nltk's sentence_nist), not the corpus
+                    # result's per-sentence shares under the corpus weights.
+                    each.append(metric.batch_score(h, refs, threads=threads)
+                                if self.sentence_level else self.results[-1].per_sentence)
+                except MtalignError as e:  # numbered as in one batch of every system
+                    raise _renumbered(e, s * k) from None
             return [{self.names[0]: (("score",), np.asarray(e).reshape(-1, 1))} for e in each]
         arr, nh, nr, _ = metric._run([h for sys in hyps for h in sys], refs * n_sys, threads)
         stats = metric._stats(arr)
@@ -131,6 +137,31 @@ def _open(paths: list[str]) -> list[LineStream]:
             st.close()
         raise
     return streams
+
+
+_ITEM = re.compile(r"\b(hyps|refs)\[(\d+)\](?:\[(\d+)\])?")
+
+
+def _renumbered(e: MtalignError, offset: int) -> MtalignError:
+    """The same error with its first ``hyps[i]``/``refs[i]`` numbered ``i + offset``."""
+    return type(e)(_ITEM.sub(lambda m: m.group(0).replace(f"[{m.group(2)}]",
+                                                          f"[{int(m.group(2)) + offset}]", 1),
+                             str(e), count=1))
+
+
+def _located(e: MtalignError, streams: list[LineStream], n_sys: int, k: int,
+             first: int) -> MtalignError:
+    """The same error with the first ``hyps[i]``/``refs[i][j]`` of a chunk's batch (every
+    system's ``k`` lines one after the other, each against its references) named by file and
+    line (``first``: the lines before the chunk)."""
+    def where(m: re.Match[str]) -> str:
+        i = int(m.group(2))
+        if m.group(1) == "hyps" and i < n_sys * k:
+            return f"{streams[i // k].name} line {first + i % k + 1}"
+        if m.group(1) == "refs" and m.group(3) is not None and i < n_sys * k:
+            return f"{streams[n_sys + int(m.group(3))].name} line {first + i % k + 1}"
+        return m.group(0)
+    return type(e)(_ITEM.sub(where, str(e), count=2))
 
 
 def _check_aligned(streams: list[LineStream], chunks: list[list[str]]) -> None:
@@ -257,7 +288,10 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
             break
         hyps = chunks[:n_sys]
         refs = [list(row) for row in zip(*chunks[n_sys:], strict=True)]
-        per_fam = [f.score_chunk(hyps, refs, args.threads) for f in families]
+        try:
+            per_fam = [f.score_chunk(hyps, refs, args.threads) for f in families]
+        except MtalignError as e:
+            raise _located(e, streams, n_sys, k, n) from None
         for s, sink in enumerate(sinks):
             cols = [fam_cols[s] for fam_cols in per_fam]
             if fmt == "json":
