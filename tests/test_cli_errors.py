@@ -121,6 +121,21 @@ CASES: list[tuple[str, list[str], list[str]]] = [
     # demo
     ("demo-bootstrap", ["demo", "--n-bootstrap", "-1"], ["argument --n-bootstrap", "'-1'"]),
     ("demo-threads", ["demo", "--threads", "many"], ["argument --threads", "'many'"]),
+    ("demo-report-unwritable", ["demo", "--n-bootstrap", "0", "--report", "{d}/adir"],
+     ["cannot write {d}/adir"]),
+    # report
+    ("report-required", ["report"], ["-r/--refs", "-i/--input", "-o/--output"]),
+    ("report-line-counts", ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt",
+                            "{d}/short.txt", "-o", "{d}/r.html"],
+     ["{d}/short.txt has 4 lines but {d}/hyp.txt has 5"]),
+    ("report-pair", ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "{d}/ref2.txt",
+                     "--pair", "hyp", "nobody", "-o", "{d}/r.html"],
+     ["--pair", "'nobody'"]),
+    ("report-output-directory", ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "-o",
+                                 "{d}/adir"], ["argument -o/--output", "{d}/adir"]),
+    ("report-human-missing", ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "--human",
+                              "{d}/missing.tsv", "-o", "{d}/r.html"],
+     ["argument --human", "{d}/missing.tsv"]),
     # orange
     ("orange-bootstrap", ["orange", "--systems", "{d}/hyp.txt", "{d}/hyp.txt", "-r",
                           "{d}/ref.txt", "{d}/ref2.txt", "--n-bootstrap", "x"],
@@ -263,6 +278,15 @@ CASES: list[tuple[str, list[str], list[str]]] = [
                        "{d}/empty.txt"], ["{d}/empty.txt is empty"]),
     ("compare-reference-missing", ["compare", "-r", "{d}/missing.txt", "-i", "{d}/hyp.txt",
                                    "{d}/ref2.txt"], ["cannot read {d}/missing.txt"]),
+    # sacrebleu (where sacrebleu itself prints a traceback; its own checks keep its messages)
+    ("sacrebleu-hypothesis-missing", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/missing.txt"],
+     ["{d}/missing.txt", "no such file"]),
+    ("sacrebleu-reference-directory", ["sacrebleu", "{d}/adir", "-i", "{d}/hyp.txt"],
+     ["{d}/adir", "directory"]),
+    ("sacrebleu-not-utf8", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/latin1.txt"],
+     ["{d}/latin1.txt", "not valid utf-8"]),
+    ("sacrebleu-test-set", ["sacrebleu", "-t", "wmt21", "-l", "en-de", "-i", "{d}/hyp.txt"],
+     ["-t/--test-set", "sacrebleu"]),
 ]
 
 

@@ -8,9 +8,11 @@ A metric family is one :class:`Family` row in :data:`FAMILIES`; ``mtalign score`
 ('Rouge', 'rougeS4')
 >>> family_of("cs0").name
 'dcs'
->>> make_metric("bleus2")[0]
-Bleu(max_order=2, smooth='add1', tokenize='13a', lowercase=False, effective_order=False, smooth_value=None, ref_length='closest', trg_lang='', spm_model=None)
-"""  # noqa: E501
+>>> make_metric("bleus2")[0] == Bleu.bleus(2)
+True
+>>> make_metric("bleu")[0] == Bleu()
+True
+"""
 
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ from mtalign.metrics.ter import Ter
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
 _LEVEL = Dcs.declared("level")
 _SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
+_MAX_WORDS = Sia.declared("max_words")
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,10 @@ class MetricOptions:
 
     ``tokenize=None`` means each family's own default: the ``compat`` profile's for ROUGE,
     ``unicode`` for DCS and SIA, sacrebleu's ``13a`` for the baselines (BLEU, NIST, WER, PER,
-    RIBES). ``lowercase`` applies to ROUGE and SIA; the baselines keep case unless
-    ``lowercase_baselines`` (as sacrebleu); DCS always compares case as given.
+    RIBES, GTM), ``whitespace`` for METEOR (chrF and TER tokenize as sacrebleu). ``lowercase``
+    applies to ROUGE and SIA; the baselines (and chrF) keep case unless
+    ``lowercase_baselines`` (as sacrebleu); TER ignores case (sacrebleu's default); DCS
+    always compares case as given.
     """
 
     tokenize: str | None = None
@@ -66,6 +71,7 @@ class MetricOptions:
     lowercase_baselines: bool = False
     sia_alpha: float = _SIA_ALPHA.default
     sia_decay: str = _SIA_DECAY.default
+    max_words: int = _MAX_WORDS.default
     similarity: str | None = None
     trg_lang: str = ""
     spm_model: str | None = None
@@ -91,13 +97,14 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                    help="word tokenizer: " + ", ".join(TOKENIZERS + EXTERNAL_TOKENIZERS) +
                         " (default: unicode for ROUGE (or the --compat "
                         "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
-                        "WER, PER, RIBES)")
+                        "WER, PER, RIBES, GTM; whitespace for METEOR; chrF and TER tokenize "
+                        "as sacrebleu does and ignore it)")
     p.add_argument("--no-lowercase", action="store_true",
                    help="keep case for ROUGE and SIA (DCS always compares case as given; "
                         "the baselines keep it unless --lowercase-baselines)")
     p.add_argument("--lowercase-baselines", action="store_true",
-                   help="lowercase for BLEU, NIST, WER, PER, RIBES (case is kept by default, "
-                        "as in sacrebleu)")
+                   help="lowercase for BLEU, chrF, NIST, WER, PER, RIBES, GTM (case is kept "
+                        "by default, as in sacrebleu; TER always ignores case, as sacrebleu's)")
     p.add_argument("--compat", default=_COMPAT.default, choices=_COMPAT.choices,
                    help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
                         "or as rouge-score 0.1.2 does (default: %(default)s)")
@@ -120,6 +127,10 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
                         "a^3, ... (default: %(default)s)")
+    p.add_argument("--max-words", type=_words, default=_MAX_WORDS.default, metavar="N",
+                   help="SIA's and GTM's size limit: a pair with a text of more than N words "
+                        "(or too many matching words) is refused up front, since their time "
+                        "grows faster than the length; 0 = no limit (default: %(default)s)")
     p.add_argument("--trg-lang", default="", metavar="LANG",
                    help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
                         "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
@@ -181,10 +192,23 @@ def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
                multi_ref="max")
 
 
+def _words(text: str) -> int:
+    """--max-words: a count of words, 0 for no limit."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of words, 0 for no limit "
+                                         f"(got {text!r})")
+    return value
+
+
 def _sia(names: Sequence[str], o: MetricOptions) -> Sia:
     sim = None if o.similarity is None else WordSimilarity.load(o.similarity)
     return Sia(alpha=o.sia_alpha, decay=o.sia_decay, similarity=sim,
-               tokenize=o.tokenize or "unicode", lowercase=o.lowercase)
+               tokenize=o.tokenize or "unicode", lowercase=o.lowercase,
+               max_words=o.max_words or None)
 
 
 _BLEU = re.compile(r"^bleu(s?)(\d*)$")
@@ -198,10 +222,12 @@ def _is_bleu(name: str) -> bool:
 def _bleu(names: Sequence[str], o: MetricOptions) -> Bleu:
     m = _BLEU.match(names[0])
     assert m is not None
-    # bleu<N>: sacrebleu's BLEU (exp smoothing); bleus<N>: Lin & Och's BLEUS (add1).
-    return Bleu(int(m.group(2) or 4), smooth="add1" if m.group(1) else "exp",
-                tokenize=o.tokenize, lowercase=o.lowercase_baselines, trg_lang=o.trg_lang,
-                spm_model=o.spm_model)
+    # bleu<N>: Python's Bleu(N), sacrebleu's BLEU (corpus_bleu, and sentence_bleu at
+    # sentence level); bleus<N>: Bleu.bleus(N), Lin & Och's BLEUS (add-one).
+    options: dict[str, Any] = {"tokenize": o.tokenize, "lowercase": o.lowercase_baselines,
+                               "trg_lang": o.trg_lang, "spm_model": o.spm_model}
+    order = int(m.group(2) or 4)
+    return Bleu.bleus(order, **options) if m.group(1) else Bleu(order, **options)
 
 
 def _nist(names: Sequence[str], o: MetricOptions) -> Nist:
@@ -220,7 +246,7 @@ def _gtm(names: Sequence[str], o: MetricOptions) -> Gtm:
     assert m is not None
     # gtm<e>: GTM with exponent e (gtm = gtm1); Lin & Och's GTM10/20/30 are gtm1/gtm2/gtm3.
     return Gtm(float(m.group(1) or 1), tokenize=o.tokenize or "13a",
-               lowercase=o.lowercase_baselines)
+               lowercase=o.lowercase_baselines, max_words=o.max_words or None)
 
 
 def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:
@@ -276,7 +302,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant,
            examples=("sia",)),
     Family("bleu", _is_bleu, _bleu,
-           "bleu, bleu<N> (sacrebleu's BLEU-N), bleus<N> (BLEUS-N, add-one), N = 1..12",
+           "bleu, bleu<N> (sacrebleu's BLEU-N: corpus_bleu; sentence_bleu per sentence), "
+           "bleus<N> (Lin & Och's BLEUS-N, add-one), N = 1..12",
            _report_scalar, _default_variant, per_name=True,
            examples=("bleu", "bleu2", "bleus4")),
     Family("chrf", lambda n: n in ("chrf", "chrf++"),
