@@ -17,10 +17,8 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from mtalign._mtalign import ConfigError
 from mtalign.metrics.bleu import Bleu
@@ -32,7 +30,7 @@ from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
 from mtalign.metrics.options import TOKENIZERS
-from mtalign.metrics.results import DCS_FIELDS, Score
+from mtalign.metrics.results import DCS_FIELDS
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge
 from mtalign.metrics.sia import Sia, WordSimilarity
@@ -134,18 +132,6 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                         "/usr/share/wordnet from Debian's wordnet-base (default: no synonyms)")
 
 
-@dataclass
-class Report:
-    """What ``mtalign score`` prints for one family: corpus values per name, sentence arrays
-    (column names, (n, k) array) per name, one signature, and the empty-text counts."""
-
-    scores: dict[str, dict[str, float]] = field(default_factory=dict)
-    sentences: dict[str, tuple[tuple[str, ...], np.ndarray]] = field(default_factory=dict)
-    signature: str = ""
-    n_empty_hyps: int = 0
-    n_empty_refs: int = 0
-
-
 @dataclass(frozen=True)
 class Family:
     """A metric family: which names it owns and how to build one object scoring them.
@@ -153,16 +139,14 @@ class Family:
     ``build(names, options)`` returns one metric object that scores all ``names`` (with
     ``per_name``, every name gets an object of its own: ``bleus2`` and ``bleus4`` differ in
     configuration); ``variant(name)`` is the scalar to rank by (``scalar_scores(variant=...)``,
-    ``None`` = the object's default); ``report(metric, names, hyps, refs, threads)`` scores a
-    corpus for ``mtalign score``; ``examples`` are names it owns (tests run every one through
-    every command).
+    ``None`` = the object's default); ``examples`` are names it owns (tests run every one
+    through every command).
     """
 
     name: str
     matches: Callable[[str], bool]
     build: Callable[[Sequence[str], MetricOptions], Any]
     names_help: str
-    report: Callable[[Any, Sequence[str], list[str], list[list[str]], int | None], Report]
     variant: Callable[[str], str | None] = lambda name: name  # noqa: E731 (the name itself)
     per_name: bool = False
     examples: tuple[str, ...] = ()
@@ -227,42 +211,6 @@ def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:
     return Ribes(tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
 
 
-# -- reports --------------------------------------------------------------------------------
-
-def _report_rouge(metric: Rouge, names: Sequence[str], hyps: list[str], refs: list[list[str]],
-                  threads: int | None) -> Report:
-    res = metric.corpus_score(hyps, refs, threads=threads)
-    rep = Report(signature=res.signature, n_empty_hyps=res.n_empty_hyps,
-                 n_empty_refs=res.n_empty_refs)
-    for name in names:
-        rep.scores[name] = res[name]._asdict()
-        rep.sentences[name] = (Score._fields, res.per_sentence[name])
-    return rep
-
-
-def _report_dcs(metric: Dcs, names: Sequence[str], hyps: list[str], refs: list[list[str]],
-                threads: int | None) -> Report:
-    res = metric.corpus_score(hyps, refs, threads=threads)
-    rep = Report(signature=res.signature, n_empty_hyps=res.n_empty_hyps,
-                 n_empty_refs=res.n_empty_refs)
-    for name in names:
-        k = DCS_FIELDS.index(name)
-        rep.scores[name] = {"score": res.scores[k]}
-        rep.sentences[name] = (("score",), res.per_sentence[:, k : k + 1])
-    return rep
-
-
-def _report_scalar(metric: Any, names: Sequence[str], hyps: list[str], refs: list[list[str]],
-                   threads: int | None) -> Report:
-    """One corpus score per object, with the sentence scores its result carries."""
-    res = metric.corpus_score(hyps, refs, threads=threads)
-    (name,) = names
-    return Report(scores={name: {"score": res.score}},
-                  sentences={name: (("score",), np.asarray(res.per_sentence).reshape(-1, 1))},
-                  signature=res.signature, n_empty_hyps=res.n_empty_hyps,
-                  n_empty_refs=res.n_empty_refs)
-
-
 def _default_variant(name: str) -> str | None:
     return None
 
@@ -270,34 +218,33 @@ def _default_variant(name: str) -> str | None:
 FAMILIES: tuple[Family, ...] = (
     Family("rouge", lambda n: n.startswith("rouge"), _rouge,
            "rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<d>, rougeS*, rougeSU<d>, "
-           "rougeSU*", _report_rouge, examples=("rougeL", "rougeSU4")),
-    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", _report_dcs,
-           examples=("dcs", "cs0")),
-    Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant,
+           "rougeSU*", examples=("rougeL", "rougeSU4")),
+    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", examples=("dcs", "cs0")),
+    Family("sia", lambda n: n == "sia", _sia, "sia", _default_variant,
            examples=("sia",)),
     Family("bleu", _is_bleu, _bleu,
            "bleu, bleu<N> (sacrebleu's BLEU-N), bleus<N> (BLEUS-N, add-one), N = 1..12",
-           _report_scalar, _default_variant, per_name=True,
+           _default_variant, per_name=True,
            examples=("bleu", "bleu2", "bleus4")),
     Family("chrf", lambda n: n in ("chrf", "chrf++"),
            lambda ns, o: Chrf(word_order=2 if ns[0] == "chrf++" else 0,
                               lowercase=o.lowercase_baselines),
-           "chrf, chrf++ (sacrebleu's)", _report_scalar, _default_variant, per_name=True,
+           "chrf, chrf++ (sacrebleu's)", _default_variant, per_name=True,
            examples=("chrf", "chrf++")),
-    Family("nist", lambda n: n == "nist", _nist, "nist", _report_scalar, _default_variant,
+    Family("nist", lambda n: n == "nist", _nist, "nist", _default_variant,
            examples=("nist",)),
-    Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per", _report_scalar,
+    Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per",
            _default_variant, per_name=True, examples=("wer", "per")),
     Family("ter", lambda n: n == "ter", lambda ns, o: Ter(), "ter (sacrebleu's)",
-           _report_scalar, _default_variant, examples=("ter",)),
-    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant,
+           _default_variant, examples=("ter",)),
+    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _default_variant,
            examples=("ribes",)),
     Family("gtm", lambda n: _GTM.match(n) is not None, _gtm,
-           "gtm, gtm<e> (GTM with run exponent e, e.g. gtm1, gtm2, gtm3)", _report_scalar,
+           "gtm, gtm<e> (GTM with run exponent e, e.g. gtm1, gtm2, gtm3)",
            _default_variant, per_name=True, examples=("gtm1", "gtm2", "gtm3")),
     Family("meteor", lambda n: n == "meteor",
            lambda ns, o: Meteor(wordnet=o.wordnet, tokenize=o.tokenize or "whitespace"),
-           "meteor (nltk's; synonyms with --wordnet DIR)", _report_scalar, _default_variant,
+           "meteor (nltk's; synonyms with --wordnet DIR)", _default_variant,
            examples=("meteor",)),
 )
 

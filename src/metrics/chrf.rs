@@ -1,9 +1,9 @@
 //! `ChrfCore`, the native half of `mtalign.Chrf`.
 
-use crate::batch::batch_pymethods;
 use crate::batch::BatchScorer;
 use crate::convert::stats_slice;
 use crate::errors::to_py;
+use crate::methods::batch_pymethods;
 use mtalign_core::metrics::chrf::ChrfConfig;
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};

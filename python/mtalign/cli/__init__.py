@@ -14,11 +14,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from mtalign import __version__
-from mtalign.cli import ranking, rouge155, score, similarity
+from mtalign._mtalign import __version__
+from mtalign.cli import meta, ranking, rouge155, score, similarity
 from mtalign.cli.common import CliError, Parser
 from mtalign.errors import MtalignError
-from mtalign.meta import cli as meta_cli
 
 #: ``mtalign --help``'s description.
 DESCRIPTION = ("mtalign scores machine translation and summarization output against reference "
@@ -45,7 +44,7 @@ def build_parser() -> Parser:
     ranking.add_commands(sub)
     similarity.add_commands(sub)
     rouge155.add_command(sub)
-    meta_cli.add_commands(sub)  # correlate, compare
+    meta.add_commands(sub)  # correlate, compare
     return p
 
 
