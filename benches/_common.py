@@ -1,10 +1,13 @@
-"""Helpers shared by the benchmark scripts: reading aligned text files, machine facts."""
+"""Helpers shared by the benchmark scripts: reading aligned text files, machine facts, timing."""
 
 from __future__ import annotations
 
+import gc
 import os
 import platform
-from collections.abc import Iterable
+import statistics
+import time
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -75,3 +78,17 @@ def headline(result: Any) -> float:
     """The headline number of a score result: ``.score`` when it has one, else ``float()``."""
     score = getattr(result, "score", None)
     return float(score if score is not None else result)
+
+
+def timed(fn: Callable[[], Any], repeat: int, *, best: bool = False,
+          collect: bool = False) -> float:
+    """Wall seconds of ``fn()`` over ``repeat`` runs: their median, or with ``best`` their
+    minimum; with ``collect``, a garbage collection before each run (outside the timing)."""
+    times = []
+    for _ in range(repeat):
+        if collect:
+            gc.collect()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times) if best else statistics.median(times)

@@ -38,8 +38,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,9 @@ DATA = REPO_ROOT / "tests" / "data" / "orange_wmt21_ende"
 
 import mtalign  # noqa: E402
 from _common import machine_info  # noqa: E402
+from _common import timed as timed_runs  # noqa: E402
+
+timed = partial(timed_runs, best=True)  # the best of the runs
 
 TARGETS = {("ROUGE-L", 1024): 0.1, ("ROUGE-L", 64): 0.001, ("BLEUS4", 1024): 0.3,
            ("chrF", 1024): 1.0, ("chrF agg", 1024): 0.05}
@@ -81,16 +84,6 @@ def samples(n: int, seed: int = 17) -> list[str]:
             seen.add(text)
             out.append(text)
     return out
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> float:
-    """Best of `repeat` wall times (seconds)."""
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def per_pair(score: Callable[[str, str], float], xs: list[str]) -> Callable[[], Any]:

@@ -12,7 +12,7 @@ import numpy as np
 
 from mtalign._mtalign import RibesCore
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import TOKENIZERS, case, option
+from mtalign.metrics.options import lowercase_option, option, tokenize_option
 from mtalign.metrics.results import CorpusResult, mean_result
 
 
@@ -48,10 +48,8 @@ class Ribes(Metric[CorpusResult]):
                           sig="alpha")
     beta: float = option(default=0.10, doc="the exponent of the brevity penalty (>= 0)",
                          native=True, sig="beta")
-    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
-                           kw_only=True, sig="tok")
-    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
-                             sig="case", show=case)
+    tokenize: str = tokenize_option()
+    lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tokenize", "alpha", "beta")
 
