@@ -5,9 +5,10 @@ from __future__ import annotations
 import gc
 import os
 import platform
+import random
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -92,3 +93,20 @@ def timed(fn: Callable[[], Any], repeat: int, *, best: bool = False,
         fn()
         times.append(time.perf_counter() - t)
     return min(times) if best else statistics.median(times)
+
+
+def edit_words(words: list[str], rng: random.Random, vocab: Sequence[str], keep: int) -> None:
+    """Zero to three random edits of ``words``, in place: delete one (while more than
+    ``keep`` words remain), swap two, or replace one by a word of ``vocab`` (synthetic
+    near-duplicate outputs)."""
+    for _ in range(rng.randint(0, 3)):
+        k = rng.randrange(len(words))
+        op = rng.random()
+        if op < 0.3 and len(words) > keep:
+            del words[k]
+        elif op < 0.6:
+            j = rng.randrange(len(words))
+            words[k], words[j] = words[j], words[k]
+        else:
+            words[k] = rng.choice(vocab)
+

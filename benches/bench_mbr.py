@@ -50,7 +50,7 @@ sys.path.insert(0, str(REPO_ROOT / "benches"))
 DATA = REPO_ROOT / "tests" / "data" / "orange_wmt21_ende"
 
 import mtalign  # noqa: E402
-from _common import machine_info  # noqa: E402
+from _common import edit_words, machine_info  # noqa: E402
 from _common import timed as timed_runs  # noqa: E402
 
 timed = partial(timed_runs, best=True)  # the best of the runs
@@ -69,16 +69,7 @@ def samples(n: int, seed: int = 17) -> list[str]:
     out: list[str] = []
     while len(out) < n:
         words = rng.choice(outputs).split()
-        for _ in range(rng.randint(0, 3)):
-            k = rng.randrange(len(words))
-            op = rng.random()
-            if op < 0.3 and len(words) > 3:
-                del words[k]
-            elif op < 0.6:
-                j = rng.randrange(len(words))
-                words[k], words[j] = words[j], words[k]
-            else:
-                words[k] = rng.choice(vocab)
+        edit_words(words, rng, vocab, keep=3)
         text = " ".join(words)
         if text not in seen:
             seen.add(text)
@@ -168,7 +159,7 @@ def main() -> None:
           f"mean {np.mean([len(s.split()) for s in samples(64)]):.1f} words")
     metrics: dict[str, Callable[[list[str], int | None], Any]] = {
         "ROUGE-L": lambda xs, t: mtalign.Rouge("rougeL").expected_scores(xs, threads=t),
-        "BLEUS4": lambda xs, t: mtalign.Bleu().expected_scores(xs, threads=t),
+        "BLEUS4": lambda xs, t: mtalign.Bleu.bleus(4).expected_scores(xs, threads=t),
         "WER": lambda xs, t: mtalign.Wer().expected_scores(xs, threads=t),
         "chrF": lambda xs, t: mtalign.Chrf().expected_scores(xs, threads=t),
         "chrF agg": lambda xs, t: mtalign.Chrf().expected_scores(xs, threads=t, aggregate=True),

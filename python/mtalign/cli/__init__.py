@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from mtalign._mtalign import __version__
 from mtalign.cli import meta, ranking, rouge155, score, similarity
 from mtalign.cli.common import CliError, Parser
+from mtalign.compat.sacrebleu import cli as sacrebleu_cli
 from mtalign.errors import MtalignError
 
 #: ``mtalign --help``'s description.
@@ -45,6 +46,7 @@ def build_parser() -> Parser:
     similarity.add_commands(sub)
     rouge155.add_command(sub)
     meta.add_commands(sub)  # correlate, compare
+    sacrebleu_cli.add_command(sub)  # sacrebleu's own command line
     return p
 
 
