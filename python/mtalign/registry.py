@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import argparse
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,11 +26,9 @@ from mtalign.metrics.bleu import Bleu
 from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.error_rate import Per, Wer
-from mtalign.metrics.external_tokenizers import EXTERNAL_TOKENIZERS
 from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
-from mtalign.metrics.options import TOKENIZERS
 from mtalign.metrics.results import DCS_FIELDS
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge
@@ -82,59 +79,6 @@ class MetricOptions:
         if values["sia_alpha"] is None:
             values["sia_alpha"] = base.sia_alpha
         return cls(**values)
-
-
-def add_metric_options(p: argparse.ArgumentParser) -> None:
-    """The options of :class:`MetricOptions` on a command's parser (same for every command)."""
-    from mtalign.cli.common import existing_dir, existing_file, fraction, positive_float
-
-    p.add_argument("--tokenize", default=None, choices=TOKENIZERS + EXTERNAL_TOKENIZERS,
-                   metavar="NAME",
-                   help="word tokenizer: " + ", ".join(TOKENIZERS + EXTERNAL_TOKENIZERS) +
-                        " (default: unicode for ROUGE (or the --compat "
-                        "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
-                        "WER, PER, RIBES, GTM; whitespace for METEOR; chrF and TER tokenize "
-                        "as sacrebleu does and ignore it)")
-    p.add_argument("--no-lowercase", action="store_true",
-                   help="keep case for ROUGE and SIA (DCS always compares case as given; "
-                        "the baselines keep it unless --lowercase-baselines)")
-    p.add_argument("--lowercase-baselines", action="store_true",
-                   help="lowercase for BLEU, chrF, NIST, WER, PER, RIBES, GTM (case is kept "
-                        "by default, as in sacrebleu; TER always ignores case, as sacrebleu's)")
-    p.add_argument("--compat", default=_COMPAT.default, choices=_COMPAT.choices,
-                   help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
-                        "or as rouge-score 0.1.2 does (default: %(default)s)")
-    p.add_argument("--stem", action="store_true",
-                   help="ROUGE with stemming: ROUGE-1.5.5's -m under --compat rouge155, nltk's "
-                        "Porter otherwise (as rouge-score)")
-    p.add_argument("--multi-ref", default=None, choices=_MULTI_REF.choices,
-                   help="how several references combine for ROUGE (default: the --compat "
-                        "profile's: max, average or best_f)")
-    p.add_argument("--jackknife", action="store_true",
-                   help="ROUGE: mean over leave-one-out reference sets (needs >= 2 references)")
-    p.add_argument("--beta", type=positive_float, default=_BETA.default, metavar="B",
-                   help="ROUGE F-measure beta (default: %(default)g)")
-    p.add_argument("--level", default=_LEVEL.default, choices=_LEVEL.choices,
-                   help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
-    p.add_argument("--ignore-spaces", action="store_true",
-                   help="DCS at character level: drop whitespace before matching")
-    p.add_argument("--sia-alpha", type=fraction(True, False), default=None, metavar="A",
-                   help=f"SIA decay factor in (0, 1] (default: {_SIA_ALPHA.default})")
-    p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
-                   help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
-                        "a^3, ... (default: %(default)s)")
-    p.add_argument("--trg-lang", default="", metavar="LANG",
-                   help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
-                        "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
-    p.add_argument("--spm-model", default=None, metavar="FILE", type=existing_file,
-                   help="BLEU with --tokenize spm/flores101/flores200: the local SentencePiece "
-                        "model file (never downloaded)")
-    p.add_argument("--similarity", default=None, metavar="TABLE", type=existing_file,
-                   help="SIA stochastic matching with a similarity table saved by "
-                        "mtalign train-similarity (default: exact matching)")
-    p.add_argument("--wordnet", default=None, metavar="DIR", type=existing_dir,
-                   help="METEOR's synonym stage: a WordNet database directory, e.g. "
-                        "/usr/share/wordnet from Debian's wordnet-base (default: no synonyms)")
 
 
 @dataclass(frozen=True)

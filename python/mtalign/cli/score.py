@@ -31,6 +31,7 @@ from mtalign.cli.common import (
     positive_int,
     progress_bar,
 )
+from mtalign.cli.metric_options import add_metric_options
 from mtalign.errors import InputError
 from mtalign.io import LineStream, system_names
 from mtalign.metrics.dcs import Dcs
@@ -503,7 +504,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
                    help=f"metric names ({registry.names_help()}) (default: "
                         f"{' '.join(DEFAULT_METRICS)})")
-    registry.add_metric_options(s)
+    add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
                    help="output format: json = JSON Lines, one object per system (also for "
                         "one system) with keys system, scores, n_sentences, n_empty_hyps, "
