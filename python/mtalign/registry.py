@@ -39,6 +39,7 @@ from mtalign.metrics.ter import Ter
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
 _LEVEL = Dcs.declared("level")
 _SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
+_MAX_WORDS = Sia.declared("max_words")
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class MetricOptions:
     lowercase_baselines: bool = False
     sia_alpha: float = _SIA_ALPHA.default
     sia_decay: str = _SIA_DECAY.default
+    max_words: int = _MAX_WORDS.default
     similarity: str | None = None
     trg_lang: str = ""
     spm_model: str | None = None
@@ -117,7 +119,8 @@ def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
 def _sia(names: Sequence[str], o: MetricOptions) -> Sia:
     sim = None if o.similarity is None else WordSimilarity.load(o.similarity)
     return Sia(alpha=o.sia_alpha, decay=o.sia_decay, similarity=sim,
-               tokenize=o.tokenize or "unicode", lowercase=o.lowercase)
+               tokenize=o.tokenize or "unicode", lowercase=o.lowercase,
+               max_words=o.max_words or None)
 
 
 _BLEU = re.compile(r"^bleu(s?)(\d*)$")
@@ -155,7 +158,7 @@ def _gtm(names: Sequence[str], o: MetricOptions) -> Gtm:
     assert m is not None
     # gtm<e>: GTM with exponent e (gtm = gtm1); Lin & Och's GTM10/20/30 are gtm1/gtm2/gtm3.
     return Gtm(float(m.group(1) or 1), tokenize=o.tokenize or "13a",
-               lowercase=o.lowercase_baselines)
+               lowercase=o.lowercase_baselines, max_words=o.max_words or None)
 
 
 def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:

@@ -25,6 +25,19 @@ from mtalign.registry import MetricOptions
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
 _LEVEL = Dcs.declared("level")
 _SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
+_MAX_WORDS = Sia.declared("max_words")
+
+
+def _words(text: str) -> int:
+    """--max-words: a count of words, 0 for no limit."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of words, 0 for no limit "
+                                         f"(got {text!r})")
+    return value
 
 
 def add_metric_options(p: argparse.ArgumentParser) -> None:
@@ -64,6 +77,10 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
                         "a^3, ... (default: %(default)s)")
+    p.add_argument("--max-words", type=_words, default=_MAX_WORDS.default, metavar="N",
+                   help="SIA's and GTM's size limit: a pair with a text of more than N words "
+                        "(or too many matching words) is refused up front, since their time "
+                        "grows faster than the length; 0 = no limit (default: %(default)s)")
     p.add_argument("--trg-lang", default="", metavar="LANG",
                    help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
                         "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
