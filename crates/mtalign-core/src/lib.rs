@@ -15,6 +15,7 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod choice;
 pub mod error;
 pub mod interrupt;
 pub mod kernels;
