@@ -44,7 +44,10 @@ from mtalign.metrics.ter import Ter
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
 _LEVEL = Dcs.declared("level")
 _SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
-_MAX_WORDS = Sia.declared("max_words")
+# --max-words sets one option of three metrics; each has its own default, from its speed.
+_MAX_WORDS_DEFAULTS = {"SIA": Sia.declared("max_words").default,
+                       "GTM": Gtm.declared("max_words").default,
+                       "ROUGE-W/S/SU": Rouge.declared("max_words").default}
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ class MetricOptions:
     lowercase_baselines: bool = False
     sia_alpha: float = _SIA_ALPHA.default
     sia_decay: str = _SIA_DECAY.default
-    max_words: int = _MAX_WORDS.default
+    max_words: int | None = None
     similarity: str | None = None
     trg_lang: str = ""
     spm_model: str | None = None
@@ -127,10 +130,13 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
                         "a^3, ... (default: %(default)s)")
-    p.add_argument("--max-words", type=_words, default=_MAX_WORDS.default, metavar="N",
-                   help="SIA's and GTM's size limit: a pair with a text of more than N words "
-                        "(or too many matching words) is refused up front, since their time "
-                        "grows faster than the length; 0 = no limit (default: %(default)s)")
+    defaults = ", ".join(f"{k} {v:,}" for k, v in _MAX_WORDS_DEFAULTS.items())
+    p.add_argument("--max-words", type=_words, default=None, metavar="N",
+                   help="the size limit of a pair (max_words) of the metrics whose time grows "
+                        "faster than the length, refused up front past it: SIA and GTM refuse "
+                        "a text of more than N words (or too many matching words), ROUGE-W, "
+                        "ROUGE-S and ROUGE-SU a hypothesis and a reference whose lengths "
+                        f"multiply to more than N²; 0 = no limit (default: each metric's own: {defaults})")
     p.add_argument("--trg-lang", default="", metavar="LANG",
                    help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
                         "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
@@ -183,7 +189,17 @@ class Family:
 
 def _rouge(names: Sequence[str], o: MetricOptions) -> Rouge:
     return Rouge(list(names), tokenize=o.tokenize, lowercase=o.lowercase, beta=o.beta,
-                 multi_ref=o.multi_ref, jackknife=o.jackknife, compat=o.compat, stem=o.stem)
+                 multi_ref=o.multi_ref, jackknife=o.jackknife, compat=o.compat, stem=o.stem,
+                 **_max_words(o))
+
+
+def _max_words(o: MetricOptions) -> dict[str, int | None]:
+    """``max_words=`` from --max-words (0: None, no limit); without it, the metric's default.
+
+    >>> _max_words(MetricOptions()), _max_words(MetricOptions(max_words=0))
+    ({}, {'max_words': None})
+    """
+    return {} if o.max_words is None else {"max_words": o.max_words or None}
 
 
 def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
@@ -207,8 +223,7 @@ def _words(text: str) -> int:
 def _sia(names: Sequence[str], o: MetricOptions) -> Sia:
     sim = None if o.similarity is None else WordSimilarity.load(o.similarity)
     return Sia(alpha=o.sia_alpha, decay=o.sia_decay, similarity=sim,
-               tokenize=o.tokenize or "unicode", lowercase=o.lowercase,
-               max_words=o.max_words or None)
+               tokenize=o.tokenize or "unicode", lowercase=o.lowercase, **_max_words(o))
 
 
 _BLEU = re.compile(r"^bleu(s?)(\d*)$")
@@ -246,7 +261,7 @@ def _gtm(names: Sequence[str], o: MetricOptions) -> Gtm:
     assert m is not None
     # gtm<e>: GTM with exponent e (gtm = gtm1); Lin & Och's GTM10/20/30 are gtm1/gtm2/gtm3.
     return Gtm(float(m.group(1) or 1), tokenize=o.tokenize or "13a",
-               lowercase=o.lowercase_baselines, max_words=o.max_words or None)
+               lowercase=o.lowercase_baselines, **_max_words(o))
 
 
 def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:
