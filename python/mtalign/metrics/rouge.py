@@ -24,7 +24,7 @@ _COMPAT_DEFAULTS = {
 #: the product of a pair's lengths (ROUGE-W, ROUGE-S, ROUGE-SU), a hypothesis and a reference
 #: of m and n words are refused before any work when m·n > ``max_words²`` (2.5·10⁹ word
 #: pairs). ROUGE-W at 50,000 words a side took 2.8 s on the 2-core development machine under
-#: load, 11 s at 100,000 and 32 s at 170,000 (a 1 MB line); see docs/rouge.md, "Size limit".
+#: load, 11 s at 100,000 and 32 s at 170,000 (a 1 MB line); docs/reference.md, "Size limit".
 DEFAULT_MAX_WORDS = 50_000
 
 Text = Union[str, Sequence[str]]  # noqa: UP007 (a runtime alias)

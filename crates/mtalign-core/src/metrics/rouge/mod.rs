@@ -198,7 +198,7 @@ fn ratio(hit: f64, total: f64) -> f64 {
 /// 2.8 s at 50,000 words a side, 11 s at 100,000, 32 s at 170,000, a 1 MB line; ROUGE-1.5.5's
 /// variant 1.4 s, 6.3 s and 44 s), ROUGE-S about as much per step of its at most 2·m·n, so
 /// the limit keeps a pair within the 10 s budget with room for the load, a second reference
-/// or a second variant (docs/rouge.md, "Size limit").
+/// or a second variant (docs/reference.md, ROUGE "Size limit").
 pub const DEFAULT_MAX_WORDS: usize = 50_000;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -266,14 +266,14 @@ impl RougeConfig {
     }
 
     /// Refuses a pair whose hypothesis and a reference make a grid over
-    /// [`RougeConfig::grid_limit`]; `hyp_name` names the hypothesis, `ref_name(k)` its
-    /// reference k. Token counts only: nothing is read but the lengths.
+    /// [`RougeConfig::grid_limit`], naming them `hyps[i]` and `refs[i][k]` for `at = Some(i)`
+    /// (else "the hypothesis" and "reference k"). Token counts only: nothing is read but the
+    /// lengths, and nothing is allocated unless the pair is refused.
     fn check_size<'a>(
         &self,
         hyp: &[u32],
         refs: impl Iterator<Item = &'a [u32]>,
-        hyp_name: &str,
-        ref_name: impl Fn(usize) -> String,
+        at: Option<usize>,
     ) -> Result<()> {
         let Some(limit) = self.grid_limit() else {
             return Ok(());
@@ -283,12 +283,15 @@ impl RougeConfig {
             let n = r.len() as u64;
             if m.saturating_mul(n) > limit {
                 let max_words = self.max_words.unwrap_or_default();
+                let (hyp_name, ref_name) = match at {
+                    Some(i) => (format!("hyps[{i}]"), format!("refs[{i}][{k}]")),
+                    None => ("the hypothesis".into(), format!("reference {k}")),
+                };
                 return Err(Error::Input(format!(
-                    "{hyp_name} and {} have {m} × {n} words, over ROUGE's limit of \
+                    "{hyp_name} and {ref_name} have {m} × {n} words, over ROUGE's limit of \
                      max_words² = {limit} word pairs for max_words={max_words} (the time of {} \
                      grows with the product of the lengths); split the texts (into sentences, or \
                      sections scored apart) or {RAISE_LIMIT}",
-                    ref_name(k),
                     self.checked_names()
                 )));
             }
@@ -575,16 +578,12 @@ impl Metric for RougeConfig {
     }
 
     fn check_pair(&self, pair: Pair<'_>) -> Result<()> {
-        self.check_size(pair.hyp(), pair.refs(), "the hypothesis", |k| {
-            format!("reference {k}")
-        })
+        self.check_size(pair.hyp(), pair.refs(), None)
     }
 
     /// Names the reference too (`refs[i][k]`), so the command line can give its file and line.
     fn check_batch_pair(&self, pair: Pair<'_>, i: usize) -> Result<()> {
-        self.check_size(pair.hyp(), pair.refs(), &format!("hyps[{i}]"), |k| {
-            format!("refs[{i}][{k}]")
-        })
+        self.check_size(pair.hyp(), pair.refs(), Some(i))
     }
 
     /// One reference each way: the counts of (b, a) are those of (a, b) with the two totals
