@@ -136,7 +136,8 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                         "faster than the length, refused up front past it: SIA and GTM refuse "
                         "a text of more than N words (or too many matching words), ROUGE-W, "
                         "ROUGE-S and ROUGE-SU a hypothesis and a reference whose lengths "
-                        f"multiply to more than N²; 0 = no limit (default: each metric's own: {defaults})")
+                        "multiply to more than N²; 0 = no limit (default: each metric's "
+                        f"own: {defaults})")
     p.add_argument("--trg-lang", default="", metavar="LANG",
                    help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
                         "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
