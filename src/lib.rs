@@ -9,6 +9,7 @@ mod convert;
 mod enter;
 mod errors;
 mod kernels;
+mod methods;
 mod metrics;
 mod ranking;
 
