@@ -106,6 +106,23 @@ macro_rules! batch_pymethods {
                 crate::batch::score_text_batch(py, encoder, hyps, refs, threads, &shape, crate::batch::kernel(crate::batch::BatchScorer::core(self)), chunked.as_ref())
             }
 
+            /// Scores token ids: `hyps` and `refs` each (ids, starts, lengths) as
+            /// `mtalign.TokenIds` hands them over; `ref_ends` None: one reference per
+            /// hypothesis, else set i is references `ref_ends[i-1]..ref_ends[i]`.
+            #[pyo3(signature = (hyps, refs, ref_ends=None, threads=None))]
+            fn score_ids<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+                hyps: &pyo3::Bound<'py, pyo3::PyAny>,
+                refs: &pyo3::Bound<'py, pyo3::PyAny>,
+                ref_ends: Option<numpy::PyReadonlyArray1<'py, i64>>,
+                threads: Option<usize>,
+            ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
+                let shape = crate::batch::BatchScorer::shape(self);
+                let encoder = crate::batch::BatchScorer::encoder(self);
+                crate::ids::score_id_batch(py, encoder, crate::batch::BatchScorer::core(self), hyps, refs, ref_ends, threads, &shape)
+            }
+
             /// Scores pre-tokenized input (tokens verbatim).
             #[pyo3(signature = (hyps, refs, threads=None))]
             fn score_tokens<'py>(
