@@ -41,6 +41,7 @@ from mtalign.ranking.orange import (
     orange_many,
 )
 from mtalign.ranking.rerank import RerankResult, rerank
+from mtalign.token_ids import TokenIds
 from mtalign.tokenizers import default_threads, stem, tokenize
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "RerankResult",
     "stem",
     "tokenize",
+    "TokenIds",
     "__version__",
 ]
 __all__ += metrics.__all__

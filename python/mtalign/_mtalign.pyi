@@ -51,6 +51,11 @@ class _NativeMetric:
 
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_ids(
+        self, hyps: tuple[np.ndarray, np.ndarray, np.ndarray],
+        refs: tuple[np.ndarray, np.ndarray, np.ndarray], ref_ends: np.ndarray | None = None,
+        threads: int | None = None,
+    ) -> _Batch: ...
     def score_matrix(
         self, hyps: Any, refs: Any = None, threads: int | None = None,
         scalar: int | None = None,

@@ -56,6 +56,7 @@ from mtalign.metrics.inputs import (
 )
 from mtalign.metrics.options import REQUIRED, Option, check_threads, option
 from mtalign.metrics.results import Confidence, Result
+from mtalign.token_ids import is_token_ids
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
     from typing import dataclass_transform
@@ -437,8 +438,17 @@ class Metric(Generic[R]):
     def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
              ) -> tuple[np.ndarray, int, int, list | tuple]:
         """The native batch: (rows, vanished hyps, vanished refs, refs as a list)."""
+        if is_token_ids(hyps):
+            self._check_token_ids(core)
         return run_batch(self._core if core is None else core, hyps, refs, threads,
                          self._tokenizer_name())
+
+    def _check_token_ids(self, core: Any = None) -> None:
+        """Refuses token ids (:class:`~mtalign.TokenIds`) with a :class:`~mtalign.ConfigError`
+        where this configuration reads more of a word than its identity (characters, stems,
+        strings) or its native object takes no ids."""
+        if getattr(self._core if core is None else core, "score_ids", None) is None:
+            raise ConfigError(f"{type(self).__name__} does not take token ids (give it text)")
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         """Column ``k`` (of :meth:`scalar_names`) of each row's sentence score, shape (n,)."""
