@@ -68,7 +68,7 @@ def _ids(obj: Any, what: str, ndim: int) -> np.ndarray:
 def _lengths_of(obj: Any, what: str, n: int) -> np.ndarray:
     """Per-row lengths as int64, checked: n of them, integers, none negative."""
     lengths = _array(obj, what)
-    if lengths.dtype.kind not in "iu" or lengths.shape != (n,):
+    if (lengths.dtype.kind not in "iu" and lengths.size) or lengths.shape != (n,):
         raise InputError(f"{what} must be {n} integers, one per row (got dtype "
                          f"{lengths.dtype}, shape {lengths.shape})")
     lengths = np.ascontiguousarray(lengths, dtype=_I64)
@@ -299,7 +299,7 @@ def ref_ids(refs: Any, n: int) -> tuple[TokenIds, np.ndarray | None, list[Any]]:
             names.append(f"refs[{i}]")
             shapes.append((None,))
         ends[i] = len(flat)
-    arrays = [_ids(r, name, 1) for r, name in zip(flat, names)]
+    arrays = [_ids(r, name, 1) for r, name in zip(flat, names, strict=True)]
     return TokenIds._of(*_joined(arrays, "refs")), ends, shapes
 
 
