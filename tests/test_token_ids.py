@@ -283,3 +283,16 @@ def test_token_ids_views_and_repr() -> None:
     assert t.dtype == np.uint16 and t.lengths.tolist() == [2, 0]
     assert repr(t) == "TokenIds(2 sequences, 2 ids, uint16)"
     assert not t[0].flags.writeable
+
+
+def test_groups_of_samples_score_as_their_text() -> None:
+    """GRPO-style groups (k samples of one prompt): pairwise matrices and MBR."""
+    group = TokenIds.from_padded(np.array([[1, 2, 3, 4, 0], [1, 2, 3, 5, 6], [7, 2, 3, 4, 0]]),
+                                 pad_id=0)
+    text = ["1 2 3 4", "1 2 3 5 6", "7 2 3 4"]
+    for metric in (mtalign.Bleu(tokenize=WS), mtalign.Rouge("rougeL", tokenize=WS),
+                   mtalign.Wer(tokenize=WS)):
+        np.testing.assert_array_equal(metric.pairwise(group), metric.pairwise(text))
+        [got] = metric.pairwise_blocks([(group, None)])
+        np.testing.assert_array_equal(got, metric.pairwise(text))
+        assert mtalign.mbr(metric, group).best == mtalign.mbr(metric, text).best

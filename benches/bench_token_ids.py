@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Token ids in: TensorBLEU's shape (512 sequences of 1,024 ids), sentence BLEU and ROUGE-L.
+
+Every row scores the same 512 pairs. A hypothesis is 1,024 ids drawn uniformly from a
+32,000-id vocabulary; its reference is the hypothesis with 30% of its ids replaced (so
+n-grams of every order match, as a decent sample against its reference does). Rows:
+
+* mtalign, ids: ``Bleu(smooth="exp", effective_order=True).batch_score(hyps, refs)`` (that
+  is sacrebleu's ``sentence_bleu``) with ``hyps``/``refs`` :class:`mtalign.TokenIds` over a
+  padded int64 array, threads 1 and 2; ``Rouge("rougeL")`` likewise;
+* mtalign, str tokens: the same ids as lists of Python ``str`` tokens (pre-tokenized input;
+  the lists are built before timing);
+* mtalign, text: the ids joined by spaces, ``tokenize="whitespace"``;
+* sacrebleu 2.6.0 ``sentence_bleu(hyp, [ref])`` in a loop over the space-joined ids; nltk
+  ``sentence_bleu([ref], hyp)`` over the split ids (its default: no smoothing); torchmetrics
+  ``BLEUScore`` (CPU, one call per sentence) and rouge-score where installed (rouge-score's
+  pure-Python LCS on 1,024 tokens takes seconds per pair: it is timed on 8 pairs and
+  scaled to 512, and says so);
+* TensorBLEU (Filipek 2025, arXiv 2510.05485): its A100 figure for this shape, **quoted from
+  the paper, not measured here**.
+
+Each mtalign row is the best of ``--repeat`` calls (the machine is shared: the minimum is the
+least disturbed); peers run once. Every path's numbers are checked equal to the ids' before
+anything is timed. Then: one-pair ``sentence_score`` on two 50-id arrays (µs per call) and
+the Python memory peak (tracemalloc) of the ids call.
+
+Usage (from the repository root)::
+
+    python benches/bench_token_ids.py              # about half a minute on 2 cores
+    python benches/bench_token_ids.py --repeat 3 --peers none
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import machine_info  # noqa: E402
+
+import mtalign  # noqa: E402
+from mtalign import TokenIds  # noqa: E402
+
+#: TensorBLEU's per-sentence BLEU, batch 512 × 1,024 tokens, on an A100 (arXiv 2510.05485,
+#: the paper's table of A100 timings). Quoted, never measured here.
+TENSORBLEU_A100_MS = 41.0
+PEERS = ("sacrebleu", "nltk", "torchmetrics", "rouge-score")
+ROUGE_SCORE_PAIRS = 8
+
+
+def make_batch(n: int, length: int, vocab: int, changed: float, seed: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    hyps = rng.integers(0, vocab, size=(n, length), dtype=np.int64)
+    refs = hyps.copy()
+    mask = rng.random((n, length)) < changed
+    refs[mask] = rng.integers(0, vocab, size=int(mask.sum()))
+    return hyps, refs
+
+
+def best_ms(f: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return 1e3 * min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", type=int, default=512)
+    ap.add_argument("--length", type=int, default=1024)
+    ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--peers", default=",".join(PEERS),
+                    help="comma-separated peers to time, or 'none'")
+    args = ap.parse_args()
+    peers = set() if args.peers == "none" else set(args.peers.split(","))
+
+    info = machine_info(["mtalign", "numpy", "sacrebleu", "nltk", "torchmetrics",
+                         "rouge-score"])
+    print(f"# {args.pairs} × {args.length} ids; {info['nproc']} usable cores ({info['cpu']}); "
+          f"{info['python']}; versions {info['versions']}")
+    h, r = make_batch(args.pairs, args.length, 32_000, 0.3, 12345)
+    full = np.full(args.pairs, args.length)
+    hyps = TokenIds.from_padded(h, lengths=full)
+    refs = TokenIds.from_padded(r, lengths=full)
+    tok_h = [[str(x) for x in row] for row in h.tolist()]
+    tok_r = [[[str(x) for x in row]] for row in r.tolist()]
+    text_h = [" ".join(t) for t in tok_h]
+    text_r = [" ".join(t[0]) for t in tok_r]
+
+    bleu = mtalign.Bleu(smooth="exp", effective_order=True, tokenize="whitespace")
+    rouge = mtalign.Rouge("rougeL", tokenize="whitespace")
+    ids_bleu = bleu.batch_score(hyps, refs)
+    ids_rouge = rouge.batch_score(hyps, refs)["rougeL"]
+    for name, got in [("str tokens", bleu.batch_score(tok_h, tok_r)),
+                      ("text", bleu.batch_score(text_h, text_r))]:
+        assert np.array_equal(got, ids_bleu), f"BLEU of {name} differs from ids"
+    for name, got in [("str tokens", rouge.batch_score(tok_h, tok_r)["rougeL"]),
+                      ("text", rouge.batch_score(text_h, text_r)["rougeL"])]:
+        assert np.array_equal(got, ids_rouge), f"ROUGE-L of {name} differs from ids"
+
+    rows: list[tuple[str, str, float, str]] = []  # metric, what, ms, note
+
+    def mine(metric_name: str, what: str, f: Callable[[], Any]) -> None:
+        f()  # warm the pool and the buffers
+        rows.append((metric_name, what, best_ms(f, args.repeat), "measured"))
+
+    for metric_name, metric in [("sentence BLEU", bleu), ("ROUGE-L", rouge)]:
+        for threads in (1, 2):
+            mine(metric_name, f"mtalign TokenIds, threads={threads}",
+                 lambda m=metric, t=threads: m.batch_score(hyps, refs, threads=t))
+        for threads in (1, 2):
+            mine(metric_name, f"mtalign str tokens, threads={threads}",
+                 lambda m=metric, t=threads: m.batch_score(tok_h, tok_r, threads=t))
+        for threads in (1, 2):
+            mine(metric_name, f"mtalign text, threads={threads}",
+                 lambda m=metric, t=threads: m.batch_score(text_h, text_r, threads=t))
+
+    if "sacrebleu" in peers:
+        import sacrebleu
+
+        got = [sacrebleu.sentence_bleu(a, [b]).score for a, b in zip(text_h, text_r, strict=True)]
+        assert np.array_equal(got, ids_bleu), "sacrebleu's sentence BLEU differs from mtalign's"
+        t = time.perf_counter()
+        for a, b in zip(text_h, text_r, strict=True):
+            sacrebleu.sentence_bleu(a, [b])
+        rows.append(("sentence BLEU", "sacrebleu sentence_bleu loop, text",
+                     1e3 * (time.perf_counter() - t), "measured, 1 run"))
+    if "nltk" in peers:
+        try:
+            from nltk.translate.bleu_score import sentence_bleu
+        except ImportError:
+            rows.append(("sentence BLEU", "nltk sentence_bleu", float("nan"), "not installed"))
+        else:
+            split_h = [t for t in tok_h]
+            split_r = [t[0] for t in tok_r]
+            t = time.perf_counter()
+            for a, b in zip(split_h, split_r, strict=True):
+                sentence_bleu([b], a)
+            rows.append(("sentence BLEU", "nltk sentence_bleu loop, tokens",
+                         1e3 * (time.perf_counter() - t), "measured, 1 run"))
+    if "torchmetrics" in peers:
+        try:
+            from torchmetrics.functional.text import bleu_score
+        except ImportError:
+            rows.append(("sentence BLEU", "torchmetrics bleu_score loop", float("nan"),
+                         "not installed"))
+        else:
+            t = time.perf_counter()
+            for a, b in zip(text_h, text_r, strict=True):
+                bleu_score([a], [[b]])
+            rows.append(("sentence BLEU", "torchmetrics bleu_score loop, CPU",
+                         1e3 * (time.perf_counter() - t), "measured, 1 run"))
+    rows.append(("sentence BLEU", "TensorBLEU, A100 GPU", TENSORBLEU_A100_MS,
+                 "QUOTED from arXiv 2510.05485, not measured"))
+    if "rouge-score" in peers:
+        try:
+            from rouge_score import rouge_scorer
+        except ImportError:
+            rows.append(("ROUGE-L", "rouge-score", float("nan"), "not installed"))
+        else:
+            scorer = rouge_scorer.RougeScorer(["rougeL"])
+            k = ROUGE_SCORE_PAIRS
+            t = time.perf_counter()
+            for a, b in zip(text_h[:k], text_r[:k], strict=True):
+                scorer.score(b, a)
+            ms = 1e3 * (time.perf_counter() - t) * args.pairs / k
+            rows.append(("ROUGE-L", "rouge-score loop, text", ms,
+                         f"measured on {k} pairs, scaled to {args.pairs}"))
+
+    print_table(rows)
+    print()
+    print_extras(bleu, hyps, refs, args.repeat)
+
+
+def print_table(rows: list[tuple[str, str, float, str]]) -> None:
+    """One table; each row's time against mtalign TokenIds at threads=2 of its metric."""
+    base = {m: ms for m, what, ms, _ in rows if what == "mtalign TokenIds, threads=2"}
+    print("| metric | path | ms | × TokenIds threads=2 | note |")
+    print("|---|---|---:|---:|---|")
+    for metric, what, ms, note in rows:
+        ratio = "" if ms != ms else f"{ms / base[metric]:.1f}×"
+        shown = "n/a" if ms != ms else f"{ms:.1f}"
+        print(f"| {metric} | {what} | {shown} | {ratio} | {note} |")
+    for metric in base:
+        get = {what: ms for m, what, ms, _ in rows if m == metric}
+        one, two = get["mtalign TokenIds, threads=1"], get["mtalign TokenIds, threads=2"]
+        tok2 = get["mtalign str tokens, threads=2"]
+        print(f"\n{metric}: threads=2 is {one / two:.2f}× threads=1 (ids); ids are "
+              f"{tok2 / two:.1f}× the str-token path at threads=2")
+
+
+def print_extras(bleu: mtalign.Bleu, hyps: TokenIds, refs: TokenIds, repeat: int) -> None:
+    rng = np.random.default_rng(1)
+    h = rng.integers(0, 32_000, 50)
+    r = h.copy()
+    r[rng.random(50) < 0.3] = 7
+    calls = 2000
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for _ in range(calls):
+            bleu.sentence_score(h, [r])
+        best = min(best, time.perf_counter() - t)
+    print(f"one pair, sentence_score(50-id array, [50-id array]): {1e6 * best / calls:.1f} µs "
+          "per call")
+    tracemalloc.start()
+    bleu.batch_score(hyps, refs, threads=2)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"Python memory peak of the 512 × 1,024 ids BLEU call (tracemalloc): "
+          f"{peak / 1e6:.2f} MB")
+
+
+if __name__ == "__main__":
+    main()
