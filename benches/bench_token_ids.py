@@ -43,9 +43,8 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine_info  # noqa: E402
-
 import mtalign  # noqa: E402
+from _common import machine_info  # noqa: E402
 from mtalign import TokenIds  # noqa: E402
 
 #: TensorBLEU's per-sentence BLEU, batch 512 × 1,024 tokens, on an A100 (arXiv 2510.05485,

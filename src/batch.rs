@@ -123,6 +123,20 @@ macro_rules! batch_pymethods {
                 crate::ids::score_id_batch(py, encoder, crate::batch::BatchScorer::core(self), hyps, refs, ref_ends, threads, &shape)
             }
 
+            /// Scores one pair of token ids: `hyp` a 1-D integer array, `refs` a list of
+            /// them; returns what `score_one` returns for text (the row, or the metric's
+            /// `one_result` of it).
+            fn score_one_ids<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+                hyp: &pyo3::Bound<'py, pyo3::PyAny>,
+                refs: &pyo3::Bound<'py, pyo3::PyAny>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
+                let encoder = crate::batch::BatchScorer::encoder(self);
+                let row = crate::ids::score_one_ids(py, encoder, crate::batch::BatchScorer::core(self), hyp, refs)?;
+                crate::batch::BatchScorer::one_result(self, py, row)
+            }
+
             /// Scores pre-tokenized input (tokens verbatim).
             #[pyo3(signature = (hyps, refs, threads=None))]
             fn score_tokens<'py>(

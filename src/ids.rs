@@ -57,7 +57,18 @@ impl<'py> IdArrays<'py> {
     /// The sequences, checked (a refusal names `what[i]`).
     pub(crate) fn seqs(&self, what: &str) -> PyResult<IdSeqs<'_>> {
         let contiguous = |_| input_err(format!("{what}: the arrays must be C-contiguous"));
-        let data = match &self.data {
+        let data = self.data.data(what)?;
+        let starts = self.starts.as_slice().map_err(contiguous)?;
+        let lengths = self.lengths.as_slice().map_err(contiguous)?;
+        IdSeqs::new(data, starts, lengths, what).map_err(to_py)
+    }
+}
+
+impl IdBuffer<'_> {
+    /// The ids, borrowed (`what` names the array when it is not contiguous).
+    fn data(&self, what: &str) -> PyResult<IdData<'_>> {
+        let contiguous = |_| input_err(format!("{what} must be a C-contiguous array"));
+        Ok(match self {
             IdBuffer::I8(a) => IdData::I8(a.as_slice().map_err(contiguous)?),
             IdBuffer::I16(a) => IdData::I16(a.as_slice().map_err(contiguous)?),
             IdBuffer::I32(a) => IdData::I32(a.as_slice().map_err(contiguous)?),
@@ -66,10 +77,7 @@ impl<'py> IdArrays<'py> {
             IdBuffer::U16(a) => IdData::U16(a.as_slice().map_err(contiguous)?),
             IdBuffer::U32(a) => IdData::U32(a.as_slice().map_err(contiguous)?),
             IdBuffer::U64(a) => IdData::U64(a.as_slice().map_err(contiguous)?),
-        };
-        let starts = self.starts.as_slice().map_err(contiguous)?;
-        let lengths = self.lengths.as_slice().map_err(contiguous)?;
-        IdSeqs::new(data, starts, lengths, what).map_err(to_py)
+        })
     }
 }
 
@@ -122,7 +130,54 @@ pub(crate) fn score_id_batch<'py, M: Metric>(
     // Ids count as the bytes of their decimal text would, roughly: 4 a token.
     let small = is_small(n, 4 * ids);
     let rows = enter(py, threads, small, || {
-        statistics_of_ids(metric, &encoder, &hyps, &refs, ends)
+        statistics_of_ids(metric, &encoder, &hyps, &[refs], ends)
     })?;
     Ok((to_array(py, rows, n, shape)?, Vec::new(), Vec::new()))
+}
+
+/// One pair: `hyp` a 1-D integer array, `refs` a list of them (its reference set). The row
+/// (row-major, `metric.width()` values), scored inline when short.
+pub(crate) fn score_one_ids<M: Metric>(
+    py: Python<'_>,
+    encoder: Encoder,
+    metric: &M,
+    hyp: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+) -> PyResult<Vec<f64>> {
+    let hyp = buffer(hyp, "hyp")?;
+    let ref_items = crate::convert::items(refs, "refs")?;
+    if ref_items.is_empty() {
+        return Err(input_err("refs is empty".into()));
+    }
+    let ref_buffers = ref_items
+        .iter()
+        .enumerate()
+        .map(|(j, r)| buffer(r, &format!("refs[{j}]")))
+        .collect::<PyResult<Vec<_>>>()?;
+    let hyp_data = hyp.data("hyp")?;
+    let ref_data = ref_buffers
+        .iter()
+        .enumerate()
+        .map(|(j, b)| b.data(&format!("refs[{j}]")))
+        .collect::<PyResult<Vec<_>>>()?;
+    // Each array is one sequence: its whole buffer.
+    let lengths: Vec<[i64; 1]> = std::iter::once(&hyp_data)
+        .chain(&ref_data)
+        .map(|d| [d.len() as i64])
+        .collect();
+    let hyps = whole(hyp_data, &lengths[0])?;
+    let refs = ref_data
+        .iter()
+        .zip(&lengths[1..])
+        .map(|(&d, length)| whole(d, length))
+        .collect::<PyResult<Vec<_>>>()?;
+    let ids: usize = lengths.iter().map(|l| l[0] as usize).sum();
+    enter(py, None, is_small(1, 4 * ids), || {
+        statistics_of_ids(metric, &encoder, &hyps, &refs, Some(&[refs.len() as i64]))
+    })
+}
+
+/// The one sequence that is all of `data` (`length`: its length).
+fn whole<'a>(data: IdData<'a>, length: &'a [i64; 1]) -> PyResult<IdSeqs<'a>> {
+    IdSeqs::new(data, &[0], length, "ids").map_err(to_py)
 }

@@ -303,16 +303,23 @@ def ref_ids(refs: Any, n: int) -> tuple[TokenIds, np.ndarray | None, list[Any]]:
     return TokenIds._of(*_joined(arrays, "refs")), ends, shapes
 
 
-def one_pair_ids(hyp: Any, refs: Any) -> tuple[TokenIds, TokenIds, np.ndarray, list[Any]]:
-    """One hypothesis array and its reference array (or list of them) as a batch of one:
-    (hyps, refs, ref ends, the references as a list)."""
-    h = _ids(hyp, "hyp", 1)
-    ref_list = list(refs) if isinstance(refs, (list, tuple)) else [refs]
+def one_pair_arrays(hyp: Any, refs: Any) -> tuple[np.ndarray, list[np.ndarray], list[Any]]:
+    """One hypothesis array and its reference array (or list of them) as contiguous 1-D
+    integer arrays: (hyp, the references, the references as given in a list)."""
+    ref_list = refs if refs.__class__ is list else (
+        list(refs) if isinstance(refs, tuple) else [refs])
     if not ref_list:
         raise InputError("refs is empty")
-    arrays = [_ids(r, f"refs[{j}]", 1) for j, r in enumerate(ref_list)]
-    return (TokenIds._of(*_joined([h], "hyp")), TokenIds._of(*_joined(arrays, "refs")),
-            np.array([len(arrays)], dtype=_I64), ref_list)
+    arrays = [_one(r, f"refs[{j}]") for j, r in enumerate(ref_list)]
+    return _one(hyp, "hyp"), arrays, ref_list
 
 
-__all__ = ["TokenIds", "hyp_ids", "is_token_ids", "one_pair_ids", "ref_ids"]
+def _one(obj: Any, what: str) -> np.ndarray:
+    """A contiguous 1-D integer array in native byte order (as it is when it already is)."""
+    if (obj.__class__ is np.ndarray and obj.ndim == 1 and obj.dtype.kind in "iu"
+            and obj.flags.c_contiguous and obj.dtype.isnative):
+        return obj
+    return np.ascontiguousarray(_ids(obj, what, 1))
+
+
+__all__ = ["TokenIds", "hyp_ids", "is_token_ids", "one_pair_arrays", "ref_ids"]

@@ -16,7 +16,7 @@ from mtalign._mtalign import InputError
 from mtalign.checks import check_ordered, check_stream_shape
 from mtalign.errors import MtalignWarning
 from mtalign.metrics.options import check_threads
-from mtalign.token_ids import hyp_ids, is_token_ids, one_pair_ids, ref_ids
+from mtalign.token_ids import hyp_ids, is_token_ids, one_pair_arrays, ref_ids
 
 
 def as_list(obj: Any, name: str) -> list | tuple:
@@ -98,7 +98,8 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int,
     row, whether the hypothesis / how many references produced no tokens, and ``refs`` as
     read (a str or a list).
 
-    Every ``sentence_score`` goes through here. Text goes to the one-pair call
+    Every ``sentence_score`` goes through here. Text and token ids (a 1-D array against
+    one array or a list of them) go to the one-pair call
     (``metric._one`` when ``core`` is the metric's own, else ``core.score_one``; no pool, no
     batch tables): the "row" is then what the native call makes of it (a flat list of floats,
     or the figures the metric's result is built from, e.g. WER's rate, errors and reference
@@ -126,8 +127,8 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int,
         arr, hv, rv = core.score_tokens([hyp], [refs], None)
     elif is_token_ids(hyp):
         metric._check_token_ids(core)
-        h, r, ends, refs = one_pair_ids(hyp, refs)
-        arr, hv, rv = core.score_ids(h._native(), r._native(), ends, None)
+        h, arrays, refs = one_pair_arrays(hyp, refs)
+        return core.score_one_ids(h, arrays), 0, 0, refs
     else:
         raise InputError(f"hyp must be a str, a list of str tokens or a 1-D array of token ids "
                          f"(got {type(hyp).__name__})")

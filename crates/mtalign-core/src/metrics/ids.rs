@@ -8,18 +8,20 @@ use crate::text::refs::RefSets;
 use crate::{Error, Result};
 
 /// Statistics rows (row-major, `metric.width()` each) of hypothesis `i` of `hyps` against
-/// its references: `refs[i]` alone when `ref_ends` is None (one reference per hypothesis),
-/// else `refs[ref_ends[i-1]..ref_ends[i]]`. Rows equal those of the same ids given as text,
-/// space-joined, with a whitespace tokenizer. Runs on the current rayon pool.
+/// its references, the sequences of `refs` (its parts' in order): reference `i` alone when
+/// `ref_ends` is None (one reference per hypothesis), else references
+/// `ref_ends[i-1]..ref_ends[i]`. Rows equal those of the same ids given as text,
+/// space-joined, with a whitespace tokenizer. Runs on the current rayon pool (inline for a
+/// few pairs).
 pub fn statistics_of_ids<M: Metric>(
     metric: &M,
     encoder: &Encoder,
     hyps: &IdSeqs<'_>,
-    refs: &IdSeqs<'_>,
+    refs: &[IdSeqs<'_>],
     ref_ends: Option<&[i64]>,
 ) -> Result<Vec<f64>> {
     let n = hyps.len();
-    let ref_sets = ref_sets_of(n, refs.len(), ref_ends)?;
+    let ref_sets = ref_sets_of(n, refs.iter().map(IdSeqs::len).sum(), ref_ends)?;
     // A metric that sees ids only through their equality within a pair takes small ids as
     // they are; any other gets the text path's numbering.
     let mapping = if M::PAIR_LOCAL_IDS {
@@ -27,7 +29,10 @@ pub fn statistics_of_ids<M: Metric>(
     } else {
         IdMapping::Dense
     };
-    let encoded = encoder.encode_ids(&[*hyps, *refs], mapping)?;
+    let mut parts = Vec::with_capacity(1 + refs.len());
+    parts.push(*hyps);
+    parts.extend_from_slice(refs);
+    let encoded = encoder.encode_ids(&parts, mapping)?;
     let hyp_ids: Vec<u32> = (0..n as u32).collect();
     statistics_batch(metric, &encoded.docs()?, &hyp_ids, &ref_sets)
 }
