@@ -313,7 +313,7 @@ def peer_jobs(peer: str) -> list[tuple[str, str, Callable, Callable, Callable | 
                          h_refs, cold))
             jobs.append((key, "BLEU(effective_order=True).sentence_score(hyp, [ref])",
                          BLEU(effective_order=True).sentence_score, h_refs, cold))
-        for key in ("Bleu()", "bleus4"):
+        for key in ("bleus4",):
             jobs.append((key, 'BLEU(smooth_method="add-k").sentence_score(hyp, [ref])',
                          BLEU(smooth_method="add-k").sentence_score, h_refs, cold))
     elif peer == "nltk":
@@ -325,7 +325,7 @@ def peer_jobs(peer: str) -> list[tuple[str, str, Callable, Callable, Callable | 
             return ([r.split()], h.split())
 
         smooth = SmoothingFunction()
-        for key, method in (("Bleu()", "method2"), ("bleu", "method3"), ("bleus4", "method2")):
+        for key, method in (("bleu", "method3"), ("bleus4", "method2")):
             fn = partial(sentence_bleu, smoothing_function=getattr(smooth, method))
             jobs.append((key, f"sentence_bleu(refs, hyp, {method}) on split tokens", fn,
                          tokens, None))

@@ -175,7 +175,7 @@ def main() -> None:
           f"mean {np.mean([len(s.split()) for s in samples(64)]):.1f} words")
     metrics: dict[str, Callable[[list[str], int | None], Any]] = {
         "ROUGE-L": lambda xs, t: mtalign.Rouge("rougeL").expected_scores(xs, threads=t),
-        "BLEUS4": lambda xs, t: mtalign.Bleu().expected_scores(xs, threads=t),
+        "BLEUS4": lambda xs, t: mtalign.Bleu.bleus(4).expected_scores(xs, threads=t),
         "WER": lambda xs, t: mtalign.Wer().expected_scores(xs, threads=t),
         "chrF": lambda xs, t: mtalign.Chrf().expected_scores(xs, threads=t),
         "chrF agg": lambda xs, t: mtalign.Chrf().expected_scores(xs, threads=t, aggregate=True),

@@ -59,7 +59,7 @@ def main() -> None:
     for r in rows:
         human[systems.index(r["file"]), col[int(r["line"])]] = float(r["mqm"])
     refs = [ref[i - 1] for i in lines]
-    a = np.array([mtalign.Bleu().batch_score([hyps[s][i - 1] for i in lines], refs)
+    a = np.array([mtalign.Bleu.bleus(4).batch_score([hyps[s][i - 1] for i in lines], refs)
                   for s in systems])
     b = np.array([mtalign.Bleu(smooth="exp", effective_order=True)
                   .batch_score([hyps[s][i - 1] for i in lines], refs) for s in systems])

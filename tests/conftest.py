@@ -19,9 +19,9 @@ TESTS_DIR = Path(__file__).resolve().parent
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 
-# rouge-score's own test suite aliases ``rouge_score``: it runs in a subprocess of its own
-# (tests/test_rouge_score_suite.py), never in this process.
-collect_ignore = ["rouge_score_suite"]
+# rouge-score's and sacrebleu's own test suites alias their package: each runs in a subprocess
+# of its own (tests/test_rouge_score_suite.py, tests/test_sacrebleu_suite.py), never here.
+collect_ignore = ["rouge_score_suite", "sacrebleu_suite"]
 
 
 @pytest.fixture(scope="session")

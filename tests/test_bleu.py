@@ -173,9 +173,17 @@ def test_short_hypotheses_per_smoothing(mtalign):
             "add1": 100 * 0.5 ** 0.25, "method1": 100 * 0.1 ** 0.25,
             "method3": 100 * 0.5 ** 0.25}
     for smooth, value in want.items():
-        got = mtalign.Bleu(smooth=smooth, tokenize="whitespace").sentence_score(
-            "a b c", "a b c").score
+        got = mtalign.Bleu(smooth=smooth, effective_order=False, tokenize="whitespace"
+                           ).sentence_score("a b c", "a b c").score
         assert got == pytest.approx(value, abs=1e-9), smooth
+        # the default (effective_order=None): sacrebleu's smoothings use the effective order
+        # at sentence level (sentence_bleu), nltk's do not (nltk's auto_reweigh=False)
+        default = mtalign.Bleu(smooth=smooth, tokenize="whitespace")
+        at_sentence = default.sentence_score("a b c", "a b c").score
+        in_corpus = default.corpus_score(["a b c"], ["a b c"]).score
+        sacrebleu_smoothing = smooth in ("none", "floor", "exp", "add-k")
+        assert at_sentence == pytest.approx(100.0 if sacrebleu_smoothing else value), smooth
+        assert in_corpus == pytest.approx(value, abs=1e-9), smooth
     eff = mtalign.Bleu(smooth="none", effective_order=True, tokenize="whitespace")
     assert eff.sentence_score("a b c", "a b c").score == pytest.approx(100.0)
 
@@ -267,7 +275,7 @@ def test_shared_references_equal_pair_by_pair_scores(mtalign):
     sentence scores and mtalign's own pair-by-pair scores, in any order of the pairs."""
     hyps, refs = segment_major("wmt21_deen_news", 120)
     assert len(hyps) > 2000
-    peer = BLEU(smooth_method="exp")
+    peer = BLEU(smooth_method="exp", effective_order=True)  # sacrebleu's sentence_bleu
     ours = mtalign.Bleu(smooth="exp")
     got = ours.batch_score(hyps, refs, threads=2)
     for i, (h, r) in enumerate(zip(hyps, refs, strict=True)):

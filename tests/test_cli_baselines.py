@@ -38,7 +38,8 @@ def test_baselines_in_cli_equal_api_and_sacrebleu(mtalign, files, capsys):
                                    strict=True)]
     want = sacrebleu.corpus_bleu(hyps, [data["refs"]["A"][:200], data["refs"]["B"][:200]])
     assert out["scores"]["bleu"]["score"] == want.score
-    assert out["scores"]["bleus2"]["score"] == mtalign.Bleu(2).corpus_score(hyps, refs).score
+    assert out["scores"]["bleus2"]["score"] == mtalign.Bleu.bleus(2).corpus_score(hyps,
+                                                                                 refs).score
     for name, cls in [("nist", mtalign.Nist), ("wer", mtalign.Wer), ("per", mtalign.Per),
                       ("ribes", mtalign.Ribes)]:
         want_score = cls().corpus_score(hyps, refs).score
@@ -47,8 +48,11 @@ def test_baselines_in_cli_equal_api_and_sacrebleu(mtalign, files, capsys):
         else:  # sums of counts: exact
             assert out["scores"][name]["score"] == want_score
         assert out["signatures"][name].startswith("nrefs:2|case:mixed|tok:13a")
-    sent = mtalign.Bleu().batch_score(hyps, refs)
+    sent = mtalign.Bleu.bleus(4).batch_score(hyps, refs)
     assert [s["bleus4"]["score"] for s in out["sentences"]] == sent.tolist()
+    # bleu at sentence level: sacrebleu's sentence_bleu (effective order)
+    assert [s["bleu"]["score"] for s in out["sentences"]] == [
+        sacrebleu.sentence_bleu(h, r).score for h, r in zip(hyps, refs, strict=True)]
     assert "rougeL" in out["scores"]
 
 

@@ -263,6 +263,15 @@ CASES: list[tuple[str, list[str], list[str]]] = [
                        "{d}/empty.txt"], ["{d}/empty.txt is empty"]),
     ("compare-reference-missing", ["compare", "-r", "{d}/missing.txt", "-i", "{d}/hyp.txt",
                                    "{d}/ref2.txt"], ["cannot read {d}/missing.txt"]),
+    # sacrebleu (where sacrebleu itself prints a traceback; its own checks keep its messages)
+    ("sacrebleu-hypothesis-missing", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/missing.txt"],
+     ["{d}/missing.txt", "no such file"]),
+    ("sacrebleu-reference-directory", ["sacrebleu", "{d}/adir", "-i", "{d}/hyp.txt"],
+     ["{d}/adir", "directory"]),
+    ("sacrebleu-not-utf8", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/latin1.txt"],
+     ["{d}/latin1.txt", "not valid utf-8"]),
+    ("sacrebleu-test-set", ["sacrebleu", "-t", "wmt21", "-l", "en-de", "-i", "{d}/hyp.txt"],
+     ["-t/--test-set", "sacrebleu"]),
 ]
 
 

@@ -44,14 +44,18 @@ def test_corpus_score_is_the_corpus_of_its_statistics(mtalign: Any, metric: Any)
 
 
 def test_sentence_score_is_a_corpus_of_one(mtalign: Any, metric: Any) -> None:
+    # A corpus of one at sentence level: Bleu() scores a sentence as sacrebleu's
+    # sentence_bleu (effective order), its corpus as corpus_bleu; every other metric is
+    # the same at both levels.
+    sentence_level = metric.at_sentence_level()
     for h, r in zip(HYPS, REFS, strict=True):
         one = metric.sentence_score(h, r)
         assert type(one) is type(metric.corpus_score([h], [r]))
         assert one.n_sentences == 1 and one.signature.startswith("nrefs:2|")
         # Every figure, the lazily made ones too (signature, per_sentence, details), equals
         # the corpus of that one sentence scored by the batch path.
-        assert _view(metric, one) == _view(metric, metric.corpus_score([h], [r]))
-        assert one.to_dict() == metric.corpus_score([h], [r]).to_dict()
+        assert _view(metric, one) == _view(metric, sentence_level.corpus_score([h], [r]))
+        assert one.to_dict() == sentence_level.corpus_score([h], [r]).to_dict()
     batch = metric.batch_score(HYPS, REFS)
     assert isinstance(batch, np.ndarray) and batch.shape[0] == len(HYPS)
     scalars = metric.scalar_scores(HYPS, REFS)
@@ -154,5 +158,6 @@ def test_one_pair_calls_sharing_a_reference_equal_batches_of_one(mtalign: Any) -
     candidate_major = [(name, h) for h in hyps for name in sorted(METRICS)]
     for name, h in metric_major + candidate_major:
         metric = METRICS[name]
-        got, want = metric.sentence_score(h, ref), metric.corpus_score([h], [ref])
+        got = metric.sentence_score(h, ref)
+        want = metric.at_sentence_level().corpus_score([h], [ref])
         assert _view(metric, got) == _view(metric, want), (name, h)

@@ -129,7 +129,8 @@ def test_paired_bad_input(data):
     with pytest.raises(InputError, match="refs"):
         mtalign.paired_test(mtalign.Bleu(), ["a"], {"b": ["b"]})
     with pytest.raises(ConfigError, match="smoothing"):
-        mtalign.paired_test(mtalign.Bleu(), ["a b"], {"b": ["a b"]}, ["a b"], rng="sacrebleu")
+        mtalign.paired_test(mtalign.Bleu.bleus(), ["a b"], {"b": ["a b"]}, ["a b"],
+                            rng="sacrebleu")
     with pytest.raises(InputError, match="segments"):
         mtalign.paired_test(mtalign.Bleu(), ["a", "b"], {"c": ["c"]}, ["a", "b"])
 

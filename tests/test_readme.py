@@ -38,18 +38,6 @@ def _runnable_blocks(path: Path) -> list[tuple[int, str]]:
 BLOCKS = [(path, line, code) for path in MARKDOWN for line, code in _runnable_blocks(path)]
 
 
-def _bleu_is_sacrebleus() -> bool:
-    """Whether ``mtalign.Bleu()`` is sacrebleu's BLEU yet (issue 30 item 2, written on branch
-    bleu-names): the README is written as it will be. Once merged this is always True, and
-    the check and the xfail below can go."""
-    import mtalign
-    import sacrebleu
-
-    hyp, refs = "a b c", ["a b c d"]  # short: sacrebleu's sentence BLEU uses effective order
-    return bool(mtalign.Bleu().sentence_score(hyp, refs).score
-                == sacrebleu.sentence_bleu(hyp, refs).score)
-
-
 def test_readme_has_runnable_blocks() -> None:
     assert len([b for b in BLOCKS if b[0] == README]) >= 6
 
@@ -59,10 +47,6 @@ def test_readme_has_runnable_blocks() -> None:
 def test_runnable_block(path: Path, line: int, code: str, capsys: pytest.CaptureFixture
                         ) -> None:
     run = compile(code, f"{path.name}:{line}", "exec")
-    if "sacrebleu.corpus_bleu" in code and not _bleu_is_sacrebleus():
-        with pytest.raises(AssertionError):  # the README's claim, false until then
-            exec(run, {"__name__": "__readme__"})
-        pytest.xfail("mtalign.Bleu() is not sacrebleu's BLEU before branch bleu-names")
     exec(run, {"__name__": "__readme__"})
     assert capsys.readouterr().out  # each block shows something
 
@@ -89,9 +73,6 @@ def test_first_commands_are_what_ci_runs() -> None:
 # -- links ----------------------------------------------------------------------------------
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
-# Written by another branch of issue 30 (bleu-names, item 2); allowed to be missing only
-# until that branch is merged.
-PENDING_FILES = {ROOT / "docs" / "names.md"}
 
 
 def _prose(text: str) -> str:
@@ -133,8 +114,6 @@ def test_relative_links_resolve(path: Path) -> None:
             continue
         file_part, _, anchor = target.partition("#")
         dest = (path.parent / file_part).resolve() if file_part else path
-        if dest in PENDING_FILES and not dest.exists():
-            continue
         if not dest.exists():
             broken.append(f"{target} (no such file)")
         elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
@@ -156,8 +135,6 @@ def test_the_long_reference_moved_with_its_tables() -> None:
 
 NAME = re.compile(r"(?<![\w./])mtalign(?:\.[A-Za-z_]\w*)+")
 IMPORTED = re.compile(r"(?:from|import)\s+$")
-# Names from the BLEU decision (issue 30 item 2, branch bleu-names), until it is merged.
-PENDING_NAMES = {"mtalign.Bleu.bleus"}
 
 
 def _called_names() -> dict[str, str]:
@@ -199,10 +176,7 @@ def test_every_called_name_resolves_after_import_mtalign() -> None:
     out = subprocess.run([sys.executable, "-c", script, json.dumps(sorted(names))],
                          capture_output=True, text=True, check=True).stdout
     bad = set(json.loads(out))
-    pending = {n for n in bad if n in PENDING_NAMES}
-    if pending:
-        assert not _bleu_is_sacrebleus(), f"{pending} should exist with sacrebleu's BLEU"
-    assert not bad - pending, [f"{n} ({names[n]})" for n in sorted(bad - pending)]
+    assert not bad, [f"{n} ({names[n]})" for n in sorted(bad)]
 
 
 def test_demo_is_an_attribute_and_dask_is_not_imported() -> None:

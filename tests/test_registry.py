@@ -41,8 +41,9 @@ def test_options_reach_each_family(mtalign: Any) -> None:
         "rouge1", tokenize="whitespace", lowercase=False, compat="rouge155", stem=True)
     assert registry.make_metric("bleus3", opts)[0] == mtalign.Bleu(
         3, smooth="add1", tokenize="whitespace", lowercase=True)
-    assert registry.make_metric("bleu", registry.MetricOptions())[0] == mtalign.Bleu(
-        4, smooth="exp")
+    assert registry.make_metric("bleus3", opts)[0] == mtalign.Bleu.bleus(
+        3, tokenize="whitespace", lowercase=True)
+    assert registry.make_metric("bleu", registry.MetricOptions())[0] == mtalign.Bleu()
     assert registry.make_metric("sia", opts)[0] == mtalign.Sia(
         alpha=0.8, tokenize="whitespace", lowercase=False)
     assert registry.make_metric("wer", opts)[0] == mtalign.Wer(tokenize="whitespace",
@@ -86,7 +87,7 @@ def test_orange_command_ranks_error_rates_the_right_way(
     refs = [list(r) for r in zip(*(_lines(p) for p in REFS), strict=True)]
     by_name = {obj["metric"]: obj for obj in map(json.loads, lines)}
     assert by_name["wer"]["ci"] is None  # no bootstrap: null, not NaN (invalid JSON)
-    for name, metric in [("wer", mtalign.Wer()), ("bleus4", mtalign.Bleu()),
+    for name, metric in [("wer", mtalign.Wer()), ("bleus4", mtalign.Bleu.bleus(4)),
                          ("sia", mtalign.Sia())]:
         want = mtalign.orange(metric, cands, refs, n_bootstrap=0)
         assert by_name[name]["orange"] == pytest.approx(want.orange, abs=0, rel=0)

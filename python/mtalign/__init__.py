@@ -10,8 +10,8 @@ Every metric is a :class:`Metric` with the same methods (``sentence_score``,
 0.8333333333333334
 >>> float(mtalign.Wer().sentence_score("a b c", "a b d"))
 0.3333333333333333
->>> mtalign.Bleu().batch_score(["a b c d"], ["a b c d"]).tolist()
-[100.0]
+>>> mtalign.Bleu().batch_score(["The cat sat"], ["The cat sat down"]).round(2).tolist()
+[71.65]
 
 The submodules that pull in more (``demo``, ``dask``, ``compat``, ``registry``, ``cli``) are
 imported on first use, so ``mtalign.demo.load_sample()`` works after ``import mtalign`` alone

@@ -8,9 +8,11 @@ A metric family is one :class:`Family` row in :data:`FAMILIES`; ``mtalign score`
 ('Rouge', 'rougeS4')
 >>> family_of("cs0").name
 'dcs'
->>> make_metric("bleus2")[0]
-Bleu(max_order=2, smooth='add1', tokenize='13a', lowercase=False, effective_order=False, smooth_value=None, ref_length='closest', trg_lang='', spm_model=None)
-"""  # noqa: E501
+>>> make_metric("bleus2")[0] == Bleu.bleus(2)
+True
+>>> make_metric("bleu")[0] == Bleu()
+True
+"""
 
 from __future__ import annotations
 
@@ -50,8 +52,10 @@ class MetricOptions:
 
     ``tokenize=None`` means each family's own default: the ``compat`` profile's for ROUGE,
     ``unicode`` for DCS and SIA, sacrebleu's ``13a`` for the baselines (BLEU, NIST, WER, PER,
-    RIBES). ``lowercase`` applies to ROUGE and SIA; the baselines keep case unless
-    ``lowercase_baselines`` (as sacrebleu); DCS always compares case as given.
+    RIBES, GTM), ``whitespace`` for METEOR (chrF and TER tokenize as sacrebleu). ``lowercase``
+    applies to ROUGE and SIA; the baselines (and chrF) keep case unless
+    ``lowercase_baselines`` (as sacrebleu); TER ignores case (sacrebleu's default); DCS
+    always compares case as given.
     """
 
     tokenize: str | None = None
@@ -91,13 +95,14 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
                    help="word tokenizer: " + ", ".join(TOKENIZERS + EXTERNAL_TOKENIZERS) +
                         " (default: unicode for ROUGE (or the --compat "
                         "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
-                        "WER, PER, RIBES)")
+                        "WER, PER, RIBES, GTM; whitespace for METEOR; chrF and TER tokenize "
+                        "as sacrebleu does and ignore it)")
     p.add_argument("--no-lowercase", action="store_true",
                    help="keep case for ROUGE and SIA (DCS always compares case as given; "
                         "the baselines keep it unless --lowercase-baselines)")
     p.add_argument("--lowercase-baselines", action="store_true",
-                   help="lowercase for BLEU, NIST, WER, PER, RIBES (case is kept by default, "
-                        "as in sacrebleu)")
+                   help="lowercase for BLEU, chrF, NIST, WER, PER, RIBES, GTM (case is kept "
+                        "by default, as in sacrebleu; TER always ignores case, as sacrebleu's)")
     p.add_argument("--compat", default=_COMPAT.default, choices=_COMPAT.choices,
                    help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
                         "or as rouge-score 0.1.2 does (default: %(default)s)")
@@ -198,10 +203,12 @@ def _is_bleu(name: str) -> bool:
 def _bleu(names: Sequence[str], o: MetricOptions) -> Bleu:
     m = _BLEU.match(names[0])
     assert m is not None
-    # bleu<N>: sacrebleu's BLEU (exp smoothing); bleus<N>: Lin & Och's BLEUS (add1).
-    return Bleu(int(m.group(2) or 4), smooth="add1" if m.group(1) else "exp",
-                tokenize=o.tokenize, lowercase=o.lowercase_baselines, trg_lang=o.trg_lang,
-                spm_model=o.spm_model)
+    # bleu<N>: Python's Bleu(N), sacrebleu's BLEU (corpus_bleu, and sentence_bleu at
+    # sentence level); bleus<N>: Bleu.bleus(N), Lin & Och's BLEUS (add-one).
+    options: dict[str, Any] = {"tokenize": o.tokenize, "lowercase": o.lowercase_baselines,
+                               "trg_lang": o.trg_lang, "spm_model": o.spm_model}
+    order = int(m.group(2) or 4)
+    return Bleu.bleus(order, **options) if m.group(1) else Bleu(order, **options)
 
 
 def _nist(names: Sequence[str], o: MetricOptions) -> Nist:
@@ -276,7 +283,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant,
            examples=("sia",)),
     Family("bleu", _is_bleu, _bleu,
-           "bleu, bleu<N> (sacrebleu's BLEU-N), bleus<N> (BLEUS-N, add-one), N = 1..12",
+           "bleu, bleu<N> (sacrebleu's BLEU-N: corpus_bleu; sentence_bleu per sentence), "
+           "bleus<N> (Lin & Och's BLEUS-N, add-one), N = 1..12",
            _report_scalar, _default_variant, per_name=True,
            examples=("bleu", "bleu2", "bleus4")),
     Family("chrf", lambda n: n in ("chrf", "chrf++"),

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from mtalign import __version__
 from mtalign.cli import ranking, rouge155, score, similarity
 from mtalign.cli.common import CliError, Parser
+from mtalign.compat.sacrebleu import cli as sacrebleu_cli
 from mtalign.errors import MtalignError
 from mtalign.meta import cli as meta_cli
 
@@ -46,6 +47,7 @@ def build_parser() -> Parser:
     similarity.add_commands(sub)
     rouge155.add_command(sub)
     meta_cli.add_commands(sub)  # correlate, compare
+    sacrebleu_cli.add_command(sub)  # sacrebleu's own command line
     return p
 
 

@@ -46,8 +46,10 @@ _SHORT = {"precision": "P", "recall": "R", "fmeasure": "F", "score": ""}
 class _Family:
     """One metric object of ``mtalign score`` and what it has summed so far, per system."""
 
-    def __init__(self, fam: registry.Family, metric: Any, names: list[str], n_sys: int):
+    def __init__(self, fam: registry.Family, metric: Any, names: list[str], n_sys: int,
+                 sentence_level: bool = False):
         self.fam, self.metric, self.names = fam, metric, names
+        self.sentence_level = sentence_level
         self.key = names[0] if fam.per_name else fam.name
         self.totals = [combine([]) for _ in range(n_sys)]
         # NIST (aggregation None: rows weighted over the whole batch): the files are one
@@ -64,8 +66,12 @@ class _Family:
         metric = self.metric
         if self.batch:
             self.results = [metric.corpus_score(h, refs, threads=threads) for h in hyps]
-            return [{self.names[0]: (("score",), r.per_sentence.reshape(-1, 1))}
-                    for r in self.results]
+            # Sentence rows are the metric's sentence scores (batch_score: NIST weighs a
+            # sentence by its own references, nltk's sentence_nist), not the corpus result's
+            # per-sentence shares under the corpus weights.
+            each = ([metric.batch_score(h, refs, threads=threads) for h in hyps]
+                    if self.sentence_level else [r.per_sentence for r in self.results])
+            return [{self.names[0]: (("score",), np.asarray(e).reshape(-1, 1))} for e in each]
         arr, nh, nr, _ = metric._run([h for sys in hyps for h in sys], refs * n_sys, threads)
         stats = metric._stats(arr)
         empty_hyps = [0] * n_sys
@@ -209,7 +215,7 @@ def _json_rows(cols: list[dict[str, tuple[tuple[str, ...], np.ndarray]]]) -> lis
 def cmd_score(args: argparse.Namespace) -> int:
     paths: list[str] = list(args.input)
     options = registry.MetricOptions.from_args(args)
-    families = [_Family(fam, metric, names, len(paths))
+    families = [_Family(fam, metric, names, len(paths), args.sentence_level)
                 for fam, metric, names in registry.group_metrics(args.metrics, options)]
     whole = any(f.batch for f in families)
     # NIST's weights count every reference of the corpus: then the files are one chunk.
@@ -283,10 +289,24 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         out: dict[str, Any] = {"scores": scores, **counts}
         if len(signatures) == 1:
             out["signature"] = next(iter(signatures.values()))
+        if level:
+            signatures.update(_sentence_signatures(families, len(streams) - n_sys))
         out["signatures"] = signatures
         outs.append(out)
     _print_results(args, systems, families, outs, sinks)
     return 0
+
+
+def _sentence_signatures(families: list[_Family], n_refs: int) -> dict[str, str]:
+    """``"<name> sentences"`` -> the signature of the sentence rows, for the families whose
+    sentence scores differ in definition from their corpus score (BLEU: sentence_bleu's
+    effective order)."""
+    out = {}
+    for f in families:
+        sentences = f.metric.at_sentence_level().signature(n_refs)
+        if sentences != f.metric.signature(n_refs):
+            out[f"{f.key} sentences"] = sentences
+    return out
 
 
 def _print_results(args: argparse.Namespace, systems: list[str], families: list[_Family],

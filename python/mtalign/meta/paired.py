@@ -28,11 +28,11 @@ import numpy as np
 from mtalign._mtalign import ConfigError, InputError
 from mtalign._travel import dataclass_eq, dataclass_hash, plain
 from mtalign.meta._data import check_int, check_seed
+from mtalign.metrics.bleu import SACREBLEU_SMOOTHINGS as _SACREBLEU_SMOOTHINGS
 
 KINDS = ("bs", "ar")
 RNGS = ("mtalign", "sacrebleu")
 _DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
-_SACREBLEU_SMOOTHINGS = ("none", "floor", "add-k", "exp")
 _SMOOTH_DEFAULT = {"none": 0.0, "floor": 0.1, "add-k": 1.0, "exp": 0.0}
 
 

@@ -454,6 +454,11 @@ class Metric(Generic[R]):
         """Column ``k`` (of :meth:`scalar_names`) of each row's sentence score, shape (n,)."""
         raise NotImplementedError(f"{type(self).__name__} scores through scalar_scores only")
 
+    def _corpus_values(self, rows: np.ndarray) -> np.ndarray:
+        """The headline score of each row taken as a corpus (default: as a sentence; BLEU's
+        effective order can differ between the two levels)."""
+        return self._sentence_values(rows, 0)
+
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> R:
         """The result of statistics rows (a corpus, or one sentence)."""
@@ -509,7 +514,7 @@ class Metric(Generic[R]):
         if stats.ndim != 2:
             raise ConfigError("stats must be a 2-D array of statistics rows")
         if self.aggregation is not None:
-            return np.asarray(self._sentence_values(stats, 0), dtype=np.float64)
+            return np.asarray(self._corpus_values(stats), dtype=np.float64)
         return np.array([float(self.corpus_from_statistics(stats[i:i + 1]))
                          for i in range(stats.shape[0])], dtype=np.float64)
 
@@ -569,6 +574,19 @@ class Metric(Generic[R]):
         result = self._sentence_result(row, (self, refs))
         result.n_empty_hyps, result.n_empty_refs = nh, nr
         return result
+
+    def at_sentence_level(self) -> Metric[R]:
+        """The metric as sentence-level calls (``sentence_score``, ``batch_score``,
+        ``scalar_scores``) compute it: ``sentence_score(h, r)`` equals
+        ``at_sentence_level().corpus_score([h], [r])``. The metric itself, except for a
+        :class:`~mtalign.Bleu` whose effective order differs between levels (sacrebleu's
+        ``sentence_bleu`` against ``corpus_bleu``).
+
+        >>> from mtalign import Wer
+        >>> Wer().at_sentence_level() == Wer()
+        True
+        """
+        return self
 
     def _sentence_result(self, row: Any, signature: Any) -> R:
         """The result of what the native one-pair call returns (``row``: the flat row, or the

@@ -233,7 +233,7 @@ def rerank_one(metric: Any, hyps: Sequence[Any], refs: Any = None, *,
     >>> best, scores = rerank_one(Bleu(), ["a cat sat", "the cat sat on the mat"],
     ...                           "the cat sat on the mat")
     >>> best, scores.round(2).tolist()
-    (1, [21.24, 100.0])
+    (1, [20.25, 100.0])
     """
     checked = _check_weights(weights, metric_weight)
     if metric is None and checked is None:

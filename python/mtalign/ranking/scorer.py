@@ -32,7 +32,10 @@ class Scorer:
             self.metric = metric
             self.native = True
             default_hib = bool(getattr(metric, "higher_is_better", True))
-            sig = getattr(metric, "signature", None)
+            # It ranks by sentence scores: the signature of the metric at sentence level
+            # (Bleu(): sentence_bleu's effective order).
+            at_sentence = getattr(metric, "at_sentence_level", None)
+            sig = getattr(at_sentence() if callable(at_sentence) else metric, "signature", None)
             metric_sig = sig() if callable(sig) else ""
             self.name = f"{type(metric).__name__}:{self.variant}"
         elif callable(metric):
