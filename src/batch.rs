@@ -108,8 +108,9 @@ macro_rules! batch_pymethods {
 
             /// Scores token ids: `hyps` and `refs` each (ids, starts, lengths) as
             /// `mtalign.TokenIds` hands them over; `ref_ends` None: one reference per
-            /// hypothesis, else set i is references `ref_ends[i-1]..ref_ends[i]`.
-            #[pyo3(signature = (hyps, refs, ref_ends=None, threads=None))]
+            /// hypothesis, else set i is references `ref_ends[i-1]..ref_ends[i]`;
+            /// `line_sep`: the id that separates lines (`rougeLsum`).
+            #[pyo3(signature = (hyps, refs, ref_ends=None, threads=None, line_sep=None))]
             fn score_ids<'py>(
                 &self,
                 py: pyo3::Python<'py>,
@@ -117,10 +118,11 @@ macro_rules! batch_pymethods {
                 refs: &pyo3::Bound<'py, pyo3::PyAny>,
                 ref_ends: Option<numpy::PyReadonlyArray1<'py, i64>>,
                 threads: Option<usize>,
+                line_sep: Option<i64>,
             ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
                 let shape = crate::batch::BatchScorer::shape(self);
                 let encoder = crate::batch::BatchScorer::encoder(self);
-                crate::ids::score_id_batch(py, encoder, crate::batch::BatchScorer::core(self), hyps, refs, ref_ends, threads, &shape)
+                crate::ids::score_id_batch(py, encoder, crate::batch::BatchScorer::core(self), hyps, refs, ref_ends, line_sep, threads, &shape)
             }
 
             /// Scores one pair of token ids: `hyp` a 1-D integer array, `refs` a list of

@@ -101,7 +101,8 @@ fn buffer<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<IdBuffer<'py>> {
 }
 
 /// The statistics rows of `hyps` against `refs` (`ref_ends` None: one reference each;
-/// else set `i` is `refs[ref_ends[i-1]..ref_ends[i]]`), shaped `[n, *shape]`.
+/// else set `i` is `refs[ref_ends[i-1]..ref_ends[i]]`; `line_sep`: the id that separates
+/// lines), shaped `[n, *shape]`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn score_id_batch<'py, M: Metric>(
     py: Python<'py>,
@@ -110,6 +111,7 @@ pub(crate) fn score_id_batch<'py, M: Metric>(
     hyps: &Bound<'py, PyAny>,
     refs: &Bound<'py, PyAny>,
     ref_ends: Option<PyReadonlyArray1<'py, i64>>,
+    line_sep: Option<i64>,
     threads: Option<usize>,
     shape: &[usize],
 ) -> PyResult<BatchOut<'py>> {
@@ -130,7 +132,7 @@ pub(crate) fn score_id_batch<'py, M: Metric>(
     // Ids count as the bytes of their decimal text would, roughly: 4 a token.
     let small = is_small(n, 4 * ids);
     let rows = enter(py, threads, small, || {
-        statistics_of_ids(metric, &encoder, &hyps, &[refs], ends)
+        statistics_of_ids(metric, &encoder, &hyps, &[refs], ends, line_sep)
     })?;
     Ok((to_array(py, rows, n, shape)?, Vec::new(), Vec::new()))
 }
@@ -173,7 +175,14 @@ pub(crate) fn score_one_ids<M: Metric>(
         .collect::<PyResult<Vec<_>>>()?;
     let ids: usize = lengths.iter().map(|l| l[0] as usize).sum();
     enter(py, None, is_small(1, 4 * ids), || {
-        statistics_of_ids(metric, &encoder, &hyps, &refs, Some(&[refs.len() as i64]))
+        statistics_of_ids(
+            metric,
+            &encoder,
+            &hyps,
+            &refs,
+            Some(&[refs.len() as i64]),
+            None,
+        )
     })
 }
 

@@ -296,3 +296,42 @@ def test_groups_of_samples_score_as_their_text() -> None:
         [got] = metric.pairwise_blocks([(group, None)])
         np.testing.assert_array_equal(got, metric.pairwise(text))
         assert mtalign.mbr(metric, group).best == mtalign.mbr(metric, text).best
+
+
+SEP = 99
+
+
+def texts_with_lines(seqs: list[np.ndarray]) -> list[str]:
+    """The ids joined by spaces, a line break where the separator id stands."""
+    return [" ".join("\n" if int(x) == SEP else str(int(x)) for x in s) for s in seqs]
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 8), dtype=st.sampled_from(DTYPES),
+       big=st.booleans(), on=st.sampled_from(["hyps", "refs", "both"]),
+       name=st.sampled_from(["rouge", "bleu", "wer", "gtm"]))
+def test_a_line_separator_id_is_a_line_break(seed: int, n: int, dtype: type, big: bool,
+                                             on: str, name: str) -> None:
+    """rougeLsum splits at the separator id as at "\\n" (empty lines dropped); every other
+    variant and metric treats it as the whitespace it stands for."""
+    metric = dict(METRICS)[name]
+    rng = np.random.default_rng(seed)
+    hyps, refs = make_batch(rng, n, dtype, 5, 14, 1, big, negative=False)
+    sep_at = [rng.random(len(s)) < 0.25 for s in hyps]
+    hyps = [np.where(m, SEP, s).astype(dtype) for s, m in zip(hyps, sep_at, strict=True)]
+    refs = [[np.where(rng.random(len(r[0])) < 0.25, SEP, r[0]).astype(dtype)] for r in refs]
+    ids_h, ids_r = TokenIds(hyps), TokenIds([r[0] for r in refs])
+    if on in ("hyps", "both"):
+        ids_h = ids_h.with_line_sep(SEP)
+    if on in ("refs", "both"):
+        ids_r = ids_r.with_line_sep(SEP)
+    got = metric.statistics(ids_h, ids_r)
+    want = metric.statistics(texts_with_lines(hyps), texts_with_lines([r[0] for r in refs]))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_two_line_separators_are_refused() -> None:
+    h = TokenIds([np.array([1, 2])]).with_line_sep(5)
+    r = TokenIds([np.array([1, 2])]).with_line_sep(6)
+    with pytest.raises(InputError, match="different line separators"):
+        mtalign.Rouge("rougeLsum").batch_score(h, r)

@@ -55,7 +55,7 @@ class _NativeMetric:
     def score_ids(
         self, hyps: tuple[np.ndarray, np.ndarray, np.ndarray],
         refs: tuple[np.ndarray, np.ndarray, np.ndarray], ref_ends: np.ndarray | None = None,
-        threads: int | None = None,
+        threads: int | None = None, line_sep: int | None = None,
     ) -> _Batch: ...
     def score_matrix(
         self, hyps: Any, refs: Any = None, threads: int | None = None,

@@ -107,10 +107,11 @@ class TokenIds:
     [7, 8, 0]
     """
 
-    __slots__ = ("_data", "_starts", "_lengths")
+    __slots__ = ("_data", "_starts", "_lengths", "_line_sep")
     _data: np.ndarray
     _starts: np.ndarray
     _lengths: np.ndarray
+    _line_sep: int | None
 
     def __init__(self, seqs: Sequence[Any]) -> None:
         self._set(*_joined(seqs, "seqs"))
@@ -119,6 +120,7 @@ class TokenIds:
         self._data = np.ascontiguousarray(data)
         self._starts = starts
         self._lengths = lengths
+        self._line_sep = None
 
     @classmethod
     def _of(cls, data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> TokenIds:
@@ -182,6 +184,29 @@ class TokenIds:
             raise InputError(f"offsets[{off.size - 1}] = {int(off[-1])} is beyond the "
                              f"{data.size} ids of flat")
         return cls._of(data, np.ascontiguousarray(off[:-1]), steps)
+
+    def with_line_sep(self, sep_id: int) -> TokenIds:
+        """The same sequences (the same memory), with ``sep_id`` marking line breaks: as
+        ``"\\n"`` in text, it splits ``rougeLsum``'s summary lines (empty lines dropped) and
+        is no word for any metric.
+
+        >>> import numpy as np
+        >>> from mtalign import Rouge
+        >>> t = TokenIds([np.array([1, 2, 99, 3])]).with_line_sep(99)
+        >>> t.line_sep, Rouge("rougeLsum").batch_score(t, TokenIds([np.array([3, 99, 1, 2])]))[
+        ...     "rougeLsum"][0].tolist()
+        (99, [1.0, 1.0, 1.0])
+        """
+        if isinstance(sep_id, bool) or not isinstance(sep_id, (int, np.integer)):
+            raise InputError(f"sep_id must be an int (got {type(sep_id).__name__})")
+        out = TokenIds._of(self._data, self._starts, self._lengths)
+        out._line_sep = int(sep_id)
+        return out
+
+    @property
+    def line_sep(self) -> int | None:
+        """The id that marks line breaks (:meth:`with_line_sep`), or None."""
+        return self._line_sep
 
     def __len__(self) -> int:
         return int(self._lengths.shape[0])
@@ -267,6 +292,16 @@ def hyp_ids(hyps: Any) -> TokenIds:
                      "arrays (sentence_score takes one 1-D array)")
 
 
+def line_sep_of(hyps: TokenIds, refs: Any) -> int | None:
+    """The line separator of a batch: the one its hypotheses or references (a
+    :class:`TokenIds`) name; InputError when they name two."""
+    seps = {t.line_sep for t in (hyps, refs)
+            if isinstance(t, TokenIds) and t.line_sep is not None}
+    if len(seps) > 1:
+        raise InputError(f"hyps and refs name different line separators: {sorted(seps)}")
+    return seps.pop() if seps else None
+
+
 def ref_ids(refs: Any, n: int) -> tuple[TokenIds, np.ndarray | None, list[Any]]:
     """``refs`` of ``n`` hypotheses as (all references as TokenIds, the end of each
     hypothesis's set in them or None for one each, a list whose item i has one entry per
@@ -322,4 +357,4 @@ def _one(obj: Any, what: str) -> np.ndarray:
     return np.ascontiguousarray(_ids(obj, what, 1))
 
 
-__all__ = ["TokenIds", "hyp_ids", "is_token_ids", "one_pair_arrays", "ref_ids"]
+__all__ = ["TokenIds", "hyp_ids", "is_token_ids", "line_sep_of", "one_pair_arrays", "ref_ids"]

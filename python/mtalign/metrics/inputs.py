@@ -16,7 +16,7 @@ from mtalign._mtalign import InputError
 from mtalign.checks import check_ordered, check_stream_shape
 from mtalign.errors import MtalignWarning
 from mtalign.metrics.options import check_threads
-from mtalign.token_ids import hyp_ids, is_token_ids, one_pair_arrays, ref_ids
+from mtalign.token_ids import hyp_ids, is_token_ids, line_sep_of, one_pair_arrays, ref_ids
 
 
 def as_list(obj: Any, name: str) -> list | tuple:
@@ -89,7 +89,8 @@ def run_ids(core: Any, hyps: Any, refs: Any, threads: int | None
     """
     h = hyp_ids(hyps)
     r, ends, shape = ref_ids(refs, len(h))
-    arr, _, _ = core.score_ids(h._native(), r._native(), ends, check_threads(threads))
+    arr, _, _ = core.score_ids(h._native(), r._native(), ends, check_threads(threads),
+                               line_sep_of(h, refs))
     return arr, 0, 0, shape
 
 

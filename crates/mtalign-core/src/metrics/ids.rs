@@ -11,14 +11,15 @@ use crate::{Error, Result};
 /// its references, the sequences of `refs` (its parts' in order): reference `i` alone when
 /// `ref_ends` is None (one reference per hypothesis), else references
 /// `ref_ends[i-1]..ref_ends[i]`. Rows equal those of the same ids given as text,
-/// space-joined, with a whitespace tokenizer. Runs on the current rayon pool (inline for a
-/// few pairs).
+/// space-joined, with a whitespace tokenizer, and a line break for each `line_sep` id. Runs
+/// on the current rayon pool (inline for a few pairs).
 pub fn statistics_of_ids<M: Metric>(
     metric: &M,
     encoder: &Encoder,
     hyps: &IdSeqs<'_>,
     refs: &[IdSeqs<'_>],
     ref_ends: Option<&[i64]>,
+    line_sep: Option<i64>,
 ) -> Result<Vec<f64>> {
     let n = hyps.len();
     let ref_sets = ref_sets_of(n, refs.iter().map(IdSeqs::len).sum(), ref_ends)?;
@@ -32,7 +33,7 @@ pub fn statistics_of_ids<M: Metric>(
     let mut parts = Vec::with_capacity(1 + refs.len());
     parts.push(*hyps);
     parts.extend_from_slice(refs);
-    let encoded = encoder.encode_ids(&parts, mapping)?;
+    let encoded = encoder.encode_ids(&parts, mapping, line_sep)?;
     let hyp_ids: Vec<u32> = (0..n as u32).collect();
     statistics_batch(metric, &encoded.docs()?, &hyp_ids, &ref_sets)
 }

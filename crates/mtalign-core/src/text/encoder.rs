@@ -3,7 +3,7 @@
 //! every metric, instead of one copied text runner per metric.
 
 use crate::text::docs::Docs;
-use crate::text::ids::{encode_ids, IdMapping, IdSeqs};
+use crate::text::ids::{encode_ids, IdMapping, IdSeqs, LINE_BREAK};
 use crate::text::intern::{
     encode_texts, encode_texts_into, encode_tokens, Encoded, Sentences, Vocab, WARM_VOCAB,
 };
@@ -197,10 +197,16 @@ impl Encoder {
     }
 
     /// Token ids (`parts`: hypotheses, then references; see [`crate::text::ids`]) as this
-    /// encoder gives the same ids written as text, space-joined, to a whitespace tokenizer:
-    /// a text of lines (`rougeLsum`) is one line, none when empty. Ids have no characters and
-    /// no stems: a character tokenizer or a stemmer is refused.
-    pub fn encode_ids(&self, parts: &[IdSeqs<'_>], mapping: IdMapping) -> Result<EncodedTexts> {
+    /// encoder gives the same ids written as text, space-joined, to a whitespace tokenizer,
+    /// with a line break in place of each `line_sep` id: texts of lines (`rougeLsum`) are
+    /// split there (empty lines dropped), other texts lose the separators. Ids have no
+    /// characters and no stems: a character tokenizer or a stemmer is refused.
+    pub fn encode_ids(
+        &self,
+        parts: &[IdSeqs<'_>],
+        mapping: IdMapping,
+        line_sep: Option<i64>,
+    ) -> Result<EncodedTexts> {
         if matches!(
             self.tokenizer.kind,
             TokenizerKind::Char | TokenizerKind::Codepoint
@@ -217,8 +223,8 @@ impl Encoder {
                     .into(),
             ));
         }
-        let mut encoded = encode_ids(parts, mapping);
-        if !self.lines {
+        let mut encoded = encode_ids(parts, mapping, line_sep);
+        if !self.lines && line_sep.is_none() {
             return Ok(EncodedTexts {
                 encoded,
                 ends: None,
@@ -226,12 +232,20 @@ impl Encoder {
             });
         }
         let all = std::mem::take(&mut encoded.sentences);
-        let mut lines = Sentences::default();
-        // ends[d]: the lines of texts 0..=d (an empty text adds none).
+        let ids: usize = all.iter().map(<[u32]>::len).sum();
+        let mut lines = Sentences::with_capacity(ids, all.len());
+        // ends[d]: the lines of texts 0..=d (an empty line adds none).
         let mut ends = Vec::with_capacity(all.len());
         for ids in all.iter() {
-            if !ids.is_empty() {
-                lines.extend_ids(ids.iter().copied());
+            for line in ids.split(|&id| id == LINE_BREAK) {
+                if !line.is_empty() {
+                    lines.extend_ids(line.iter().copied());
+                    if self.lines {
+                        lines.end_sentence();
+                    }
+                }
+            }
+            if !self.lines {
                 lines.end_sentence();
             }
             ends.push(lines.len());
@@ -239,7 +253,7 @@ impl Encoder {
         encoded.sentences = lines;
         Ok(EncodedTexts {
             encoded,
-            ends: Some(ends),
+            ends: self.lines.then_some(ends),
             vanished: Vec::new(),
         })
     }

@@ -164,15 +164,25 @@ pub enum IdMapping {
     Direct,
 }
 
+/// Where a line separator stood in an encoded sentence (see [`encode_ids`]); never an id.
+pub const LINE_BREAK: u32 = u32::MAX;
+
 /// The sequences of every part in order (hypotheses, then references) as one batch of
-/// sentences. No vocabulary is kept: the words are the ids, and no metric that reads words
-/// (stems, synonyms, characters) takes ids.
-pub fn encode_ids(parts: &[IdSeqs<'_>], mapping: IdMapping) -> Encoded {
+/// sentences. Each id equal to `line_sep` is written as [`LINE_BREAK`] and takes no number,
+/// as a line break in text is no word. No vocabulary is kept: the words are the ids, and no
+/// metric that reads words (stems, synonyms, characters) takes ids.
+pub fn encode_ids(parts: &[IdSeqs<'_>], mapping: IdMapping, line_sep: Option<i64>) -> Encoded {
     let total: usize = parts.iter().map(IdSeqs::total).sum();
     let count: usize = parts.iter().map(IdSeqs::len).sum();
+    let sep = line_sep.map(i128::from);
     let mut sentences = Sentences::with_capacity(total, count);
-    if mapping == IdMapping::Direct && direct_into(parts, &mut sentences) {
-        let vocab_size = sentences.max_id().map_or(0, |m| m as usize + 1);
+    if mapping == IdMapping::Direct && direct_into(parts, sep, &mut sentences) {
+        let vocab_size = sentences
+            .iter()
+            .flat_map(|ids| ids.iter().copied())
+            .filter(|&id| id != LINE_BREAK)
+            .max()
+            .map_or(0, |m| m as usize + 1);
         return encoded(sentences, vocab_size);
     }
     sentences.clear();
@@ -181,8 +191,13 @@ pub fn encode_ids(parts: &[IdSeqs<'_>], mapping: IdMapping) -> Encoded {
         with_slice!(part.data, |s| {
             for i in 0..part.len() {
                 for &id in &s[part.range(i)] {
+                    let key = id.key();
+                    if Some(key) == sep {
+                        sentences.push_id(LINE_BREAK);
+                        continue;
+                    }
                     let next = numbers.len() as u32;
-                    sentences.push_id(*numbers.entry(id.key()).or_insert(next));
+                    sentences.push_id(*numbers.entry(key).or_insert(next));
                 }
                 sentences.end_sentence();
             }
@@ -200,18 +215,29 @@ fn encoded(sentences: Sentences, vocab_size: usize) -> Encoded {
     }
 }
 
-/// Copies every id as it is into `out`; false (with `out` partly filled) as soon as one is
-/// not below [`DIRECT_LIMIT`].
-fn direct_into(parts: &[IdSeqs<'_>], out: &mut Sentences) -> bool {
+/// Copies every id as it is into `out` (`sep` as [`LINE_BREAK`]); false (with `out` partly
+/// filled) as soon as one is not below [`DIRECT_LIMIT`].
+fn direct_into(parts: &[IdSeqs<'_>], sep: Option<i128>, out: &mut Sentences) -> bool {
     for part in parts {
         let ok = with_slice!(part.data, |s| {
             (0..part.len()).all(|i| {
                 let mut small = true;
-                out.extend_ids(s[part.range(i)].iter().map(|&id| {
-                    let v = id.small();
-                    small &= v.is_some();
-                    v.unwrap_or(0)
-                }));
+                let ids = s[part.range(i)].iter();
+                match sep {
+                    None => out.extend_ids(ids.map(|&id| {
+                        let v = id.small();
+                        small &= v.is_some();
+                        v.unwrap_or(0)
+                    })),
+                    Some(sep) => out.extend_ids(ids.map(|&id| {
+                        if id.key() == sep {
+                            return LINE_BREAK;
+                        }
+                        let v = id.small();
+                        small &= v.is_some();
+                        v.unwrap_or(0)
+                    })),
+                }
                 out.end_sentence();
                 small
             })
@@ -239,7 +265,7 @@ mod tests {
         let hyps = seqs(IdData::I64(&flat), &[0, 3], &[3, 0]);
         let refs_data: [u64; 4] = [5, 7, 1 << 40, u64::MAX];
         let refs = seqs(IdData::U64(&refs_data), &[0, 2], &[2, 2]);
-        let enc = encode_ids(&[hyps, refs], IdMapping::Dense);
+        let enc = encode_ids(&[hyps, refs], IdMapping::Dense, None);
         let texts = ["7 -3 7", "", "5 7", &format!("{} {}", 1u64 << 40, u64::MAX)];
         let text = encode_texts(&Tokenizer::parse("whitespace", false).unwrap(), &texts);
         assert_eq!(enc.sentences, text.sentences);
@@ -250,10 +276,10 @@ mod tests {
     fn direct_ids_are_kept_when_small_and_numbered_when_not() {
         let flat: [u32; 4] = [9, 4, 9, DIRECT_LIMIT];
         let small = seqs(IdData::U32(&flat), &[0], &[3]);
-        let enc = encode_ids(&[small], IdMapping::Direct);
+        let enc = encode_ids(&[small], IdMapping::Direct, None);
         assert_eq!(enc.sentences.get(0), &[9, 4, 9]);
         let large = seqs(IdData::U32(&flat), &[0, 2], &[2, 2]);
-        let enc = encode_ids(&[large], IdMapping::Direct);
+        let enc = encode_ids(&[large], IdMapping::Direct, None);
         assert_eq!(enc.sentences.get(0), &[0, 1]);
         assert_eq!(enc.sentences.get(1), &[0, 2]);
     }
@@ -272,5 +298,26 @@ mod tests {
             "refs[1] (ids 2..4) lies outside its buffer of 3 ids"
         );
         assert_eq!(err(&[0], &[1, 1]), "refs: 1 starts for 2 lengths");
+    }
+
+    #[test]
+    fn a_line_separator_takes_no_number() {
+        let flat: [i64; 6] = [1 << 40, 13, 5, 13, 13, 1 << 40];
+        for mapping in [IdMapping::Dense, IdMapping::Direct] {
+            let all = seqs(IdData::I64(&flat), &[0], &[6]);
+            let enc = encode_ids(&[all], mapping, Some(13));
+            assert_eq!(
+                enc.sentences.get(0),
+                &[0, LINE_BREAK, 1, LINE_BREAK, LINE_BREAK, 0]
+            );
+            assert_eq!(enc.vocab_size, 2);
+        }
+        let small = seqs(IdData::I64(&flat[1..5]), &[0], &[4]);
+        let enc = encode_ids(&[small], IdMapping::Direct, Some(13));
+        assert_eq!(
+            enc.sentences.get(0),
+            &[LINE_BREAK, 5, LINE_BREAK, LINE_BREAK]
+        );
+        assert_eq!(enc.vocab_size, 6);
     }
 }
