@@ -20,14 +20,17 @@ n-grams of every order match, as a decent sample against its reference does). Ro
   the paper, not measured here**.
 
 Each mtalign row is the best of ``--repeat`` calls (the machine is shared: the minimum is the
-least disturbed); peers run once. Every path's numbers are checked equal to the ids' before
-anything is timed. Then: one-pair ``sentence_score`` on two 50-id arrays (µs per call) and
+least disturbed); peers run once. Each row gives wall-clock and CPU milliseconds (CPU: every
+thread of the process, ``time.process_time``): on a loaded machine the CPU time is the
+steadier figure, and at threads=2 it shows the work, not how fast two cores finish it. Every
+path's numbers are checked equal to the ids' before anything is timed. Then: one-pair ``sentence_score`` on two 50-id arrays (µs per call) and
 the Python memory peak (tracemalloc) of the ids call.
 
 Usage (from the repository root)::
 
     python benches/bench_token_ids.py              # about half a minute on 2 cores
     python benches/bench_token_ids.py --repeat 3 --peers none
+    python benches/bench_token_ids.py --scaling 1,2,4,8,16   # TokenIds rows only
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from mtalign import TokenIds  # noqa: E402
 #: the paper's table of A100 timings). Quoted, never measured here.
 TENSORBLEU_A100_MS = 41.0
 PEERS = ("sacrebleu", "nltk", "torchmetrics", "rouge-score")
+NAN = float("nan")
 ROUGE_SCORE_PAIRS = 8
 
 
@@ -64,13 +68,20 @@ def make_batch(n: int, length: int, vocab: int, changed: float, seed: int
     return hyps, refs
 
 
-def best_ms(f: Callable[[], Any], repeat: int) -> float:
-    times = []
+def best_ms(f: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """The best wall-clock and the best CPU milliseconds (every thread of the process) of
+    ``repeat`` calls. On a shared machine the CPU time is the steadier figure."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         f()
-        times.append(time.perf_counter() - t)
-    return 1e3 * min(times)
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    return 1e3 * min(wall), 1e3 * min(cpu)
+
+
+def once_ms(f: Callable[[], Any]) -> tuple[float, float]:
+    return best_ms(f, 1)
 
 
 def main() -> None:
@@ -80,6 +91,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--peers", default=",".join(PEERS),
                     help="comma-separated peers to time, or 'none'")
+    ap.add_argument("--scaling", default="",
+                    help="comma-separated thread counts: print only the TokenIds scaling "
+                         "table (e.g. 1,2,4,8,16 on a machine with that many cores)")
     args = ap.parse_args()
     peers = set() if args.peers == "none" else set(args.peers.split(","))
 
@@ -91,6 +105,9 @@ def main() -> None:
     full = np.full(args.pairs, args.length)
     hyps = TokenIds.from_padded(h, lengths=full)
     refs = TokenIds.from_padded(r, lengths=full)
+    if args.scaling:
+        print_scaling(hyps, refs, [int(t) for t in args.scaling.split(",")], args.repeat)
+        return
     tok_h = [[str(x) for x in row] for row in h.tolist()]
     tok_r = [[[str(x) for x in row]] for row in r.tolist()]
     text_h = [" ".join(t) for t in tok_h]
@@ -107,11 +124,11 @@ def main() -> None:
                       ("text", rouge.batch_score(text_h, text_r)["rougeL"])]:
         assert np.array_equal(got, ids_rouge), f"ROUGE-L of {name} differs from ids"
 
-    rows: list[tuple[str, str, float, str]] = []  # metric, what, ms, note
+    rows: list[tuple[str, str, float, float, str]] = []  # metric, what, wall ms, CPU ms, note
 
     def mine(metric_name: str, what: str, f: Callable[[], Any]) -> None:
         f()  # warm the pool and the buffers
-        rows.append((metric_name, what, best_ms(f, args.repeat), "measured"))
+        rows.append((metric_name, what, *best_ms(f, args.repeat), f"best of {args.repeat}"))
 
     for metric_name, metric in [("sentence BLEU", bleu), ("ROUGE-L", rouge)]:
         for threads in (1, 2):
@@ -129,73 +146,85 @@ def main() -> None:
 
         got = [sacrebleu.sentence_bleu(a, [b]).score for a, b in zip(text_h, text_r, strict=True)]
         assert np.array_equal(got, ids_bleu), "sacrebleu's sentence BLEU differs from mtalign's"
-        t = time.perf_counter()
-        for a, b in zip(text_h, text_r, strict=True):
-            sacrebleu.sentence_bleu(a, [b])
-        rows.append(("sentence BLEU", "sacrebleu sentence_bleu loop, text",
-                     1e3 * (time.perf_counter() - t), "measured, 1 run"))
+        ms = once_ms(lambda: [sacrebleu.sentence_bleu(a, [b])
+                              for a, b in zip(text_h, text_r, strict=True)])
+        rows.append(("sentence BLEU", "sacrebleu sentence_bleu loop, text", *ms, "1 run"))
     if "nltk" in peers:
         try:
             from nltk.translate.bleu_score import sentence_bleu
         except ImportError:
-            rows.append(("sentence BLEU", "nltk sentence_bleu", float("nan"), "not installed"))
+            rows.append(("sentence BLEU", "nltk sentence_bleu", NAN, NAN, "not installed"))
         else:
-            split_h = [t for t in tok_h]
-            split_r = [t[0] for t in tok_r]
-            t = time.perf_counter()
-            for a, b in zip(split_h, split_r, strict=True):
-                sentence_bleu([b], a)
-            rows.append(("sentence BLEU", "nltk sentence_bleu loop, tokens",
-                         1e3 * (time.perf_counter() - t), "measured, 1 run"))
+            ms = once_ms(lambda: [sentence_bleu([b[0]], a)
+                                  for a, b in zip(tok_h, tok_r, strict=True)])
+            rows.append(("sentence BLEU", "nltk sentence_bleu loop, tokens", *ms, "1 run"))
     if "torchmetrics" in peers:
         try:
             from torchmetrics.functional.text import bleu_score
         except ImportError:
-            rows.append(("sentence BLEU", "torchmetrics bleu_score loop", float("nan"),
+            rows.append(("sentence BLEU", "torchmetrics bleu_score", NAN, NAN,
                          "not installed"))
         else:
-            t = time.perf_counter()
-            for a, b in zip(text_h, text_r, strict=True):
-                bleu_score([a], [[b]])
-            rows.append(("sentence BLEU", "torchmetrics bleu_score loop, CPU",
-                         1e3 * (time.perf_counter() - t), "measured, 1 run"))
-    rows.append(("sentence BLEU", "TensorBLEU, A100 GPU", TENSORBLEU_A100_MS,
+            ms = once_ms(lambda: [bleu_score([a], [[b]])
+                                  for a, b in zip(text_h, text_r, strict=True)])
+            rows.append(("sentence BLEU", "torchmetrics bleu_score loop, CPU", *ms, "1 run"))
+    rows.append(("sentence BLEU", "TensorBLEU, A100 GPU", TENSORBLEU_A100_MS, NAN,
                  "QUOTED from arXiv 2510.05485, not measured"))
     if "rouge-score" in peers:
         try:
             from rouge_score import rouge_scorer
         except ImportError:
-            rows.append(("ROUGE-L", "rouge-score", float("nan"), "not installed"))
+            rows.append(("ROUGE-L", "rouge-score", NAN, NAN, "not installed"))
         else:
             scorer = rouge_scorer.RougeScorer(["rougeL"])
             k = ROUGE_SCORE_PAIRS
-            t = time.perf_counter()
-            for a, b in zip(text_h[:k], text_r[:k], strict=True):
-                scorer.score(b, a)
-            ms = 1e3 * (time.perf_counter() - t) * args.pairs / k
-            rows.append(("ROUGE-L", "rouge-score loop, text", ms,
-                         f"measured on {k} pairs, scaled to {args.pairs}"))
+            wall, cpu = once_ms(lambda: [scorer.score(b, a) for a, b
+                                         in zip(text_h[:k], text_r[:k], strict=True)])
+            scale = args.pairs / k
+            rows.append(("ROUGE-L", "rouge-score loop, text", wall * scale, cpu * scale,
+                         f"1 run on {k} pairs, × {scale:g}"))
 
     print_table(rows)
     print()
     print_extras(bleu, hyps, refs, args.repeat)
 
 
-def print_table(rows: list[tuple[str, str, float, str]]) -> None:
-    """One table; each row's time against mtalign TokenIds at threads=2 of its metric."""
-    base = {m: ms for m, what, ms, _ in rows if what == "mtalign TokenIds, threads=2"}
-    print("| metric | path | ms | × TokenIds threads=2 | note |")
-    print("|---|---|---:|---:|---|")
-    for metric, what, ms, note in rows:
-        ratio = "" if ms != ms else f"{ms / base[metric]:.1f}×"
-        shown = "n/a" if ms != ms else f"{ms:.1f}"
-        print(f"| {metric} | {what} | {shown} | {ratio} | {note} |")
+def print_table(rows: list[tuple[str, str, float, float, str]]) -> None:
+    """One table; each row's wall time against mtalign TokenIds at threads=2 of its
+    metric."""
+    base = {m: ms for m, what, ms, _, _ in rows if what == "mtalign TokenIds, threads=2"}
+
+    def shown(x: float) -> str:
+        return "n/a" if x != x else f"{x:,.1f}"
+
+    print("| metric | path | wall ms | CPU ms | wall × TokenIds threads=2 | note |")
+    print("|---|---|---:|---:|---:|---|")
+    for metric, what, wall, cpu, note in rows:
+        ratio = "" if wall != wall else f"{wall / base[metric]:,.1f}×"
+        print(f"| {metric} | {what} | {shown(wall)} | {shown(cpu)} | {ratio} | {note} |")
     for metric in base:
-        get = {what: ms for m, what, ms, _ in rows if m == metric}
+        get = {what: (wall, cpu) for m, what, wall, cpu, _ in rows if m == metric}
         one, two = get["mtalign TokenIds, threads=1"], get["mtalign TokenIds, threads=2"]
-        tok2 = get["mtalign str tokens, threads=2"]
-        print(f"\n{metric}: threads=2 is {one / two:.2f}× threads=1 (ids); ids are "
-              f"{tok2 / two:.1f}× the str-token path at threads=2")
+        tok = get["mtalign str tokens, threads=2"]
+        print(f"\n{metric}: TokenIds threads=2 is {one[0] / two[0]:.2f}× threads=1 (wall); "
+              f"TokenIds is {tok[0] / two[0]:.1f}× the str-token path at threads=2 (wall), "
+              f"{tok[1] / two[1]:.1f}× (CPU)")
+
+
+def print_scaling(hyps: TokenIds, refs: TokenIds, threads: list[int], repeat: int) -> None:
+    """Wall ms of the TokenIds rows at each thread count, and the speed-up over one."""
+    metrics = [("sentence BLEU", mtalign.Bleu()), ("ROUGE-L", mtalign.Rouge("rougeL"))]
+    print("| threads | " + " | ".join(f"{m} ms | speed-up" for m, _ in metrics) + " |")
+    print("|---:|" + "---:|---:|" * len(metrics))
+    first: dict[str, float] = {}
+    for t in threads:
+        cells = []
+        for name, metric in metrics:
+            metric.batch_score(hyps, refs, threads=t)
+            wall, _ = best_ms(lambda m=metric, k=t: m.batch_score(hyps, refs, threads=k), repeat)
+            first.setdefault(name, wall)
+            cells.append(f"{wall:.1f} | {first[name] / wall:.2f}×")
+        print(f"| {t} | " + " | ".join(cells) + " |")
 
 
 def print_extras(bleu: mtalign.Bleu, hyps: TokenIds, refs: TokenIds, repeat: int) -> None:
