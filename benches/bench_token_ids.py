@@ -23,8 +23,9 @@ Each mtalign row is the best of ``--repeat`` calls (the machine is shared: the m
 least disturbed); peers run once. Each row gives wall-clock and CPU milliseconds (CPU: every
 thread of the process, ``time.process_time``): on a loaded machine the CPU time is the
 steadier figure, and at threads=2 it shows the work, not how fast two cores finish it. Every
-path's numbers are checked equal to the ids' before anything is timed. Then: one-pair ``sentence_score`` on two 50-id arrays (µs per call) and
-the Python memory peak (tracemalloc) of the ids call.
+path's numbers are checked equal to the ids' before anything is timed. Then: one-pair
+``sentence_score`` on two 50-id arrays (µs per call) and the Python memory peak
+(tracemalloc) of the ids call.
 
 Usage (from the repository root)::
 
