@@ -16,8 +16,9 @@ n-grams of every order match, as a decent sample against its reference does). Ro
   ``BLEUScore`` (CPU, one call per sentence) and rouge-score where installed (rouge-score's
   pure-Python LCS on 1,024 tokens takes seconds per pair: it is timed on 8 pairs and
   scaled to 512, and says so);
-* TensorBLEU (Filipek 2025, arXiv 2510.05485): its A100 figure for this shape, **quoted from
-  the paper, not measured here**.
+* TensorBLEU (Filipek 2025, arXiv 2510.05485): its A100 figure for this shape as issue 32
+  quotes it from the paper, **quoted, not measured here** (nor checked against the paper's
+  table).
 
 Each mtalign row is the best of ``--repeat`` calls (the machine is shared: the minimum is the
 least disturbed); peers run once. Each row gives wall-clock and CPU milliseconds (CPU: every
@@ -51,8 +52,8 @@ import mtalign  # noqa: E402
 from _common import machine_info  # noqa: E402
 from mtalign import TokenIds  # noqa: E402
 
-#: TensorBLEU's per-sentence BLEU, batch 512 × 1,024 tokens, on an A100 (arXiv 2510.05485,
-#: the paper's table of A100 timings). Quoted, never measured here.
+#: TensorBLEU's per-sentence BLEU, batch 512 × 1,024 tokens, on an A100 (arXiv 2510.05485),
+#: as issue 32 quotes it. Quoted, never measured here.
 TENSORBLEU_A100_MS = 41.0
 PEERS = ("sacrebleu", "nltk", "torchmetrics", "rouge-score")
 NAN = float("nan")
