@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs mtalign (release build) with its test dependencies and perl
-# for the ROUGE-1.5.5 oracle (scripts/setup_rouge155.sh) and WordNet for METEOR's synonym
-# stage (scripts/setup_wordnet.sh), then runs the Rust checks (fmt, clippy -D warnings,
+# for the ROUGE-1.5.5 oracle (scripts/setup_rouge155.sh), headless chromium for the report's
+# rendering test (scripts/setup_chromium.sh) and WordNet for METEOR's synonym stage
+# (scripts/setup_wordnet.sh), then runs the Rust checks (fmt, clippy -D warnings,
 # cargo test) and the Python ones (ruff, mypy, stubtest, pytest), and builds the
 # manylinux2014 wheel and the sdist and installs each into a fresh environment
 # (scripts/build_wheels.sh, before pytest; MTALIGN_SKIP_WHEELS=1 leaves it out of a quick
@@ -17,6 +18,9 @@ python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
 
 step "ROUGE-1.5.5 oracle: perl, XML::DOM, DB_File"
 bash scripts/setup_rouge155.sh
+
+step "headless chromium for the rendering test of mtalign report"
+bash scripts/setup_chromium.sh
 
 step "WordNet database for METEOR's synonym stage (wordnet-base)"
 bash scripts/setup_wordnet.sh

@@ -97,7 +97,7 @@ def test_demo_runs_on_shipped_sample(capsys: pytest.CaptureFixture[str]) -> None
     from mtalign import meta
     from mtalign.demo import load_mqm_sample
 
-    code, out, _ = run(["demo", "--n-bootstrap", "200"], capsys)
+    code, out, _ = run(["demo", "--no-report", "--n-bootstrap", "200"], capsys)
     assert code == 0
     systems, refs, mqm = load_mqm_sample()
     assert len(systems) == 8 and not any(np.isnan(v).any() for v in mqm.values())

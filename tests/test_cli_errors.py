@@ -121,6 +121,21 @@ CASES: list[tuple[str, list[str], list[str]]] = [
     # demo
     ("demo-bootstrap", ["demo", "--n-bootstrap", "-1"], ["argument --n-bootstrap", "'-1'"]),
     ("demo-threads", ["demo", "--threads", "many"], ["argument --threads", "'many'"]),
+    ("demo-report-unwritable", ["demo", "--n-bootstrap", "0", "--report", "{d}/adir"],
+     ["cannot write {d}/adir"]),
+    # report
+    ("report-required", ["report"], ["-r/--refs", "-i/--input", "-o/--output"]),
+    ("report-line-counts", ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt",
+                            "{d}/short.txt", "-o", "{d}/r.html"],
+     ["{d}/short.txt has 4 lines but {d}/hyp.txt has 5"]),
+    ("report-pair", ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "{d}/ref2.txt",
+                     "--pair", "hyp", "nobody", "-o", "{d}/r.html"],
+     ["--pair", "'nobody'"]),
+    ("report-output-directory", ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "-o",
+                                 "{d}/adir"], ["argument -o/--output", "{d}/adir"]),
+    ("report-human-missing", ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "--human",
+                              "{d}/missing.tsv", "-o", "{d}/r.html"],
+     ["argument --human", "{d}/missing.tsv"]),
     # orange
     ("orange-bootstrap", ["orange", "--systems", "{d}/hyp.txt", "{d}/hyp.txt", "-r",
                           "{d}/ref.txt", "{d}/ref2.txt", "--n-bootstrap", "x"],

@@ -119,8 +119,8 @@ def test_progress_and_quiet_exclude_each_other(capsys: pytest.CaptureFixture[str
 def _required(command: str) -> list[str]:
     return {"score": ["-r", "r", "-i", "h"], "orange": ["--systems", "h", "-r", "r", "s"],
             "rerank": ["--nbest", "n"], "train-similarity": ["-o", "t"],
-            "correlate": ["--human", "h"], "compare": ["-r", "r", "-i", "a", "b"]}.get(command,
-                                                                                   [])
+            "correlate": ["--human", "h"], "compare": ["-r", "r", "-i", "a", "b"],
+            "report": ["-r", "r", "-i", "a", "b", "-o", "x.html"]}.get(command, [])
 
 
 def test_zero_bootstrap_means_none_everywhere() -> None:

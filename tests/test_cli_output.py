@@ -179,7 +179,7 @@ def test_rerank_summary_fits_and_names_direction_and_scale(capsys) -> None:
 
 
 def test_demo_fits_and_says_what_orange_means(capsys) -> None:
-    out, _ = run(capsys, "demo", "--n-bootstrap", "20")
+    out, _ = run(capsys, "demo", "--no-report", "--n-bootstrap", "20")
     assert_fits(out)
     found = metric_notes(out)
     for m in ("bleu", "chrf", "chrf++", "ter", "rougeL", "rougeSU4", "wer", "ribes"):
@@ -347,7 +347,7 @@ def test_orange_is_one_number_on_one_scale_in_demo_orange_text_and_json(capsys) 
     text = run(capsys, "orange", "--systems", *HYPS, "-r", *REFS, "-m", "chrf",
                "--bootstrap", "0")[0]
     assert float(cells_of(text, "chrf")[0]) == pytest.approx(want, abs=5e-5)
-    demo = run(capsys, "demo", "--n-bootstrap", "20")[0]
+    demo = run(capsys, "demo", "--no-report", "--n-bootstrap", "20")[0]
     table = demo.split("Correlation with MQM", 1)[1]
     assert float(cells_of(table, "chrf")[6]) == pytest.approx(want, abs=5e-4)
 
@@ -355,7 +355,7 @@ def test_orange_is_one_number_on_one_scale_in_demo_orange_text_and_json(capsys) 
 def test_demo_numbers_equal_sacrebleu_and_scipy(capsys) -> None:
     sacrebleu = pytest.importorskip("sacrebleu")
     stats = pytest.importorskip("scipy.stats")
-    demo = run(capsys, "demo", "--n-bootstrap", "20")[0]
+    demo = run(capsys, "demo", "--no-report", "--n-bootstrap", "20")[0]
     refs = [_lines(p) for p in REFS]
     corpus = demo.split("Correlation with MQM", 1)[0]
     for s, path in zip(SYSTEMS, HYPS, strict=True):

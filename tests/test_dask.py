@@ -1,14 +1,19 @@
 """mtalign.dask on a real distributed.LocalCluster with two worker processes: per-segment
 scores and corpus scores against the single-process ones (bit for bit for count statistics,
 1e-12 for averaged metrics), a Bag, and bad input reaching the client with message and index.
+The user's construction of issue 30 (a pandas object column of reference lists through
+``dd.from_pandas``, which Dask's dataframe.convert-string turns into repr strings) is refused,
+and the ways that keep the lists give sacrebleu's corpus BLEU.
 
-Data: the WMT21 de-en sample shipped with mtalign (package data, see mtalign/data/README.md).
+Data: the WMT21 de-en and en-de MQM samples shipped with mtalign (package data, see
+mtalign/data/README.md).
 """
 
 from __future__ import annotations
 
 import pickle
 
+import dask
 import dask.bag as db
 import dask.dataframe as dd
 import mtalign
@@ -17,9 +22,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
+import sacrebleu
 from distributed import Client, LocalCluster
 from mtalign import Bleu, Chrf, Dcs, Meteor, Nist, Per, Ribes, Rouge, Sia, Ter, Wer
-from mtalign.demo import load_sample
+from mtalign.dask import _reads_as_list
+from mtalign.demo import load_mqm_sample, load_sample
 
 LISTS = pd.ArrowDtype(pa.list_(pa.string()))
 
@@ -147,3 +154,98 @@ def test_one_metric_object_per_graph_and_threads(client, sample) -> None:
 def test_wrong_data_type_is_refused() -> None:
     with pytest.raises(TypeError, match="Dask DataFrame or Bag"):
         mdask.corpus_score(Bleu(), [("a", "b")])
+
+
+@pytest.fixture(scope="module")
+def mqm() -> tuple[list[str], list[list[str]], float]:
+    """One system of the en-de MQM sample, its two references per segment, and sacrebleu's
+    corpus BLEU of it (the independent number every way of passing the lists must give)."""
+    systems, refs, _ = load_mqm_sample()
+    hyps = systems["Online-W"]
+    want = sacrebleu.corpus_bleu(hyps, [list(c) for c in zip(*refs, strict=True)]).score
+    return hyps, refs, want
+
+
+CELLS = {"list": list, "tuple": tuple, "ndarray": np.array}
+
+
+@pytest.mark.parametrize("cell", list(CELLS))
+def test_a_column_of_lists_turned_into_strings_is_refused(client, mqm, cell) -> None:
+    hyps, refs, _ = mqm
+    df = pd.DataFrame({"hyp": hyps, "ref": [CELLS[cell](r) for r in refs]})
+    ddf = dd.from_pandas(df, npartitions=3)  # the user's construction, Dask's defaults
+    assert isinstance(ddf.ref.dtype, pd.StringDtype)  # Dask did turn the lists into text
+    # Whichever partition fails first is reported; each names its first row.
+    where = r"refs\[0\] \(partition (0, index 0|1, index 50|2, index 100)\) is the text [\"'][\[(]'"
+    ways = (r"one reference\. Dask's default dataframe\.convert-string .* several columns "
+            r"\(refs=\['refA', 'refC'\]\) or as an Arrow list<string> column .*"
+            r"dask\.config\.set\(\{'dataframe\.convert-string': False\}\)")
+    with pytest.raises(mtalign.InputError, match=where + ".*" + ways):
+        mdask.corpus_score(Bleu(smooth="exp"), ddf)
+    with pytest.raises(mtalign.InputError, match=where):
+        mdask.score(Chrf(), ddf).compute()
+    with pytest.raises(mtalign.InputError, match=where):  # NIST collects the columns first
+        mdask.corpus_score(Nist(), ddf)
+
+
+def test_a_list_written_out_is_refused_in_any_row_and_column(client, mqm) -> None:
+    hyps, refs, _ = mqm
+    df = pd.DataFrame({"hyp": hyps, "a": [r[0] for r in refs], "c": [r[1] for r in refs]})
+    df.loc[80, "c"] = '["Ref A", "Ref C"]'  # a JSON list, e.g. read from a CSV file
+    with pytest.raises(mtalign.InputError,
+                       match=r"refs\[30\]\[1\] \(partition 1, index 80\) is the text"):
+        mdask.corpus_score(Bleu(), dd.from_pandas(df, npartitions=3), "hyp", ["a", "c"])
+    tokens = pd.DataFrame({"hyp": [h.split() for h in hyps], "ref": [r[0] for r in refs]})
+    with pytest.raises(mtalign.InputError, match=r"hyps\[0\] \(partition [01], index (0|75)\) "
+                       r"is the text .*one hypothesis\. .*pre-tokenized"):
+        mdask.corpus_score(Bleu(), dd.from_pandas(tokens, npartitions=2))
+    bag = dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": refs}), npartitions=2).to_bag(
+        format="dict")  # a Bag of records whose lists Dask already wrote out
+    with pytest.raises(mtalign.InputError, match=r"refs\[0\] \(partition [01], index 0\)"):
+        mdask.corpus_score(Bleu(), bag)
+
+
+@pytest.mark.parametrize("cell", list(CELLS))
+def test_object_columns_of_lists_kept_as_objects_give_sacrebleu(client, mqm, cell) -> None:
+    hyps, refs, want = mqm
+    df = pd.DataFrame({"hyp": hyps, "ref": [CELLS[cell](r) for r in refs]})
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.from_pandas(df, npartitions=3)
+    assert ddf.ref.dtype == object
+    metric = Bleu(smooth="exp")
+    got = mdask.corpus_score(metric, ddf)
+    assert float(got) == pytest.approx(want, abs=1e-9)
+    assert float(got) == float(metric.corpus_score(hyps, refs))
+    np.testing.assert_array_equal(mdask.score(Chrf(), ddf).compute().to_numpy(),
+                                  Chrf().scalar_scores(hyps, refs))
+
+
+def test_arrow_list_and_several_columns_give_sacrebleu(client, mqm) -> None:
+    hyps, refs, want = mqm
+    metric = Bleu(smooth="exp")
+    arrow = pd.DataFrame({"hyp": hyps, "ref": pd.Series(refs, dtype=LISTS)})
+    got = mdask.corpus_score(metric, dd.from_pandas(arrow, npartitions=3))
+    assert float(got) == pytest.approx(want, abs=1e-9)
+    assert float(got) == float(metric.corpus_score(hyps, refs))
+    columns = pd.DataFrame({"hyp": hyps, "refA": [r[0] for r in refs],
+                            "refC": [r[1] for r in refs]})
+    got = mdask.corpus_score(metric, dd.from_pandas(columns, npartitions=3),
+                             refs=["refA", "refC"])
+    assert float(got) == float(metric.corpus_score(hyps, refs))
+
+
+@pytest.mark.parametrize("text", [
+    "['a b', 'c']", "('a b', 'c')", "('a',)", "['a b' 'c']", '["Ref A", "Ref C"]', "[]", "()",
+    "  ['x']  ", "['It\\'s', \"l'\\u00e9t\u00e9\"]",
+    str(np.array(["a long reference sentence " * 3, "another one " * 4])),  # wraps lines
+])
+def test_lists_written_out_are_recognised(text) -> None:
+    assert _reads_as_list(text)
+
+
+@pytest.mark.parametrize("text", [
+    "[Applause]", "[laughter] and then", "(sic)", "('a')", "[1, 2]", "['a', 1]", "[",
+    "a ['b'] c", "[a, b]", "",
+])
+def test_texts_that_are_not_lists_of_strings_pass(text) -> None:
+    assert not _reads_as_list(text)

@@ -19,12 +19,14 @@ and ``import mtalign`` does not import Dask:
 
 >>> len(mtalign.demo.load_sample()[0])
 4
+
+``mtalign.report(systems, refs, ...)`` (:func:`mtalign.reporting.report`) writes one HTML page
+comparing systems; it too is imported on first use.
 """
 
 import importlib
 import importlib.util
-from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mtalign import io, kernels, meta, metrics
 from mtalign._mtalign import __version__
@@ -65,6 +67,7 @@ __all__ = [
     "OrangeResult",
     "rerank",
     "RerankResult",
+    "report",
     "stem",
     "tokenize",
     "TokenIds",
@@ -78,16 +81,21 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, for type checker
     from mtalign import dask as dask
     from mtalign import demo as demo
     from mtalign import registry as registry
+    from mtalign import reporting as reporting
+    from mtalign.reporting import report as report
 
 # Submodules reachable as ``mtalign.<name>`` without an import of their own, imported on
 # first access (PEP 562): ``dask`` imports Dask, and the others are not needed to score.
-_LAZY_SUBMODULES = frozenset({"cli", "compat", "dask", "demo", "registry"})
+_LAZY_SUBMODULES = frozenset({"cli", "compat", "dask", "demo", "registry", "reporting"})
 
 
-def __getattr__(name: str) -> ModuleType:
-    """``mtalign.demo`` and the other lazy submodules, imported on first access."""
+def __getattr__(name: str) -> Any:
+    """``mtalign.demo`` and the other lazy submodules, imported on first access, and
+    ``mtalign.report`` (the function of :mod:`mtalign.reporting`)."""
     if name in _LAZY_SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "report":
+        return importlib.import_module(f"{__name__}.reporting").report
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -95,4 +103,4 @@ def __dir__() -> list[str]:
     # Without Dask installed, mtalign.dask cannot be imported: listing it would make
     # inspect.getmembers(mtalign) and similar tools fail.
     lazy = _LAZY_SUBMODULES if importlib.util.find_spec("dask") else _LAZY_SUBMODULES - {"dask"}
-    return sorted(set(globals()) | lazy)
+    return sorted(set(globals()) | lazy | {"report"})

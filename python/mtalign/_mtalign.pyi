@@ -173,6 +173,7 @@ class SiaCore(_NativeMetric):
         tokenize: str,
         lowercase: bool,
         similarity: WordSimilarityCore | None = None,
+        max_words: int | None = None,
     ) -> SiaCore: ...
     def score_texts(
         self, hyps: Any, refs: Any, threads: int | None = None, naive: bool = False
@@ -258,7 +259,9 @@ class RibesCore(_NativeMetric):
 
 @final
 class GtmCore(_NativeMetric):
-    def __new__(cls, exponent: float, tokenize: str, lowercase: bool) -> GtmCore: ...
+    def __new__(
+        cls, exponent: float, tokenize: str, lowercase: bool, max_words: int | None = None
+    ) -> GtmCore: ...
 
 @final
 class MeteorCore(_NativeMetric):

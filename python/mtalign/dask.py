@@ -18,11 +18,17 @@ tuples indexed by ``hyp``/``refs`` given as ints).
 An item that cannot be scored raises, at the client, the metric's own error (an
 :class:`~mtalign.InputError`) with its message, the partition and the row's index label.
 
-A column of lists needs a list dtype (``pd.ArrowDtype(pa.list_(pa.string()))``, as Parquet
-gives): with Dask's default ``dataframe.convert-string``, Python lists in an object column
-become their ``repr`` strings before mtalign sees them.
+Several references per row: several columns (``refs=["refA", "refC"]``), or one column of
+lists with a list dtype (``pd.ArrowDtype(pa.list_(pa.string()))``, as Parquet gives). An
+object column of Python lists, tuples or arrays is another matter: Dask's default
+``dataframe.convert-string`` (on whenever pyarrow is installed) turns it into their ``repr``
+strings inside ``dd.from_pandas``, and scoring ``"['ref A', 'ref C']"`` as one reference would
+give a wrong number without a word. So a cell (hypothesis or reference) that reads as a Python
+or JSON list or tuple of strings is refused with an :class:`~mtalign.InputError` saying so;
+``dask.config.set({"dataframe.convert-string": False})`` around ``dd.from_pandas`` keeps the
+object dtype and its lists.
 
->>> import pandas as pd, pyarrow as pa, dask.dataframe as dd
+>>> import pandas as pd, pyarrow as pa, dask.dataframe as dd, mtalign
 >>> from mtalign import Bleu
 >>> df = pd.DataFrame({"hyp": ["a b c d", "e f g h"],
 ...                    "ref": pd.Series([["a b c d"], ["e f g x", "y"]],
@@ -33,21 +39,30 @@ become their ``repr`` strings before mtalign sees them.
 >>> float(corpus_score(Bleu(), ddf, scheduler="sync")) == float(
 ...     Bleu().corpus_score(df.hyp.tolist(), [list(r) for r in df.ref]))
 True
+>>> as_objects = pd.DataFrame({"hyp": ["a b c d"], "ref": [["a b c d", "x"]]})
+>>> try:  # dd.from_pandas wrote each list out as a string
+...     corpus_score(Bleu(), dd.from_pandas(as_objects, npartitions=1), scheduler="sync")
+... except mtalign.InputError as e:
+...     print(str(e)[:61])
+refs[0] (partition 0, index 0) is the text "['a b c d', 'x']"
 """
 
 from __future__ import annotations
 
+import ast
+import json
 import re
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import dask  # type: ignore[import-not-found, import-untyped, unused-ignore]
 import numpy as np
 
-from mtalign.errors import MtalignError
+from mtalign.errors import InputError, MtalignError
 from mtalign.metrics.partial import Partial, combine, corpus_result, partial
 
-_ITEM = re.compile(r"\b(hyps|refs)\[(\d+)\]")
+_ITEM = re.compile(r"\b(hyps|refs)\[(\d+)\](\[\d+\])*")  # refs[i][j]: i is the row
 
 
 def _as_refs(r: Any) -> Any:
@@ -58,6 +73,57 @@ def _as_refs(r: Any) -> Any:
     if isinstance(r, (tuple, np.ndarray)) or type(r).__name__ in ("ListScalar", "Series"):
         return list(r)
     return r
+
+
+def _reads_as_list(text: str) -> bool:
+    """Whether ``text`` is a list, tuple or NumPy array of strings written out as text: the
+    ``repr``/``str`` Dask's string conversion gives such a cell (``"['a', 'b']"``,
+    ``"('a', 'b')"``, NumPy's ``"['a' 'b']"``), or a JSON list of strings."""
+    t = text.strip()
+    if (t[:1], t[-1:]) not in (("[", "]"), ("(", ")")):
+        return False
+    for parse in (ast.literal_eval, json.loads):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # invalid escapes in JSON-as-Python
+                value = parse(t)
+        except Exception:  # noqa: BLE001 - any failure to parse means "not a literal"
+            continue
+        if t[0] == "(" and not isinstance(value, tuple):
+            return False  # "('a')" is a parenthesised string, not a tuple
+        return isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+    return False
+
+
+_ARROW_LISTS = "an Arrow list<string> column (pd.ArrowDtype(pa.list_(pa.string())))"
+_KEEP_OBJECTS = ("keep the object dtype: dask.config.set({'dataframe.convert-string': False}) "
+                 "around dd.from_pandas")
+
+
+def _refuse_lists_as_text(hyps: Sequence[Any], ref_rows: Sequence[Any]) -> None:
+    """Raise an InputError for the first cell that reads as a list written out as text (what
+    Dask's ``dataframe.convert-string`` makes of an object column of lists)."""
+    def refuse(where: str, text: str, what: str, how: str) -> None:
+        shown = repr(text if len(text) <= 60 else text[:57] + "...")
+        raise InputError(
+            f"{where} is the text {shown}: a list written out as a string, which mtalign "
+            f"would score as {what}. Dask's default dataframe.convert-string turns an object "
+            f"column of lists into such strings. {how}, or {_KEEP_OBJECTS}")
+
+    for i, h in enumerate(hyps):
+        if isinstance(h, str) and _reads_as_list(h):
+            refuse(f"hyps[{i}]", h, "one hypothesis",
+                   f"A hypothesis is one string; pass pre-tokenized ones as {_ARROW_LISTS}")
+    several = (f"Pass several references as several columns (refs=['refA', 'refC']) or as "
+               f"{_ARROW_LISTS}")
+    for i, row in enumerate(ref_rows):
+        if isinstance(row, str):
+            if _reads_as_list(row):
+                refuse(f"refs[{i}]", row, "one reference", several)
+        elif isinstance(row, list):
+            for j, r in enumerate(row):
+                if isinstance(r, str) and _reads_as_list(r):
+                    refuse(f"refs[{i}][{j}]", r, "one reference", several)
 
 
 def _columns(part: Any, hyp: Any, refs: Any) -> tuple[list[Any], list[Any], list[Any]]:
@@ -97,6 +163,7 @@ def _scores_of(part: Any, metric: Any, hyp: Any, refs: Any, variant: str | None,
     number = partition_info["number"] if partition_info else 0
     hyps, ref_rows, labels = _columns(part, hyp, refs)
     try:
+        _refuse_lists_as_text(hyps, ref_rows)
         values = metric.scalar_scores(hyps, ref_rows, variant=variant, threads=threads)
     except MtalignError as e:
         raise _located(e, number, labels) from None
@@ -114,6 +181,7 @@ def _partial_of(metric: Any, part: Any, number: int, hyp: Any, refs: Any,
     if not hyps:
         return combine([])
     try:
+        _refuse_lists_as_text(hyps, ref_rows)
         return partial(metric, hyps, ref_rows, threads)
     except MtalignError as e:
         raise _located(e, number, labels) from None
@@ -160,6 +228,7 @@ def corpus_score(metric: Any, data: Any, hyp: Any = "hyp", refs: Any = "ref", *,
         whole = data.compute(**compute)
         hyps, ref_rows, labels = _columns(whole, hyp, refs)
         try:
+            _refuse_lists_as_text(hyps, ref_rows)
             return metric.corpus_score(hyps, ref_rows, threads=threads)
         except MtalignError as e:
             raise _located(e, 0, labels) from None

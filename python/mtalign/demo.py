@@ -33,7 +33,7 @@ import numpy as np
 
 from mtalign.io import read_lines
 
-__all__ = ["load_mqm_sample", "load_sample", "sample_files"]
+__all__ = ["load_mqm_sample", "load_mqm_source", "load_sample", "sample_files"]
 
 _DATA_DIR = Path(__file__).resolve().parent / "data"
 _PREFIX = "deen_sample"
@@ -118,3 +118,13 @@ def load_mqm_sample() -> tuple[dict[str, list[str]], list[list[str]], dict[str, 
         if len(lines) != n:
             raise ValueError(f"MQM sample: {name} has {len(lines)} lines, expected {n}")
     return systems, refs, mqm
+
+
+def load_mqm_source() -> list[str]:
+    """The English source of the WMT21 en→de MQM sample, line i = segment i of
+    :func:`load_mqm_sample`.
+
+    >>> len(load_mqm_source())
+    150
+    """
+    return read_lines(_data_dir() / f"{_MQM_PREFIX}.src.en")

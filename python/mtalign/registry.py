@@ -44,6 +44,7 @@ from mtalign.metrics.ter import Ter
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
 _LEVEL = Dcs.declared("level")
 _SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
+_MAX_WORDS = Sia.declared("max_words")
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class MetricOptions:
     lowercase_baselines: bool = False
     sia_alpha: float = _SIA_ALPHA.default
     sia_decay: str = _SIA_DECAY.default
+    max_words: int = _MAX_WORDS.default
     similarity: str | None = None
     trg_lang: str = ""
     spm_model: str | None = None
@@ -125,6 +127,10 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
                         "a^3, ... (default: %(default)s)")
+    p.add_argument("--max-words", type=_words, default=_MAX_WORDS.default, metavar="N",
+                   help="SIA's and GTM's size limit: a pair with a text of more than N words "
+                        "(or too many matching words) is refused up front, since their time "
+                        "grows faster than the length; 0 = no limit (default: %(default)s)")
     p.add_argument("--trg-lang", default="", metavar="LANG",
                    help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
                         "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
@@ -186,10 +192,23 @@ def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
                multi_ref="max")
 
 
+def _words(text: str) -> int:
+    """--max-words: a count of words, 0 for no limit."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of words, 0 for no limit "
+                                         f"(got {text!r})")
+    return value
+
+
 def _sia(names: Sequence[str], o: MetricOptions) -> Sia:
     sim = None if o.similarity is None else WordSimilarity.load(o.similarity)
     return Sia(alpha=o.sia_alpha, decay=o.sia_decay, similarity=sim,
-               tokenize=o.tokenize or "unicode", lowercase=o.lowercase)
+               tokenize=o.tokenize or "unicode", lowercase=o.lowercase,
+               max_words=o.max_words or None)
 
 
 _BLEU = re.compile(r"^bleu(s?)(\d*)$")
@@ -227,7 +246,7 @@ def _gtm(names: Sequence[str], o: MetricOptions) -> Gtm:
     assert m is not None
     # gtm<e>: GTM with exponent e (gtm = gtm1); Lin & Och's GTM10/20/30 are gtm1/gtm2/gtm3.
     return Gtm(float(m.group(1) or 1), tokenize=o.tokenize or "13a",
-               lowercase=o.lowercase_baselines)
+               lowercase=o.lowercase_baselines, max_words=o.max_words or None)
 
 
 def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:

@@ -38,9 +38,17 @@ impl BatchScorer for GtmCore {
 batch_pymethods! {
     impl GtmCore {
         #[new]
-        #[pyo3(signature = (exponent, tokenize, lowercase))]
-        fn new(exponent: f64, tokenize: &str, lowercase: bool) -> PyResult<Self> {
-            let config = gtm::GtmConfig::new(exponent).map_err(to_py)?;
+        #[pyo3(signature = (exponent, tokenize, lowercase, max_words=None))]
+        fn new(
+            exponent: f64,
+            tokenize: &str,
+            lowercase: bool,
+            max_words: Option<usize>,
+        ) -> PyResult<Self> {
+            let config = gtm::GtmConfig {
+                max_words,
+                ..gtm::GtmConfig::new(exponent).map_err(to_py)?
+            };
             let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
             Ok(Self { tokenizer, config })
         }

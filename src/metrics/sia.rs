@@ -279,6 +279,8 @@ pub struct SiaCore {
     tokenizer: Tokenizer,
     config: SiaConfig,
     table: Option<Arc<WordSimilarity>>,
+    /// The size limit of a pair (`sia::check_pair_size`); None: no limit.
+    max_words: Option<usize>,
 }
 
 /// One round for Python: (reference index, score, weight, [(mt position, ref position)] 0-based).
@@ -305,6 +307,7 @@ impl SiaCore {
         fast: bool,
     ) -> Result<Vec<f64>, Error> {
         let config = &self.config;
+        sia::check_batch_size(self.max_words, hyps, refs, |t| docs.tokens(t))?;
         let scores = match &self.table {
             None => {
                 let weight = &sia::exact;
@@ -335,13 +338,14 @@ impl SiaCore {
 #[pymethods]
 impl SiaCore {
     #[new]
-    #[pyo3(signature = (alpha, decay, tokenize, lowercase, similarity=None))]
+    #[pyo3(signature = (alpha, decay, tokenize, lowercase, similarity=None, max_words=None))]
     fn new(
         alpha: f64,
         decay: &str,
         tokenize: &str,
         lowercase: bool,
         similarity: Option<&WordSimilarityCore>,
+        max_words: Option<usize>,
     ) -> PyResult<Self> {
         let config = SiaConfig::new(alpha, Decay::parse(decay).map_err(to_py)?).map_err(to_py)?;
         let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
@@ -349,6 +353,7 @@ impl SiaCore {
             tokenizer,
             config,
             table: similarity.map(|s| s.table.clone()),
+            max_words,
         })
     }
 
@@ -467,6 +472,12 @@ impl SiaCore {
             None => encode_tokens(&all).sentences,
         };
         let ref_ids: Vec<&[u32]> = (1..all.len()).map(|k| sentences.get(k)).collect();
+        if let Some(max_words) = self.max_words {
+            sia::check_pair_size(max_words, sentences.get(0), &ref_ids, "hyp", |k| {
+                format!("refs[{k}]")
+            })
+            .map_err(to_py)?;
+        }
         let fast = !naive;
         let d = match &self.table {
             None => sia::try_sia_detail(sentences.get(0), &ref_ids, sia::exact, &self.config, fast),

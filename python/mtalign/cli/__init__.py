@@ -6,7 +6,9 @@ against one or more reference files (one segment per line, UTF-8, aligned line b
 metrics by how they rank the references among candidates (ORANGE); ``mtalign rerank`` picks
 the best hypothesis of every n-best list against the references;
 ``mtalign train-similarity --src F --tgt E -o TABLE`` builds a word-similarity table for SIA;
-``mtalign rouge155 [options] config.xml`` is ROUGE-1.5.5's own command line, computed by mtalign.
+``mtalign rouge155 [options] config.xml`` is ROUGE-1.5.5's own command line, computed by mtalign;
+``mtalign report -r REF -i SYS1 SYS2 ... -o report.html`` writes one HTML page comparing systems;
+``mtalign sacrebleu REF... -i HYP`` is sacrebleu 2.6.0's own command line, computed by mtalign.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from mtalign import __version__
-from mtalign.cli import ranking, rouge155, score, similarity
+from mtalign.cli import ranking, report, rouge155, score, similarity
 from mtalign.cli.common import CliError, Parser
 from mtalign.compat.sacrebleu import cli as sacrebleu_cli
 from mtalign.errors import MtalignError
@@ -47,6 +49,7 @@ def build_parser() -> Parser:
     similarity.add_commands(sub)
     rouge155.add_command(sub)
     meta_cli.add_commands(sub)  # correlate, compare
+    report.add_command(sub)
     sacrebleu_cli.add_command(sub)  # sacrebleu's own command line
     return p
 

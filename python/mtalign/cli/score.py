@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,7 +31,7 @@ from mtalign.cli.common import (
     positive_int,
     progress_bar,
 )
-from mtalign.errors import InputError
+from mtalign.errors import InputError, MtalignError
 from mtalign.io import LineStream, system_names
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.partial import combine, corpus_result, from_statistics
@@ -65,12 +66,17 @@ class _Family:
         n_sys, k = len(hyps), len(refs)
         metric = self.metric
         if self.batch:
-            self.results = [metric.corpus_score(h, refs, threads=threads) for h in hyps]
-            # Sentence rows are the metric's sentence scores (batch_score: NIST weighs a
-            # sentence by its own references, nltk's sentence_nist), not the corpus result's
-            # per-sentence shares under the corpus weights.
-            each = ([metric.batch_score(h, refs, threads=threads) for h in hyps]
-                    if self.sentence_level else [r.per_sentence for r in self.results])
+            self.results, each = [], []
+            for s, h in enumerate(hyps):
+                try:
+                    self.results.append(metric.corpus_score(h, refs, threads=threads))
+                    # Sentence rows are the metric's sentence scores (batch_score: NIST weighs
+                    # a sentence by its own references, nltk's sentence_nist), not the corpus
+                    # result's per-sentence shares under the corpus weights.
+                    each.append(metric.batch_score(h, refs, threads=threads)
+                                if self.sentence_level else self.results[-1].per_sentence)
+                except MtalignError as e:  # numbered as in one batch of every system
+                    raise _renumbered(e, s * k) from None
             return [{self.names[0]: (("score",), np.asarray(e).reshape(-1, 1))} for e in each]
         arr, nh, nr, _ = metric._run([h for sys in hyps for h in sys], refs * n_sys, threads)
         stats = metric._stats(arr)
@@ -131,6 +137,31 @@ def _open(paths: list[str]) -> list[LineStream]:
             st.close()
         raise
     return streams
+
+
+_ITEM = re.compile(r"\b(hyps|refs)\[(\d+)\](?:\[(\d+)\])?")
+
+
+def _renumbered(e: MtalignError, offset: int) -> MtalignError:
+    """The same error with its first ``hyps[i]``/``refs[i]`` numbered ``i + offset``."""
+    return type(e)(_ITEM.sub(lambda m: m.group(0).replace(f"[{m.group(2)}]",
+                                                          f"[{int(m.group(2)) + offset}]", 1),
+                             str(e), count=1))
+
+
+def _located(e: MtalignError, streams: list[LineStream], n_sys: int, k: int,
+             first: int) -> MtalignError:
+    """The same error with the first ``hyps[i]``/``refs[i][j]`` of a chunk's batch (every
+    system's ``k`` lines one after the other, each against its references) named by file and
+    line (``first``: the lines before the chunk)."""
+    def where(m: re.Match[str]) -> str:
+        i = int(m.group(2))
+        if m.group(1) == "hyps" and i < n_sys * k:
+            return f"{streams[i // k].name} line {first + i % k + 1}"
+        if m.group(1) == "refs" and m.group(3) is not None and i < n_sys * k:
+            return f"{streams[n_sys + int(m.group(3))].name} line {first + i % k + 1}"
+        return m.group(0)
+    return type(e)(_ITEM.sub(where, str(e), count=2))
 
 
 def _check_aligned(streams: list[LineStream], chunks: list[list[str]]) -> None:
@@ -257,7 +288,10 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
             break
         hyps = chunks[:n_sys]
         refs = [list(row) for row in zip(*chunks[n_sys:], strict=True)]
-        per_fam = [f.score_chunk(hyps, refs, args.threads) for f in families]
+        try:
+            per_fam = [f.score_chunk(hyps, refs, args.threads) for f in families]
+        except MtalignError as e:
+            raise _located(e, streams, n_sys, k, n) from None
         for s, sink in enumerate(sinks):
             cols = [fam_cols[s] for fam_cols in per_fam]
             if fmt == "json":
@@ -474,7 +508,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
          "With 8 systems the system-level intervals are wide: read them before the ranks.",
          "data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
          "mtalign/data/README.md")
+    if args.report is not None:
+        _demo_report(args, systems, refs, mqm, n_boot)
     return 0
+
+
+#: Where ``mtalign demo`` writes its report without ``--report``.
+DEMO_REPORT = "mtalign-demo-report.html"
+
+
+def _demo_report(args: argparse.Namespace, systems: dict[str, list[str]],
+                 refs: list[list[str]], mqm: dict[str, np.ndarray], n_boot: int | None) -> None:
+    """The sample's ``mtalign report`` page (with its source and MQM scores), named."""
+    from mtalign.cli.report import write_page
+    from mtalign.demo import load_mqm_source
+    from mtalign.reporting import report
+
+    page = report(systems, refs, src=load_mqm_source(), human=mqm, n_bootstrap=n_boot,
+                  threads=args.threads, title="mtalign demo: WMT21 en-de (MQM sample)")
+    write_page(args.report, page)
+    _say(f"\nReport: wrote {args.report}, one HTML page comparing the 8 systems (scores with "
+         f"intervals and significance, MQM scatter, buckets, the segments where the two "
+         f"best differ); open it in a browser. Make one for your systems with mtalign "
+         f"report.")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -529,10 +585,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                    "under several metrics, then ranks the metrics by how "
                                    "well they agree with MQM (Pearson correlation at system "
                                    "and segment level, and ORANGE), each with a bootstrap "
-                                   "95% confidence interval. Takes a few seconds.")
+                                   "95% confidence interval, and ends by writing the "
+                                   "sample's HTML report (as mtalign report makes it) and "
+                                   "naming the file. Takes a few seconds.")
     d.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="threads (default: all cores)")
     d.add_argument("--n-bootstrap", type=count, default=1000, metavar="N",
                    help="bootstrap resamples of the intervals (default: %(default)s; "
                         "0 = no intervals)")
+    g = d.add_mutually_exclusive_group()
+    g.add_argument("--report", default=DEMO_REPORT, metavar="HTML",
+                   help="where to write the sample's HTML report (default: %(default)s in "
+                        "the current directory)")
+    g.add_argument("--no-report", dest="report", action="store_const", const=None,
+                   help="write no report")
     d.set_defaults(func=cmd_demo)

@@ -14,7 +14,7 @@ sentences (true corpus BLEU, as sacrebleu), so :meth:`Bleu.statistics` +
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -175,8 +175,12 @@ class Bleu(Metric[BleuResult]):
     # effective order differs between levels); _sentence_twin: this BLEU with the effective
     # order resolved, made when a sentence result's signature is first read.
     __slots__ = ("_corpus_core", "_sentence_twin")
-    _corpus_core: Any
-    _sentence_twin: Bleu
+    if TYPE_CHECKING:  # typed as properties: a class annotation would be an option to mypy
+        @property
+        def _corpus_core(self) -> Any: ...
+        @property
+        def _sentence_twin(self) -> Bleu: ...
+
     aggregation = "sum"
 
     max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")

@@ -15,6 +15,7 @@ from mtalign._mtalign import GtmCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import TOKENIZERS, case, option
 from mtalign.metrics.results import CorpusResult, sentence_result
+from mtalign.metrics.sia import DEFAULT_MAX_WORDS, positive_words
 
 
 def gtm_prf(rows: np.ndarray, exponent: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -54,6 +55,12 @@ class Gtm(Metric[CorpusResult]):
     Args:
         exponent: e, from 1 to 64 (GTM-1, GTM-2, GTM-3 in Lin & Och's tables).
         tokenize, lowercase: as for :class:`mtalign.Bleu` (default ``"13a"``, case kept).
+        max_words: the size limit of a pair, as for :class:`mtalign.Sia` (default 20,000):
+            GTM's time grows with a pair's matching word pairs (seconds at 25,000 words a
+            side, minutes at 50,000), so a text over ``max_words`` words, or a hypothesis and
+            a reference with over ``max_words² / 100`` matching word pairs, is refused up
+            front with an :class:`~mtalign.InputError`. ``None``: no limit (a pair of more
+            than 2²⁶ matching word pairs is still refused: its grid would not fit in memory).
 
     ``batch_score`` returns the sentence F, float64 (n,); ``sentence_score`` and
     ``corpus_score`` a :class:`~mtalign.CorpusResult` named ``GTM-<e>`` whose ``details``
@@ -79,10 +86,15 @@ class Gtm(Metric[CorpusResult]):
     lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
                              sig="case", show=case)
 
+    max_words: int | None = option(
+        default=DEFAULT_MAX_WORDS, kind=int, optional=True, kw_only=True,
+        doc="the size limit of a pair (None: no limit); does not change any score",
+        convert=positive_words)
+
     signature_fields = ("lowercase", "tokenize", "exponent")
 
     def _build(self, c: dict[str, Any]) -> GtmCore:
-        return GtmCore(float(c["exponent"]), c["tokenize"], c["lowercase"])
+        return GtmCore(float(c["exponent"]), c["tokenize"], c["lowercase"], c["max_words"])
 
     def _name(self) -> str:
         return f"GTM-{self.exponent:g}"

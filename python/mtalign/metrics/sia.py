@@ -32,8 +32,8 @@ from mtalign.metrics.options import (
 )
 from mtalign.metrics.results import CorpusResult, SiaResult
 
-__all__ = ["DECAYS", "DEFAULT_ALPHA", "Sia", "SiaExplanation", "SiaResult", "SiaRound",
-           "TABLE_FORMATS", "TranslationTable", "WordSimilarity"]
+__all__ = ["DECAYS", "DEFAULT_ALPHA", "DEFAULT_MAX_WORDS", "Sia", "SiaExplanation", "SiaResult",
+           "SiaRound", "TABLE_FORMATS", "TranslationTable", "WordSimilarity"]
 
 #: The default decay factor, chosen on half of ted21_zhen_mqm (see docs/sia.md).
 DEFAULT_ALPHA = 0.35
@@ -224,6 +224,22 @@ def _similarity_from_text(text: str) -> WordSimilarity:
     return WordSimilarity(WordSimilarityCore.from_text(text))
 
 
+#: SIA's default size limit (``Sia(max_words=...)``): a pair with a text of more words, or
+#: more than ``max_words² / 100`` pairs of identical words between its hypothesis and a
+#: reference (4,000,000: a text that repeats its words), is refused before any work. SIA's
+#: time grows faster than a pair's length; at the limit a pair takes at most about 6 s on one
+#: core of the 2-core development machine (20,000 words a side of natural text: 1.6 s; one
+#: word repeated 2,000 times a side: 4.9 s), past it minutes to hours.
+DEFAULT_MAX_WORDS = 20_000
+
+
+def positive_words(value: int) -> int:
+    """``max_words`` (SIA's and GTM's size limit) as given, or ConfigError below 1."""
+    if value < 1:
+        raise ConfigError(f"max_words must be a positive int or None (got {value!r})")
+    return value
+
+
 def _similarity(sim: WordSimilarity | None, sia: Any) -> str:
     """SIA's signature names the table by a hash of its content."""
     return "exact" if sim is None else f"table-{sim.digest()}"
@@ -267,6 +283,12 @@ class Sia(Metric[CorpusResult]):
         similarity: a :class:`WordSimilarity` for stochastic matching (None: exact matching).
         tokenize, lowercase: the tokenizer (any of :data:`~mtalign.metrics.options.TOKENIZERS`;
             pre-tokenized input is used verbatim) and lowercasing.
+        max_words: the size limit of a pair (default :data:`DEFAULT_MAX_WORDS`, 20,000):
+            SIA's time grows faster than the length, so a pair with a text over ``max_words``
+            words, or over ``max_words² / 100`` identical-word pairs between its hypothesis
+            and a reference, is refused up front with an :class:`~mtalign.InputError` naming
+            it (``hyps[i]``, ``refs[i][j]``): split documents into sentences. ``None``: no
+            limit. It never changes a score, so it is not in the signature.
 
     ``batch_score`` returns float64 (n,); ``sentence_score`` and ``corpus_score`` a
     :class:`~mtalign.CorpusResult` named ``SIA`` whose score is the mean of the sentence
@@ -294,11 +316,15 @@ class Sia(Metric[CorpusResult]):
     tokenize: str = option(default="unicode", doc="the tokenizer", choices=TOKENIZERS, native=True,
                            sig="tok")
     lowercase: bool = option(default=True, doc="lowercase before tokenizing", sig="lc")
+    max_words: int | None = option(
+        default=DEFAULT_MAX_WORDS, kind=int, optional=True, kw_only=True,
+        doc="the size limit of a pair (None: no limit); does not change any score",
+        convert=positive_words)
 
     def _build(self, c: dict[str, Any]) -> SiaCore:
         sim = c["similarity"]
         return SiaCore(c["alpha"], c["decay"], c["tokenize"], c["lowercase"],
-                       None if sim is None else sim._core)
+                       None if sim is None else sim._core, c["max_words"])
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return np.ascontiguousarray(rows.reshape(-1))

@@ -20,6 +20,7 @@
 //! boundary), so corpus MMS = (Σ rows' weights)^(1/e), P and R over the summed lengths.
 
 use crate::metrics::metric::{Metric, Pair};
+use crate::metrics::sia::{max_identical_pairs, RAISE_LIMIT};
 use crate::{Error, Result};
 use rustc_hash::FxHashMap;
 use std::collections::BinaryHeap;
@@ -35,6 +36,10 @@ pub const MAX_HITS: u64 = 1 << 26;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GtmConfig {
     pub exponent: f64,
+    /// The time limit of a pair ([`Metric::check_pair`]): at most this many words in a text
+    /// and [`max_identical_pairs`] hits with a reference. `None` (the default here; Python's
+    /// `Gtm` sets 20,000): [`MAX_HITS`] only.
+    pub max_words: Option<usize>,
 }
 
 impl GtmConfig {
@@ -44,7 +49,10 @@ impl GtmConfig {
                 "exponent must be a finite number from 1 to {MAX_EXPONENT} (got {exponent})"
             )));
         }
-        Ok(Self { exponent })
+        Ok(Self {
+            exponent,
+            max_words: None,
+        })
     }
 }
 
@@ -214,10 +222,29 @@ impl Metric for GtmConfig {
     const CHECKS_PAIRS: bool = true;
 
     fn check_pair(&self, pair: Pair<'_>) -> Result<()> {
+        // GTM's time grows with the hits (a long pair of running text has 1-2% of its grid),
+        // so past `max_words` a pair is refused up front as SIA's is; MAX_HITS bounds memory.
+        let words = |what: String, n: usize, max_words: usize| {
+            Error::Input(format!(
+                "GTM: {what} has {n} words, over the limit of max_words={max_words} (GTM's \
+                 time grows faster than the length); split the text or {RAISE_LIMIT}"
+            ))
+        };
+        if let Some(max_words) = self.max_words {
+            if pair.hyp().len() > max_words {
+                return Err(words("the hypothesis".into(), pair.hyp().len(), max_words));
+            }
+            for (k, reference) in pair.refs().enumerate() {
+                if reference.len() > max_words {
+                    return Err(words(format!("reference {k}"), reference.len(), max_words));
+                }
+            }
+        }
+        let time_limit = self.max_words.map_or(u64::MAX, max_identical_pairs);
         for (k, reference) in pair.refs().enumerate() {
             // The check runs on every pair before the parallel work: sentences (whose grid
-            // has at most MAX_HITS cells) skip counting.
-            if (pair.hyp().len() as u64) * (reference.len() as u64) <= MAX_HITS {
+            // is within both limits) skip counting.
+            if (pair.hyp().len() as u64) * (reference.len() as u64) <= MAX_HITS.min(time_limit) {
                 continue;
             }
             let n = hits(pair.hyp(), reference);
@@ -225,6 +252,14 @@ impl Metric for GtmConfig {
                 return Err(Error::Input(format!(
                     "GTM: {n} matching word pairs with reference {k}, more than the limit \
                      {MAX_HITS} (the grid of one pair is held in memory)"
+                )));
+            }
+            if n > time_limit {
+                let max_words = self.max_words.unwrap_or_default();
+                return Err(Error::Input(format!(
+                    "GTM: {n} matching word pairs with reference {k}, over the limit \
+                     max_words²/100 = {time_limit} for max_words={max_words} (GTM's time \
+                     grows with them); split the text or {RAISE_LIMIT}"
                 )));
             }
         }
@@ -336,6 +371,47 @@ mod tests {
         let e = statistics_of_sentences(&cfg, &sentences, &[0], &refs).unwrap_err();
         assert!(e.to_string().contains("limit"), "{e}");
         assert_eq!(hits(&[1, 1, 2], &[1, 2, 2, 1]), 6);
+    }
+
+    #[test]
+    fn a_pair_over_max_words_is_refused_by_name() {
+        use crate::metrics::metric::statistics_of_sentences;
+        use crate::text::intern::Sentences;
+        use crate::text::refs::RefSets;
+        let short: Vec<u32> = (0..10).collect();
+        let sentences =
+            Sentences::from_ids(&[short, (0..31).collect(), vec![7; 21], (100..110).collect()]);
+        let run = |hyp: u32, r: u32, max_words| {
+            let mut refs = RefSets::new();
+            refs.push([3u32]);
+            refs.push([3u32, r]);
+            let cfg = GtmConfig {
+                max_words,
+                ..GtmConfig::new(1.0).unwrap()
+            };
+            statistics_of_sentences(&cfg, &sentences, &[0, hyp], &refs).map_err(|e| e.to_string())
+        };
+        let e = run(1, 0, Some(30)).unwrap_err();
+        assert!(
+            e.starts_with(
+                "hyps[1]: GTM: the hypothesis has 31 words, over the limit of max_words=30"
+            ),
+            "{e}"
+        );
+        assert!(e.contains("max_words=None"), "{e}");
+        let e = run(0, 1, Some(30)).unwrap_err();
+        assert!(
+            e.starts_with("hyps[1]: GTM: reference 1 has 31 words"),
+            "{e}"
+        );
+        // 21 × 21 = 441 hits of one word, over 30²/100 = 9; 10 with a text of 10 words.
+        let e = run(2, 2, Some(30)).unwrap_err();
+        assert!(
+            e.starts_with("hyps[1]: GTM: 441 matching word pairs with reference 1, over the limit max_words²/100 = 9 for max_words=30"),
+            "{e}"
+        );
+        assert!(run(0, 0, Some(32)).is_ok()); // 10 hits, 32²/100 = 10
+        assert_eq!(run(2, 2, None).unwrap(), run(2, 2, Some(300)).unwrap());
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub mod stream;
 
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
 use crate::options::choice_enum;
+use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
@@ -495,6 +496,151 @@ pub fn refuse_unscored(
     }
 }
 
+/// The default of SIA's size limit (`max_words`; see [`check_pair_size`]). SIA's time grows
+/// faster than a pair's length: with the matching cells of the pair (about 1 to 2% of the
+/// grid in running text), and per cell with how often its word repeats (the chain search
+/// scans the cells of a repeated word below and left of each of them). A pair over the limit
+/// is refused before any work rather than left to run for minutes or hours. Near the limit, a
+/// pair took at most about 7 s on one core of the 2-core development machine (see
+/// docs/sia.md, "Size limit").
+pub const DEFAULT_MAX_WORDS: usize = 20_000;
+
+/// The identical-word pairs (cells (i, j) with `mt[i] == ref[j]`) allowed under `max_words`:
+/// `max_words² / 100` (4,000,000 at the default), about what two texts of `max_words` words
+/// of running text have. Pairs of a word-similarity table count identical words only.
+pub fn max_identical_pairs(max_words: usize) -> u64 {
+    (max_words as u64).saturating_mul(max_words as u64) / 100
+}
+
+/// The repetition cost allowed under `max_words`: `max_words³ / 4000` (2·10⁹ at the
+/// default: one word 1,260 times in both texts, or 5 times in one and 20,000 in the other).
+/// A word found a times in the hypothesis and b times in the reference costs `a·b·max(a, b)`.
+pub fn max_repetition(max_words: usize) -> u64 {
+    let w = max_words as u64;
+    w.saturating_mul(w).saturating_mul(w) / 4000
+}
+
+/// How to lift a size limit (SIA's, GTM's), for their refusals.
+pub const RAISE_LIMIT: &str = "raise the limit: max_words=N, or max_words=None for none \
+                               (mtalign score --max-words N, 0 for none)";
+
+/// How to get under SIA's limit, for the refusals of [`check_pair_size`].
+const HOW: &str = "split the text into sentences (SIA is a sentence-level metric) or";
+
+/// Identical-word pairs of `a` and `b`, their repetition cost (see [`max_repetition`]) and
+/// the counts (in a, in b) of the costliest word, in O((m + n) log(m + n)).
+fn repetition(a: &[u32], b: &[u32]) -> (u64, u64, (u64, u64)) {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    let (mut i, mut j) = (0, 0);
+    let (mut pairs, mut cost, mut worst, mut worst_cost) = (0u64, 0u64, (0, 0), 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let (i0, j0) = (i, j);
+                while i < a.len() && a[i] == a[i0] {
+                    i += 1;
+                }
+                while j < b.len() && b[j] == b[j0] {
+                    j += 1;
+                }
+                let (x, y) = ((i - i0) as u64, (j - j0) as u64);
+                let c = x.saturating_mul(y).saturating_mul(x.max(y));
+                pairs = pairs.saturating_add(x * y);
+                cost = cost.saturating_add(c);
+                if c > worst_cost {
+                    (worst, worst_cost) = ((x, y), c);
+                }
+            }
+        }
+    }
+    (pairs, cost, worst)
+}
+
+/// Refuses a pair over SIA's size limit (see [`DEFAULT_MAX_WORDS`]) before any work: a text
+/// of more than `max_words` words, or a hypothesis and a reference with more than
+/// [`max_identical_pairs`] identical-word pairs or a repetition cost over [`max_repetition`].
+/// `hyp_name` names the hypothesis (`hyps[3]`), `ref_name(k)` its reference k (`refs[3][1]`).
+/// Counted (O((m + n) log(m + n)) per reference) only where the grid could exceed a limit.
+pub fn check_pair_size(
+    max_words: usize,
+    hyp: &[u32],
+    refs: &[&[u32]],
+    hyp_name: &str,
+    ref_name: impl Fn(usize) -> String,
+) -> Result<()> {
+    let over = |name: &str, words: usize| {
+        Error::Input(format!(
+            "{name} has {words} words, over SIA's limit of max_words={max_words} (its time \
+             grows faster than the length); {HOW} {RAISE_LIMIT}"
+        ))
+    };
+    if hyp.len() > max_words {
+        return Err(over(hyp_name, hyp.len()));
+    }
+    for (k, r) in refs.iter().enumerate() {
+        if r.len() > max_words {
+            return Err(over(&ref_name(k), r.len()));
+        }
+    }
+    let (pair_limit, cost_limit) = (max_identical_pairs(max_words), max_repetition(max_words));
+    let m = hyp.len() as u64;
+    for (k, r) in refs.iter().enumerate() {
+        let (n, grid) = (r.len() as u64, m * r.len() as u64);
+        if grid <= pair_limit && grid.saturating_mul(m.max(n)) <= cost_limit {
+            continue; // sentences: no count needed
+        }
+        let (pairs, cost, (x, y)) = repetition(hyp, r);
+        if pairs > pair_limit {
+            return Err(Error::Input(format!(
+                "{hyp_name} and {} have {pairs} pairs of identical words ({m} × {n} words), \
+                 over SIA's limit of max_words²/100 = {pair_limit} for max_words={max_words} \
+                 (its time grows faster than that count); {HOW} {RAISE_LIMIT}",
+                ref_name(k)
+            )));
+        }
+        if cost > cost_limit {
+            return Err(Error::Input(format!(
+                "{hyp_name} and {} repeat their words too much for SIA: a word found a times \
+                 in one and b in the other costs a·b·max(a, b), {cost} in all (the costliest \
+                 word: {x} × {y} times), over the limit max_words³/4000 = {cost_limit} for \
+                 max_words={max_words}; {HOW} {RAISE_LIMIT}",
+                ref_name(k)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// [`check_pair_size`] of every pair of a batch, in order (the first pair over the limit is
+/// named `hyps[i]` / `refs[i][k]`); `tokens(t)` gives text `t`'s tokens. `None`: no limit.
+pub fn check_batch_size<'a>(
+    max_words: Option<usize>,
+    hyps: &[u32],
+    ref_sets: &RefSets,
+    tokens: impl Fn(usize) -> &'a [u32],
+) -> Result<()> {
+    let Some(max_words) = max_words else {
+        return Ok(());
+    };
+    let mut refs: Vec<&[u32]> = Vec::new();
+    for (i, &h) in hyps.iter().enumerate() {
+        refs.clear();
+        refs.extend(ref_sets.get(i).iter().map(|&r| tokens(r as usize)));
+        check_pair_size(
+            max_words,
+            tokens(h as usize),
+            &refs,
+            &format!("hyps[{i}]"),
+            |k| format!("refs[{i}][{k}]"),
+        )?;
+    }
+    Ok(())
+}
+
 /// All cells of (mt, reference) with weight > 0, row-major.
 fn all_cells(mt: &[u32], reference: &[u32], weight: &impl Fn(u32, u32) -> f64) -> Vec<Cell> {
     let mut cells = Vec::new();
@@ -731,7 +877,8 @@ impl<W: Fn(u32, u32) -> f64 + Sync> Metric for Sia<'_, W> {
 }
 
 /// SIA scores of a batch: `hyps[i]` (a sentence index) against the sentences of
-/// `ref_sets.get(i)`, in parallel. `weight` and `fast` as for [`sia_detail`].
+/// `ref_sets.get(i)`, in parallel. `weight` and `fast` as for [`sia_detail`]; a pair over
+/// `max_words` ([`check_pair_size`]; `None`: no limit) is refused before any pair is scored.
 pub fn score_batch(
     config: &SiaConfig,
     weight: &(impl Fn(u32, u32) -> f64 + Sync),
@@ -739,7 +886,11 @@ pub fn score_batch(
     hyps: &[u32],
     ref_sets: &RefSets,
     fast: bool,
+    max_words: Option<usize>,
 ) -> Result<Vec<f64>> {
+    ref_sets.check(hyps.len())?;
+    Docs::single_lines(sentences).check_indices(hyps, ref_sets)?;
+    check_batch_size(max_words, hyps, ref_sets, |t| sentences.get(t))?;
     let metric = Sia {
         config,
         weight,
@@ -832,6 +983,80 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_over_the_size_limit_is_refused_by_name_before_any_work() {
+        let c = cfg(0.5);
+        let short: Vec<u32> = (0..10).collect();
+        let long: Vec<u32> = (0..21).collect();
+        let mut repeated = vec![7; 3];
+        repeated.extend(100..150);
+        let texts = Sentences::from_ids(&[
+            short.clone(),
+            long.clone(),
+            vec![7; 15],
+            repeated,
+            vec![7; 50],
+            (200..210).collect(),
+        ]);
+        let batch = |pairs: &[(u32, &[u32])], max_words| {
+            let mut sets = RefSets::new();
+            for (_, refs) in pairs {
+                sets.push(refs.iter().copied());
+            }
+            let hyps: Vec<u32> = pairs.iter().map(|p| p.0).collect();
+            score_batch(&c, &exact, &texts, &hyps, &sets, true, max_words)
+        };
+        let message = |r: Result<Vec<f64>>| match r {
+            Err(Error::Input(m)) => m,
+            other => panic!("not refused: {other:?}"),
+        };
+        // A hypothesis, then a reference, over 20 words: named as Python names them.
+        let m = message(batch(&[(0, &[5]), (1, &[0])], Some(20)));
+        assert!(
+            m.starts_with("hyps[1] has 21 words, over SIA's limit of max_words=20 "),
+            "{m}"
+        );
+        assert!(m.contains("split the text into sentences"), "{m}");
+        assert!(m.contains("max_words=None"), "{m}");
+        let m = message(batch(&[(0, &[5]), (0, &[5, 1])], Some(20)));
+        assert!(m.starts_with("refs[1][1] has 21 words"), "{m}");
+        // max_words=300: 900 identical pairs, a repetition cost of 300³/4000 = 6750.
+        assert_eq!((max_identical_pairs(300), max_repetition(300)), (900, 6750));
+        // One word 15 times a side: 225 pairs, a cost of 15³ = 3375: within both.
+        assert!(batch(&[(2, &[2]), (0, &[1])], Some(300)).is_ok());
+        // One word 50 times in the reference, 3 times in a hypothesis of 53 words: 150
+        // pairs, but a cost of 3·50·50 = 7500 ...
+        assert!(batch(&[(3, &[4])], Some(320)).is_ok());
+        // ... and 50 a side: 2500 pairs, over 900.
+        let m = message(batch(&[(0, &[0]), (4, &[4])], Some(300)));
+        assert!(
+            m.starts_with("hyps[1] and refs[1][0] have 2500 pairs of identical words (50 × 50"),
+            "{m}"
+        );
+        assert!(m.contains("max_words²/100 = 900 for max_words=300"), "{m}");
+        // ... within 320³/4000 = 8192, over 300³/4000 = 6750.
+        let m = message(batch(&[(3, &[4])], Some(300)));
+        assert!(
+            m.starts_with("hyps[0] and refs[0][0] repeat their words too much for SIA"),
+            "{m}"
+        );
+        assert!(
+            m.contains("7500 in all (the costliest word: 3 × 50 times)"),
+            "{m}"
+        );
+        assert!(
+            m.contains("max_words³/4000 = 6750 for max_words=300"),
+            "{m}"
+        );
+        // No limit: scored as without the check.
+        let free = batch(&[(4, &[4]), (1, &[0])], None).unwrap();
+        assert_eq!(free[0], sia_score(&[7; 50], &[&[7; 50]], exact, &c));
+        assert_eq!(max_identical_pairs(DEFAULT_MAX_WORDS), 4_000_000);
+        assert_eq!(max_repetition(DEFAULT_MAX_WORDS), 2_000_000_000);
+        let e = check_pair_size(10, &short, &[&long], "hyp", |k| format!("refs[{k}]"));
+        assert!(e.unwrap_err().to_string().contains("refs[0] has 21 words"));
+    }
+
+    #[test]
     fn past_the_search_budget_the_full_grid_or_a_refusal() {
         let mut v = HashMap::new();
         let text: String = (0..400).map(|k| format!("w{} ", (k * 7) % 13)).collect();
@@ -862,7 +1087,7 @@ mod tests {
         let mut sets = RefSets::new();
         sets.push([0]);
         sets.push([1]);
-        let e = score_batch(&c, &exact, &texts, &[0, 1], &sets, true).unwrap_err();
+        let e = score_batch(&c, &exact, &texts, &[0, 1], &sets, true, None).unwrap_err();
         assert!(
             e.to_string()
                 .contains("hyps[1]: SIA's linear-memory search"),

@@ -197,8 +197,7 @@ class BLEU(Metric):
             raise KeyError(tokenize)
         self.tokenize = tokenize
         spm_model = spm_model_path(tokenize)
-        # (call-arg: mypy reads Bleu's private slot annotations as constructor fields)
-        self._metric = mtalign.Bleu(  # type: ignore[call-arg]
+        self._metric = mtalign.Bleu(
             max_order=max_ngram_order, smooth=smooth_method, tokenize=_TOKENIZERS[tokenize],
             lowercase=lowercase, effective_order=effective_order, smooth_value=smooth_value,
             ref_length="closest", trg_lang=trg_lang, spm_model=spm_model)
@@ -268,7 +267,7 @@ class BLEU(Metric):
         83.759224
         """
         assert smooth_method in BLEU.SMOOTH_DEFAULTS, f"Unknown smooth_method {smooth_method!r}"
-        metric = mtalign.Bleu(max_order=max_ngram_order, smooth=smooth_method,  # type: ignore[call-arg]
+        metric = mtalign.Bleu(max_order=max_ngram_order, smooth=smooth_method,
                               tokenize="split", lowercase=False,
                               effective_order=effective_order, smooth_value=smooth_value,
                               ref_length="closest")
