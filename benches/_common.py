@@ -1,10 +1,14 @@
-"""Helpers shared by the benchmark scripts: reading aligned text files, machine facts."""
+"""Helpers shared by the benchmark scripts: reading aligned text files, machine facts, timing."""
 
 from __future__ import annotations
 
+import gc
 import os
 import platform
-from collections.abc import Iterable
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -75,3 +79,34 @@ def headline(result: Any) -> float:
     """The headline number of a score result: ``.score`` when it has one, else ``float()``."""
     score = getattr(result, "score", None)
     return float(score if score is not None else result)
+
+
+def timed(fn: Callable[[], Any], repeat: int, *, best: bool = False,
+          collect: bool = False) -> float:
+    """Wall seconds of ``fn()`` over ``repeat`` runs: their median, or with ``best`` their
+    minimum; with ``collect``, a garbage collection before each run (outside the timing)."""
+    times = []
+    for _ in range(repeat):
+        if collect:
+            gc.collect()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times) if best else statistics.median(times)
+
+
+def edit_words(words: list[str], rng: random.Random, vocab: Sequence[str], keep: int) -> None:
+    """Zero to three random edits of ``words``, in place: delete one (while more than
+    ``keep`` words remain), swap two, or replace one by a word of ``vocab`` (synthetic
+    near-duplicate outputs)."""
+    for _ in range(rng.randint(0, 3)):
+        k = rng.randrange(len(words))
+        op = rng.random()
+        if op < 0.3 and len(words) > keep:
+            del words[k]
+        elif op < 0.6:
+            j = rng.randrange(len(words))
+            words[k], words[j] = words[j], words[k]
+        else:
+            words[k] = rng.choice(vocab)
+

@@ -39,13 +39,10 @@ It is a script, not a test: it prints tables and exits 0 whatever the figures ar
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import statistics
 import sys
-import time
 import warnings
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +53,9 @@ SETS = {"wmt21_ende_news": "de", "wmt21_deen_news": "en"}
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
 from _common import headline, machine_info, read_lines, score_column  # noqa: E402
+from _common import timed as timed_runs  # noqa: E402
+
+timed = partial(timed_runs, collect=True)  # a garbage collection before each run
 
 HEADLINE = "distinct"
 TARGET_BLEUS4 = 150.0  # issue 12: sentence BLEUS4 >= 150x sacrebleu (distinct pairs)
@@ -80,16 +80,6 @@ def load(data_dir: Path) -> tuple[list[str], list[str], list[list[str]], list[li
                 ende_systems.append(system)
                 ende_refs.append([list(seg) for seg in zip(*ref_files, strict=True)])
     return hyps, refs, ende_systems, ende_refs
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def repeated_corpus(all_hyps: list[str], all_refs: list[str], n: int) -> corpora.Corpus:

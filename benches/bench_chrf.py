@@ -34,19 +34,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
-from _common import machine_info, read_lines  # noqa: E402
+from _common import machine_info, read_lines, timed  # noqa: E402
 
 
 def load_pairs(data_dir: Path) -> tuple[list[str], list[str], dict[str, list[str]]]:
@@ -56,15 +52,6 @@ def load_pairs(data_dir: Path) -> tuple[list[str], list[str], dict[str, list[str
     hyps = [h for lines in systems.values() for h in lines]
     refs = [r for _ in systems for r in ref]
     return hyps, refs, systems
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> float:
-    runs = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        runs.append(time.perf_counter() - t)
-    return statistics.median(runs)
 
 
 def main() -> None:

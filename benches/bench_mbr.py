@@ -38,8 +38,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,10 @@ sys.path.insert(0, str(REPO_ROOT / "benches"))
 DATA = REPO_ROOT / "tests" / "data" / "orange_wmt21_ende"
 
 import mtalign  # noqa: E402
-from _common import machine_info  # noqa: E402
+from _common import edit_words, machine_info  # noqa: E402
+from _common import timed as timed_runs  # noqa: E402
+
+timed = partial(timed_runs, best=True)  # the best of the runs
 
 TARGETS = {("ROUGE-L", 1024): 0.1, ("ROUGE-L", 64): 0.001, ("BLEUS4", 1024): 0.3,
            ("chrF", 1024): 1.0, ("chrF agg", 1024): 0.05}
@@ -66,31 +69,12 @@ def samples(n: int, seed: int = 17) -> list[str]:
     out: list[str] = []
     while len(out) < n:
         words = rng.choice(outputs).split()
-        for _ in range(rng.randint(0, 3)):
-            k = rng.randrange(len(words))
-            op = rng.random()
-            if op < 0.3 and len(words) > 3:
-                del words[k]
-            elif op < 0.6:
-                j = rng.randrange(len(words))
-                words[k], words[j] = words[j], words[k]
-            else:
-                words[k] = rng.choice(vocab)
+        edit_words(words, rng, vocab, keep=3)
         text = " ".join(words)
         if text not in seen:
             seen.add(text)
             out.append(text)
     return out
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> float:
-    """Best of `repeat` wall times (seconds)."""
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def per_pair(score: Callable[[str, str], float], xs: list[str]) -> Callable[[], Any]:

@@ -28,34 +28,24 @@ It is a script, not a test: it prints tables and exits 0 whatever the figures ar
 from __future__ import annotations
 
 import argparse
-import gc
 import shutil
-import statistics
 import sys
 import tempfile
-import time
 import warnings
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
 from _common import machine_info  # noqa: E402
+from _common import timed as timed_runs  # noqa: E402
+
+timed = partial(timed_runs, collect=True)  # a garbage collection before each run
 
 TARGET = 100.0
 WN_FILES = [f"{k}.{p}" for k in ("data", "index") for p in ("noun", "verb", "adj", "adv")] + [
     f"{p}.exc" for p in ("noun", "verb", "adj", "adv")]
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 class NoSynonyms:

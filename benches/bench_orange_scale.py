@@ -60,7 +60,7 @@ sys.path.insert(0, str(REPO_ROOT / "benches"))
 DATA = REPO_ROOT / "tests" / "data" / "orange_wmt21_ende"
 
 import mtalign  # noqa: E402
-from _common import machine_info  # noqa: E402
+from _common import edit_words, machine_info  # noqa: E402
 from mtalign import registry  # noqa: E402
 
 orange_module = importlib.import_module("mtalign.ranking.orange")  # the module, not orange()
@@ -82,16 +82,7 @@ VOCAB = sorted({w for s in SYSTEMS for line in s for w in line.split()})
 
 def perturb(text: str, rng: random.Random) -> str:
     words = text.split() or ["."]
-    for _ in range(rng.randint(0, 3)):
-        k = rng.randrange(len(words))
-        op = rng.random()
-        if op < 0.3 and len(words) > 2:
-            del words[k]
-        elif op < 0.6:
-            j = rng.randrange(len(words))
-            words[k], words[j] = words[j], words[k]
-        else:
-            words[k] = rng.choice(VOCAB)
+    edit_words(words, rng, VOCAB, keep=2)
     return " ".join(words)
 
 

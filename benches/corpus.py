@@ -251,6 +251,32 @@ def _missing_note(missing: list[str]) -> list[str]:
 # The corpora
 
 
+def _corpus(name: str, label: str, pairs: list[tuple[str, str, str]], requested: int | None,
+            available: int, notes: list[str]) -> Corpus:
+    """A corpus of (hypothesis, reference, dataset) pairs."""
+    return Corpus(
+        name=name,
+        label=label,
+        hyps=[p[0] for p in pairs],
+        refs=[p[1] for p in pairs],
+        requested=requested,
+        available=available,
+        sources=dict(Counter(p[2] for p in pairs)),
+        notes=notes,
+    )
+
+
+def _shuffled(name: str, label: str, pairs: list[tuple[str, str, str]], n: int | None,
+              notes: list[str]) -> Corpus:
+    """:func:`_corpus` of ``pairs`` shuffled with the fixed seed, the first ``n`` kept (all
+    with None)."""
+    available = len(pairs)
+    random.Random(SEED).shuffle(pairs)
+    if n is not None:
+        pairs = pairs[:n]
+    return _corpus(name, label, pairs, n, available, notes)
+
+
 def distinct_pairs(data_dir: Path = DEFAULT_DATA_DIR, n: int = DEFAULT_PAIRS) -> Corpus:
     """Up to ``n`` (hypothesis, reference) pairs in which no text is a hypothesis twice.
 
@@ -269,24 +295,9 @@ def distinct_pairs(data_dir: Path = DEFAULT_DATA_DIR, n: int = DEFAULT_PAIRS) ->
                 continue
             seen.add(out)
             pairs.append((out, seg.refs[(k + seg.index) % len(seg.refs)], seg.dataset))
-    available = len(pairs)
-    random.Random(SEED).shuffle(pairs)
-    pairs = pairs[:n]
-    notes = [
-        "every distinct system output is a hypothesis once, against a human reference of its "
-        "segment (shuffled, fixed seed)",
-        *_missing_note(missing),
-    ]
-    return Corpus(
-        name="distinct",
-        label=DISTINCT_LABEL,
-        hyps=[p[0] for p in pairs],
-        refs=[p[1] for p in pairs],
-        requested=n,
-        available=available,
-        sources=dict(Counter(p[2] for p in pairs)),
-        notes=notes,
-    )
+    note = ("every distinct system output is a hypothesis once, against a human reference of "
+            "its segment (shuffled, fixed seed)")
+    return _shuffled("distinct", DISTINCT_LABEL, pairs, n, [note, *_missing_note(missing)])
 
 
 def distinct_texts_pairs(data_dir: Path = DEFAULT_DATA_DIR, n: int | None = None) -> Corpus:
@@ -325,25 +336,9 @@ def distinct_texts_pairs(data_dir: Path = DEFAULT_DATA_DIR, n: int | None = None
             used.add(h)
             used.add(r)
             pairs.append((h, r, seg.dataset))
-    available = len(pairs)
-    random.Random(SEED).shuffle(pairs)
-    if n is not None:
-        pairs = pairs[:n]
-    notes = [
-        "per segment: each reference with one system output, then system outputs with each "
-        "other (shuffled, fixed seed)",
-        *_missing_note(missing),
-    ]
-    return Corpus(
-        name="strict",
-        label=STRICT_LABEL,
-        hyps=[p[0] for p in pairs],
-        refs=[p[1] for p in pairs],
-        requested=n,
-        available=available,
-        sources=dict(Counter(p[2] for p in pairs)),
-        notes=notes,
-    )
+    note = ("per segment: each reference with one system output, then system outputs with "
+            "each other (shuffled, fixed seed)")
+    return _shuffled("strict", STRICT_LABEL, pairs, n, [note, *_missing_note(missing)])
 
 
 def repeated_pairs(data_dir: Path = DEFAULT_DATA_DIR, n: int = DEFAULT_PAIRS) -> Corpus:
@@ -373,16 +368,7 @@ def repeated_pairs(data_dir: Path = DEFAULT_DATA_DIR, n: int = DEFAULT_PAIRS) ->
         f"system), {what}",
         *_missing_note(missing),
     ]
-    return Corpus(
-        name="repeated",
-        label=REPEATED_LABEL,
-        hyps=[p[0] for p in pairs],
-        refs=[p[1] for p in pairs],
-        requested=n,
-        available=n_base,
-        sources=dict(Counter(p[2] for p in pairs)),
-        notes=notes,
-    )
+    return _corpus("repeated", REPEATED_LABEL, pairs, n, n_base, notes)
 
 
 CORPORA = ("distinct", "strict", "repeated")

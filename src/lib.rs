@@ -10,6 +10,7 @@ mod enter;
 mod errors;
 mod ids;
 mod kernels;
+mod methods;
 mod metrics;
 mod ranking;
 

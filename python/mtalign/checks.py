@@ -30,6 +30,21 @@ def check_ordered(obj: Any, name: str) -> None:
         )
 
 
+def check_nonempty_list(obj: Any, name: str, items: str, item: str, owner: str) -> None:
+    """Raises :class:`InputError` unless ``obj`` (called ``name``) is a non-empty sequence
+    (not a str): a list of ``items``, at least one ``item`` for every ``owner``.
+
+    >>> check_nonempty_list([], "nbest[2]", "hypotheses", "hypothesis", "sentence")
+    Traceback (most recent call last):
+    ...
+    mtalign.errors.InputError: nbest[2] is empty: every sentence needs at least one hypothesis
+    """
+    if isinstance(obj, (str, bytes)) or not isinstance(obj, Sequence):
+        raise InputError(f"{name} must be a list of {items} (got {type(obj).__name__})")
+    if len(obj) == 0:
+        raise InputError(f"{name} is empty: every {owner} needs at least one {item}")
+
+
 def refs_from_streams(*streams: Any) -> list[list[Any]]:
     """Per-segment reference lists from sacrebleu-style reference streams.
 

@@ -16,25 +16,20 @@ True
 
 from __future__ import annotations
 
-import argparse
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from mtalign._mtalign import ConfigError
 from mtalign.metrics.bleu import Bleu
 from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.error_rate import Per, Wer
-from mtalign.metrics.external_tokenizers import EXTERNAL_TOKENIZERS
 from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
-from mtalign.metrics.options import TOKENIZERS
-from mtalign.metrics.results import DCS_FIELDS, Score
+from mtalign.metrics.results import DCS_FIELDS
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge
 from mtalign.metrics.sia import Sia, WordSimilarity
@@ -88,75 +83,6 @@ class MetricOptions:
         return cls(**values)
 
 
-def add_metric_options(p: argparse.ArgumentParser) -> None:
-    """The options of :class:`MetricOptions` on a command's parser (same for every command)."""
-    from mtalign.cli.common import existing_dir, existing_file, fraction, positive_float
-
-    p.add_argument("--tokenize", default=None, choices=TOKENIZERS + EXTERNAL_TOKENIZERS,
-                   metavar="NAME",
-                   help="word tokenizer: " + ", ".join(TOKENIZERS + EXTERNAL_TOKENIZERS) +
-                        " (default: unicode for ROUGE (or the --compat "
-                        "profile's), word-level DCS and SIA; sacrebleu's 13a for BLEU, NIST, "
-                        "WER, PER, RIBES, GTM; whitespace for METEOR; chrF and TER tokenize "
-                        "as sacrebleu does and ignore it)")
-    p.add_argument("--no-lowercase", action="store_true",
-                   help="keep case for ROUGE and SIA (DCS always compares case as given; "
-                        "the baselines keep it unless --lowercase-baselines)")
-    p.add_argument("--lowercase-baselines", action="store_true",
-                   help="lowercase for BLEU, chrF, NIST, WER, PER, RIBES, GTM (case is kept "
-                        "by default, as in sacrebleu; TER always ignores case, as sacrebleu's)")
-    p.add_argument("--compat", default=_COMPAT.default, choices=_COMPAT.choices,
-                   help="ROUGE numbers as the paper defines them, as ROUGE-1.5.5 computes them "
-                        "or as rouge-score 0.1.2 does (default: %(default)s)")
-    p.add_argument("--stem", action="store_true",
-                   help="ROUGE with stemming: ROUGE-1.5.5's -m under --compat rouge155, nltk's "
-                        "Porter otherwise (as rouge-score)")
-    p.add_argument("--multi-ref", default=None, choices=_MULTI_REF.choices,
-                   help="how several references combine for ROUGE (default: the --compat "
-                        "profile's: max, average or best_f)")
-    p.add_argument("--jackknife", action="store_true",
-                   help="ROUGE: mean over leave-one-out reference sets (needs >= 2 references)")
-    p.add_argument("--beta", type=positive_float, default=_BETA.default, metavar="B",
-                   help="ROUGE F-measure beta (default: %(default)g)")
-    p.add_argument("--level", default=_LEVEL.default, choices=_LEVEL.choices,
-                   help="DCS level: char (code points; for CJK) or word (default: %(default)s)")
-    p.add_argument("--ignore-spaces", action="store_true",
-                   help="DCS at character level: drop whitespace before matching")
-    p.add_argument("--sia-alpha", type=fraction(True, False), default=None, metavar="A",
-                   help=f"SIA decay factor in (0, 1] (default: {_SIA_ALPHA.default})")
-    p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
-                   help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
-                        "a^3, ... (default: %(default)s)")
-    p.add_argument("--max-words", type=_words, default=_MAX_WORDS.default, metavar="N",
-                   help="SIA's and GTM's size limit: a pair with a text of more than N words "
-                        "(or too many matching words) is refused up front, since their time "
-                        "grows faster than the length; 0 = no limit (default: %(default)s)")
-    p.add_argument("--trg-lang", default="", metavar="LANG",
-                   help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
-                        "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")
-    p.add_argument("--spm-model", default=None, metavar="FILE", type=existing_file,
-                   help="BLEU with --tokenize spm/flores101/flores200: the local SentencePiece "
-                        "model file (never downloaded)")
-    p.add_argument("--similarity", default=None, metavar="TABLE", type=existing_file,
-                   help="SIA stochastic matching with a similarity table saved by "
-                        "mtalign train-similarity (default: exact matching)")
-    p.add_argument("--wordnet", default=None, metavar="DIR", type=existing_dir,
-                   help="METEOR's synonym stage: a WordNet database directory, e.g. "
-                        "/usr/share/wordnet from Debian's wordnet-base (default: no synonyms)")
-
-
-@dataclass
-class Report:
-    """What ``mtalign score`` prints for one family: corpus values per name, sentence arrays
-    (column names, (n, k) array) per name, one signature, and the empty-text counts."""
-
-    scores: dict[str, dict[str, float]] = field(default_factory=dict)
-    sentences: dict[str, tuple[tuple[str, ...], np.ndarray]] = field(default_factory=dict)
-    signature: str = ""
-    n_empty_hyps: int = 0
-    n_empty_refs: int = 0
-
-
 @dataclass(frozen=True)
 class Family:
     """A metric family: which names it owns and how to build one object scoring them.
@@ -164,16 +90,14 @@ class Family:
     ``build(names, options)`` returns one metric object that scores all ``names`` (with
     ``per_name``, every name gets an object of its own: ``bleus2`` and ``bleus4`` differ in
     configuration); ``variant(name)`` is the scalar to rank by (``scalar_scores(variant=...)``,
-    ``None`` = the object's default); ``report(metric, names, hyps, refs, threads)`` scores a
-    corpus for ``mtalign score``; ``examples`` are names it owns (tests run every one through
-    every command).
+    ``None`` = the object's default); ``examples`` are names it owns (tests run every one
+    through every command).
     """
 
     name: str
     matches: Callable[[str], bool]
     build: Callable[[Sequence[str], MetricOptions], Any]
     names_help: str
-    report: Callable[[Any, Sequence[str], list[str], list[list[str]], int | None], Report]
     variant: Callable[[str], str | None] = lambda name: name  # noqa: E731 (the name itself)
     per_name: bool = False
     examples: tuple[str, ...] = ()
@@ -190,18 +114,6 @@ def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
     # DCS compares case as given (the authors' definition) and keeps the best reference.
     return Dcs(o.level, tokenize=o.tokenize or "unicode", ignore_spaces=o.ignore_spaces,
                multi_ref="max")
-
-
-def _words(text: str) -> int:
-    """--max-words: a count of words, 0 for no limit."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of words, 0 for no limit "
-                                         f"(got {text!r})")
-    return value
 
 
 def _sia(names: Sequence[str], o: MetricOptions) -> Sia:
@@ -253,42 +165,6 @@ def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:
     return Ribes(tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
 
 
-# -- reports --------------------------------------------------------------------------------
-
-def _report_rouge(metric: Rouge, names: Sequence[str], hyps: list[str], refs: list[list[str]],
-                  threads: int | None) -> Report:
-    res = metric.corpus_score(hyps, refs, threads=threads)
-    rep = Report(signature=res.signature, n_empty_hyps=res.n_empty_hyps,
-                 n_empty_refs=res.n_empty_refs)
-    for name in names:
-        rep.scores[name] = res[name]._asdict()
-        rep.sentences[name] = (Score._fields, res.per_sentence[name])
-    return rep
-
-
-def _report_dcs(metric: Dcs, names: Sequence[str], hyps: list[str], refs: list[list[str]],
-                threads: int | None) -> Report:
-    res = metric.corpus_score(hyps, refs, threads=threads)
-    rep = Report(signature=res.signature, n_empty_hyps=res.n_empty_hyps,
-                 n_empty_refs=res.n_empty_refs)
-    for name in names:
-        k = DCS_FIELDS.index(name)
-        rep.scores[name] = {"score": res.scores[k]}
-        rep.sentences[name] = (("score",), res.per_sentence[:, k : k + 1])
-    return rep
-
-
-def _report_scalar(metric: Any, names: Sequence[str], hyps: list[str], refs: list[list[str]],
-                   threads: int | None) -> Report:
-    """One corpus score per object, with the sentence scores its result carries."""
-    res = metric.corpus_score(hyps, refs, threads=threads)
-    (name,) = names
-    return Report(scores={name: {"score": res.score}},
-                  sentences={name: (("score",), np.asarray(res.per_sentence).reshape(-1, 1))},
-                  signature=res.signature, n_empty_hyps=res.n_empty_hyps,
-                  n_empty_refs=res.n_empty_refs)
-
-
 def _default_variant(name: str) -> str | None:
     return None
 
@@ -296,35 +172,34 @@ def _default_variant(name: str) -> str | None:
 FAMILIES: tuple[Family, ...] = (
     Family("rouge", lambda n: n.startswith("rouge"), _rouge,
            "rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<d>, rougeS*, rougeSU<d>, "
-           "rougeSU*", _report_rouge, examples=("rougeL", "rougeSU4")),
-    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", _report_dcs,
-           examples=("dcs", "cs0")),
-    Family("sia", lambda n: n == "sia", _sia, "sia", _report_scalar, _default_variant,
+           "rougeSU*", examples=("rougeL", "rougeSU4")),
+    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", examples=("dcs", "cs0")),
+    Family("sia", lambda n: n == "sia", _sia, "sia", _default_variant,
            examples=("sia",)),
     Family("bleu", _is_bleu, _bleu,
            "bleu, bleu<N> (sacrebleu's BLEU-N: corpus_bleu; sentence_bleu per sentence), "
            "bleus<N> (Lin & Och's BLEUS-N, add-one), N = 1..12",
-           _report_scalar, _default_variant, per_name=True,
+           _default_variant, per_name=True,
            examples=("bleu", "bleu2", "bleus4")),
     Family("chrf", lambda n: n in ("chrf", "chrf++"),
            lambda ns, o: Chrf(word_order=2 if ns[0] == "chrf++" else 0,
                               lowercase=o.lowercase_baselines),
-           "chrf, chrf++ (sacrebleu's)", _report_scalar, _default_variant, per_name=True,
+           "chrf, chrf++ (sacrebleu's)", _default_variant, per_name=True,
            examples=("chrf", "chrf++")),
-    Family("nist", lambda n: n == "nist", _nist, "nist", _report_scalar, _default_variant,
+    Family("nist", lambda n: n == "nist", _nist, "nist", _default_variant,
            examples=("nist",)),
-    Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per", _report_scalar,
+    Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per",
            _default_variant, per_name=True, examples=("wer", "per")),
     Family("ter", lambda n: n == "ter", lambda ns, o: Ter(), "ter (sacrebleu's)",
-           _report_scalar, _default_variant, examples=("ter",)),
-    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _report_scalar, _default_variant,
+           _default_variant, examples=("ter",)),
+    Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _default_variant,
            examples=("ribes",)),
     Family("gtm", lambda n: _GTM.match(n) is not None, _gtm,
-           "gtm, gtm<e> (GTM with run exponent e, e.g. gtm1, gtm2, gtm3)", _report_scalar,
+           "gtm, gtm<e> (GTM with run exponent e, e.g. gtm1, gtm2, gtm3)",
            _default_variant, per_name=True, examples=("gtm1", "gtm2", "gtm3")),
     Family("meteor", lambda n: n == "meteor",
            lambda ns, o: Meteor(wordnet=o.wordnet, tokenize=o.tokenize or "whitespace"),
-           "meteor (nltk's; synonyms with --wordnet DIR)", _report_scalar, _default_variant,
+           "meteor (nltk's; synonyms with --wordnet DIR)", _default_variant,
            examples=("meteor",)),
 )
 

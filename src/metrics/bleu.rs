@@ -1,13 +1,14 @@
 //! `BleuCore`, the native half of `mtalign.Bleu`.
 
-use crate::batch::batch_pymethods;
 use crate::batch::BatchScorer;
 use crate::convert::stats_slice;
 use crate::errors::to_py;
+use crate::methods::{batch_pymethods, RowScores};
 use mtalign_core::metrics::bleu;
+use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::Tokenizer;
-use numpy::{PyArray1, PyReadonlyArray2};
+use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 
 /// The native half of `mtalign.Bleu`: statistics rows and scores from them.
@@ -43,8 +44,20 @@ impl BatchScorer for BleuCore {
     }
 }
 
+impl RowScores for BleuCore {
+    fn width(&self) -> usize {
+        self.config.width()
+    }
+    fn row_score(&self, row: &[f64]) -> f64 {
+        bleu::sentence_score(&self.config, row)
+    }
+    fn aggregate_rows(&self, docs: &Docs<'_>, h: &[u32], s: &[u32], w: &[f64]) -> Vec<f64> {
+        bleu::aggregate_rows(&self.config, docs, h, s, w)
+    }
+}
+
 batch_pymethods! {
-    impl BleuCore {
+    impl BleuCore with rows {
         #[new]
         #[pyo3(signature = (max_order, smooth, smooth_value, ref_length, effective_order, tokenize, lowercase))]
         fn new(
@@ -70,46 +83,6 @@ batch_pymethods! {
         #[getter]
         fn width(&self) -> usize {
             self.config.width()
-        }
-
-        /// Reference aggregation: statistics rows of `hyps` against the weighted mean of the
-        /// `samples`' n-gram counts (`weights`: probabilities; None = uniform), shape
-        /// (n, width).
-        #[pyo3(signature = (hyps, samples, weights=None, threads=None))]
-        fn score_aggregate<'py>(
-            &self,
-            py: Python<'py>,
-            hyps: &Bound<'py, PyAny>,
-            samples: &Bound<'py, PyAny>,
-            weights: Option<Vec<f64>>,
-            threads: Option<usize>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let config = &self.config;
-            crate::batch::score_text_aggregate(
-                py,
-                BatchScorer::encoder(self),
-                hyps,
-                samples,
-                weights,
-                threads,
-                config.width(),
-                |docs, h, s, w| bleu::aggregate_rows(config, docs, h, s, w),
-            )
-        }
-
-        /// The score of each statistics row (sentence BLEU), shape (n,).
-        fn sentence_scores<'py>(
-            &self,
-            py: Python<'py>,
-            stats: PyReadonlyArray2<'py, f64>,
-        ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-            let w = self.config.width();
-            let rows = stats_slice(&stats, w)?;
-            let scores: Vec<f64> = rows
-                .chunks_exact(w)
-                .map(|row| bleu::sentence_score(&self.config, row))
-                .collect();
-            Ok(PyArray1::from_vec(py, scores))
         }
 
         /// Corpus BLEU of the summed rows.

@@ -1,13 +1,14 @@
 //! `ChrfCore`, the native half of `mtalign.Chrf`.
 
-use crate::batch::batch_pymethods;
 use crate::batch::BatchScorer;
 use crate::convert::stats_slice;
 use crate::errors::to_py;
+use crate::methods::{batch_pymethods, RowScores};
 use mtalign_core::metrics::chrf::ChrfConfig;
+use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
-use numpy::{PyArray1, PyReadonlyArray2};
+use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 
 /// The native half of `mtalign.Chrf`: statistics rows (texts read as code points) and the
@@ -34,8 +35,20 @@ impl BatchScorer for ChrfCore {
     }
 }
 
+impl RowScores for ChrfCore {
+    fn width(&self) -> usize {
+        self.config.width()
+    }
+    fn row_score(&self, row: &[f64]) -> f64 {
+        self.config.score(row)
+    }
+    fn aggregate_rows(&self, docs: &Docs<'_>, h: &[u32], s: &[u32], w: &[f64]) -> Vec<f64> {
+        mtalign_core::metrics::chrf::aggregate_rows(&self.config, docs, h, s, w)
+    }
+}
+
 batch_pymethods! {
-    impl ChrfCore {
+    impl ChrfCore with rows {
         #[new]
         #[pyo3(signature = (char_order, word_order, beta, lowercase, whitespace, eps_smoothing))]
         fn new(
@@ -49,43 +62,6 @@ batch_pymethods! {
             let config = ChrfConfig::new(char_order, word_order, beta, whitespace, eps_smoothing)
                 .map_err(to_py)?;
             Ok(Self { lowercase, config })
-        }
-
-        /// Reference aggregation: statistics rows of `hyps` against the weighted mean of the
-        /// `samples`' n-gram counts (`weights`: probabilities; None = uniform), shape
-        /// (n, width).
-        #[pyo3(signature = (hyps, samples, weights=None, threads=None))]
-        fn score_aggregate<'py>(
-            &self,
-            py: Python<'py>,
-            hyps: &Bound<'py, PyAny>,
-            samples: &Bound<'py, PyAny>,
-            weights: Option<Vec<f64>>,
-            threads: Option<usize>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let config = &self.config;
-            crate::batch::score_text_aggregate(
-                py,
-                BatchScorer::encoder(self),
-                hyps,
-                samples,
-                weights,
-                threads,
-                config.width(),
-                |docs, h, s, w| mtalign_core::metrics::chrf::aggregate_rows(config, docs, h, s, w),
-            )
-        }
-
-        /// The score of each statistics row (sentence chrF), shape (n,).
-        fn sentence_scores<'py>(
-            &self,
-            py: Python<'py>,
-            stats: PyReadonlyArray2<'py, f64>,
-        ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-            let w = self.config.width();
-            let rows = stats_slice(&stats, w)?;
-            let scores: Vec<f64> = rows.chunks_exact(w).map(|r| self.config.score(r)).collect();
-            Ok(PyArray1::from_vec(py, scores))
         }
 
         /// Corpus chrF: the score of the summed rows.

@@ -1,8 +1,8 @@
 //! `GtmCore`, the native half of `mtalign.Gtm`.
 
-use crate::batch::batch_pymethods;
 use crate::batch::BatchScorer;
 use crate::errors::to_py;
+use crate::methods::batch_pymethods;
 use mtalign_core::metrics::gtm;
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::Tokenizer;

@@ -1,8 +1,9 @@
 //! `MeteorCore`, the native half of `mtalign.Meteor`.
 
-use crate::batch::batch_pymethods;
 use crate::batch::BatchScorer;
+use crate::enter::run_detached;
 use crate::errors::to_py;
+use crate::methods::batch_pymethods;
 use mtalign_core::metrics::meteor;
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::stem::nltk_porter;
@@ -83,10 +84,9 @@ batch_pymethods! {
             // A WordNet directory given is read (and checked) even when the synonym stage is
             // off, so a bad path is never silently ignored.
             let wn = match wordnet {
-                Some(dir) => Some(
-                    py.detach(|| WordNet::load_cached(Path::new(&dir)))
-                        .map_err(to_py)?,
-                ),
+                Some(dir) => Some(run_detached(py, None, || {
+                    WordNet::load_cached(Path::new(&dir))
+                })?),
                 None => None,
             };
             let wn = if synonym { wn } else { None };

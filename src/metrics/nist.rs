@@ -1,9 +1,9 @@
 //! `NistCore`, the native half of `mtalign.Nist`.
 
-use crate::batch::batch_pymethods;
 use crate::batch::BatchScorer;
 use crate::convert::stats_slice;
 use crate::errors::to_py;
+use crate::methods::batch_pymethods;
 use mtalign_core::metrics::{bleu, nist};
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::Tokenizer;

@@ -1,7 +1,8 @@
 //! `RougeCore`, the native half of `mtalign.Rouge`.
 
-use crate::batch::{batch_pymethods, BatchScorer};
+use crate::batch::BatchScorer;
 use crate::errors::{to_py, ConfigError};
+use crate::methods::batch_pymethods;
 use mtalign_core::metrics::rouge::{Compat, MultiRef, RougeConfig, Variant};
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::stem::Stemmer;

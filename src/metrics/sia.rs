@@ -55,9 +55,9 @@ impl TranslationTableCore {
         }
         let text = read_utf8(path)?;
         let entries = match format {
-            "tsv" => py.detach(|| lexfile::parse_tsv(&text, path)),
-            "fast_align" => py.detach(|| lexfile::parse_fast_align(&text, path)),
-            "moses" => py.detach(|| lexfile::parse_moses(&text, path)),
+            "tsv" => run_detached(py, None, || lexfile::parse_tsv(&text, path)),
+            "fast_align" => run_detached(py, None, || lexfile::parse_fast_align(&text, path)),
+            "moses" => run_detached(py, None, || lexfile::parse_moses(&text, path)),
             "giza" => {
                 let (Some(sv), Some(tv)) = (src_vcb, tgt_vcb) else {
                     return Err(ConfigError::new_err(
@@ -66,7 +66,7 @@ impl TranslationTableCore {
                 };
                 let svt = read_utf8(sv)?;
                 let tvt = read_utf8(tv)?;
-                py.detach(|| {
+                run_detached(py, None, || {
                     let s = lexfile::parse_vcb(&svt, sv)?;
                     let t = lexfile::parse_vcb(&tvt, tv)?;
                     lexfile::parse_giza(&text, path, &s, &t)
@@ -78,8 +78,7 @@ impl TranslationTableCore {
                     lexfile::FORMATS.join(", ")
                 )))
             }
-        }
-        .map_err(to_py)?;
+        }?;
         Ok(Self {
             entries: Arc::new(entries),
         })
@@ -222,9 +221,7 @@ impl WordSimilarityCore {
     #[staticmethod]
     fn load(py: Python<'_>, path: &str) -> PyResult<Self> {
         let text = read_utf8(path)?;
-        let table = py
-            .detach(|| WordSimilarity::from_text(&text, path))
-            .map_err(to_py)?;
+        let table = run_detached(py, None, || WordSimilarity::from_text(&text, path))?;
         Ok(Self {
             table: Arc::new(table),
         })
@@ -238,13 +235,13 @@ impl WordSimilarityCore {
         })
     }
 
-    fn to_text(&self, py: Python<'_>) -> String {
+    fn to_text(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.table.clone();
-        py.detach(move || t.to_text())
+        run_detached(py, None, move || Ok(t.to_text()))
     }
 
     fn save(&self, py: Python<'_>, path: &str) -> PyResult<()> {
-        let text = self.to_text(py);
+        let text = self.to_text(py)?;
         std::fs::write(path, text).map_err(|e| input_err(format!("cannot write {path}: {e}")))
     }
 

@@ -1,8 +1,8 @@
 //! `TerCore`, the native half of `mtalign.Ter`.
 
-use crate::batch::batch_pymethods;
 use crate::batch::BatchScorer;
 use crate::convert::stats_slice;
+use crate::methods::batch_pymethods;
 use mtalign_core::metrics::ter::{self, TerConfig};
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};

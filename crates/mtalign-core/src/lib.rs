@@ -11,6 +11,7 @@
 
 #![deny(unsafe_code)]
 
+pub mod choice;
 pub mod error;
 pub mod interrupt;
 pub mod kernels;

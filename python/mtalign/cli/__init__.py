@@ -16,12 +16,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from mtalign import __version__
-from mtalign.cli import ranking, report, rouge155, score, similarity
+from mtalign._mtalign import __version__
+from mtalign.cli import meta, ranking, report, rouge155, score, similarity
 from mtalign.cli.common import CliError, Parser
 from mtalign.compat.sacrebleu import cli as sacrebleu_cli
 from mtalign.errors import MtalignError
-from mtalign.meta import cli as meta_cli
 
 #: ``mtalign --help``'s description.
 DESCRIPTION = ("mtalign scores machine translation and summarization output against reference "
@@ -48,7 +47,7 @@ def build_parser() -> Parser:
     ranking.add_commands(sub)
     similarity.add_commands(sub)
     rouge155.add_command(sub)
-    meta_cli.add_commands(sub)  # correlate, compare
+    meta.add_commands(sub)  # correlate, compare
     report.add_command(sub)
     sacrebleu_cli.add_command(sub)  # sacrebleu's own command line
     return p

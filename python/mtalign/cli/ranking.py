@@ -31,6 +31,7 @@ from mtalign.cli.common import (
     positive_int,
     progress_bar,
 )
+from mtalign.cli.metric_options import add_metric_options
 from mtalign.errors import InputError
 from mtalign.io import NBestEntry, nbest_hypotheses, read_nbest
 from mtalign.ranking.orange import ORACLES, OrangeCurve, OrangeResult, orange, plot_curves
@@ -238,7 +239,7 @@ def cmd_rerank(args: argparse.Namespace) -> int:
 
 
 def _metric_options(p: argparse.ArgumentParser) -> None:
-    registry.add_metric_options(p)
+    add_metric_options(p)
     p.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="threads (default: all cores, or MTALIGN_NUM_THREADS)")
     add_progress_options(p)

@@ -27,6 +27,7 @@ from mtalign.cli.common import (
     positive_int,
     progress_bar,
 )
+from mtalign.cli.metric_options import add_metric_options
 from mtalign.errors import InputError
 from mtalign.io import read_lines, system_names
 
@@ -39,7 +40,7 @@ def read_human_scores(path: str, names: list[str], n: int, column: str | None,
     """``{system: segment scores}`` (or ``{system: score}``) from a human-score TSV, as
     ``mtalign correlate --human`` reads it; a scored line outside the test set and a system
     without scores are errors naming the file."""
-    from mtalign.meta.cli import read_human
+    from mtalign.cli.meta import read_human
 
     human = read_human(path, column, system_column)
     human.check_test_set(names, n)
@@ -176,6 +177,6 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                    help="the page's title (default: %(default)s)")
     p.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="threads (default: all cores)")
-    registry.add_metric_options(p)
+    add_metric_options(p)
     add_progress_options(p)
     p.set_defaults(func=cmd_report)

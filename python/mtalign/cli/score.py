@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from mtalign import __version__, registry
+from mtalign import registry
+from mtalign._mtalign import __version__
 from mtalign.cli import tables
 from mtalign.cli.common import (
     CliError,
@@ -31,6 +32,7 @@ from mtalign.cli.common import (
     positive_int,
     progress_bar,
 )
+from mtalign.cli.metric_options import add_metric_options
 from mtalign.errors import InputError, MtalignError
 from mtalign.io import LineStream, system_names
 from mtalign.metrics.dcs import Dcs
@@ -558,7 +560,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("-m", "--metrics", nargs="+", default=DEFAULT_METRICS, metavar="METRIC",
                    help=f"metric names ({registry.names_help()}) (default: "
                         f"{' '.join(DEFAULT_METRICS)})")
-    registry.add_metric_options(s)
+    add_metric_options(s)
     s.add_argument("-f", "--format", default="json", choices=("json", "text", "tsv"),
                    help="output format: json = JSON Lines, one object per system (also for "
                         "one system) with keys system, scores, n_sentences, n_empty_hyps, "

@@ -220,7 +220,7 @@ def _scorer(metric: Any, refs: Any, rng: str, threads: int | None) -> _Scorer:
                 return arr
             return np.asarray(metric.statistics(hyps, repeat(hyps), threads=threads),
                               dtype=np.float64)
-        from mtalign import Bleu
+        from mtalign.metrics.bleu import Bleu
         if rng == "sacrebleu" and isinstance(metric, Bleu):
             return _Scorer(stats, _sacrebleu_bleu(metric.config()), texts)
         aggregation = getattr(metric, "aggregation", None)

@@ -12,7 +12,7 @@ import numpy as np
 
 from mtalign._mtalign import ErrorRateCore
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import TOKENIZERS, case, option
+from mtalign.metrics.options import lowercase_option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
 
 
@@ -40,10 +40,8 @@ class _ErrorRate(Metric[CorpusResult]):
     higher_is_better = False
     aggregation = "sum"
 
-    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
-                           kw_only=True, sig="tok")
-    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
-                             sig="case", show=case)
+    tokenize: str = tokenize_option()
+    lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tokenize", "multi_ref:min")
 

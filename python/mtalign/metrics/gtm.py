@@ -13,7 +13,7 @@ import numpy as np
 
 from mtalign._mtalign import GtmCore
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import TOKENIZERS, case, option
+from mtalign.metrics.options import lowercase_option, option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
 from mtalign.metrics.sia import DEFAULT_MAX_WORDS, positive_words
 
@@ -81,10 +81,8 @@ class Gtm(Metric[CorpusResult]):
 
     exponent: float = option(default=1.0, doc="the run-length exponent e (1 to 64)",
                              native=True, sig="e", show=lambda v, m: format(v, "g"))
-    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
-                           kw_only=True, sig="tok")
-    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
-                             sig="case", show=case)
+    tokenize: str = tokenize_option()
+    lowercase: bool = lowercase_option()
 
     max_words: int | None = option(
         default=DEFAULT_MAX_WORDS, kind=int, optional=True, kw_only=True,

@@ -12,7 +12,7 @@ import numpy as np
 
 from mtalign._mtalign import NistCore
 from mtalign.metrics.base import Metric, _check_bootstrap
-from mtalign.metrics.options import TOKENIZERS, case, option
+from mtalign.metrics.options import lowercase_option, option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
 
 
@@ -52,10 +52,8 @@ class Nist(Metric[CorpusResult]):
     # aggregation None: rows depend on the whole batch (the information weights).
 
     max_order: int = option(default=5, doc="the longest n-gram, 1 to 12", native=True, sig="order")
-    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
-                           kw_only=True, sig="tok")
-    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
-                             sig="case", show=case)
+    tokenize: str = tokenize_option()
+    lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tokenize", "max_order")
     __slots__ = ("_corpus_core",)

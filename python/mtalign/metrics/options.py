@@ -232,3 +232,17 @@ def names(value: Any) -> tuple[str, ...]:
         raise ConfigError(f"variant '{dup}' given twice")
     return value
 
+
+def tokenize_option() -> Any:
+    """The baselines' ``tokenize`` option (BLEU's kin: NIST, WER, PER, RIBES, GTM): sacrebleu's
+    ``13a`` by default, keyword-only, ``tok`` in the signature."""
+    return option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
+                  kw_only=True, sig="tok")
+
+
+def lowercase_option() -> Any:
+    """The baselines' ``lowercase`` option: case kept by default (as sacrebleu), keyword-only,
+    ``case`` in the signature (``lc`` or ``mixed``)."""
+    return option(default=False, doc="lowercase before tokenizing", kw_only=True, sig="case",
+                  show=case)
+

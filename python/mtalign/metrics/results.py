@@ -381,6 +381,24 @@ def sentence_result(name: str, score: float, details: dict[str, Any], signature:
     return r
 
 
+def mean_result(name: str, metric: Any, rows: np.ndarray, n_empty_hyps: int,
+                n_empty_refs: int, signature: Any) -> CorpusResult:
+    """The corpus result of a metric whose statistics row is its sentence score and whose
+    corpus score is their mean (RIBES, SIA); one row keeps ``(metric, rows)`` for
+    ``per_sentence``, read when first asked for.
+
+    >>> r = mean_result("RIBES", None, np.array([[0.5], [1.0]]), 0, 0, "tok:13a")
+    >>> float(r), r.per_sentence.tolist()
+    (0.75, [0.5, 1.0])
+    """
+    if rows.size == 1:  # one sentence: its score (the mean of one value is the value)
+        return CorpusResult(name, rows.item(), (metric, rows), {},
+                            n_empty_hyps, n_empty_refs, signature, 1)
+    each = np.ascontiguousarray(rows.reshape(-1))
+    score = float(each.mean()) if each.shape[0] else 0.0
+    return CorpusResult(name, score, each, {}, n_empty_hyps, n_empty_refs, signature)
+
+
 def sentence_bleu_result(score: float, core: Any, row: list[float],
                          signature: Any) -> BleuResult:
     """What ``BleuResult(core.corpus([row]), None, 0, 0, signature, 1)`` makes of one

@@ -12,8 +12,8 @@ import numpy as np
 
 from mtalign._mtalign import RibesCore
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import TOKENIZERS, case, option
-from mtalign.metrics.results import CorpusResult
+from mtalign.metrics.options import lowercase_option, option, tokenize_option
+from mtalign.metrics.results import CorpusResult, mean_result
 
 
 class Ribes(Metric[CorpusResult]):
@@ -48,10 +48,8 @@ class Ribes(Metric[CorpusResult]):
                           sig="alpha")
     beta: float = option(default=0.10, doc="the exponent of the brevity penalty (>= 0)",
                          native=True, sig="beta")
-    tokenize: str = option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
-                           kw_only=True, sig="tok")
-    lowercase: bool = option(default=False, doc="lowercase before tokenizing", kw_only=True,
-                             sig="case", show=case)
+    tokenize: str = tokenize_option()
+    lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tokenize", "alpha", "beta")
 
@@ -64,12 +62,7 @@ class Ribes(Metric[CorpusResult]):
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
         """The mean sentence RIBES (nltk's ``corpus_ribes``)."""
-        if rows.size == 1:  # one sentence: its score (the mean of one value is the value)
-            return CorpusResult("RIBES", rows.item(), (self, rows), {},
-                                n_empty_hyps, n_empty_refs, signature, 1)
-        each = np.ascontiguousarray(rows.reshape(-1))
-        score = float(each.mean()) if each.shape[0] else 0.0
-        return CorpusResult("RIBES", score, each, {}, n_empty_hyps, n_empty_refs, signature)
+        return mean_result("RIBES", self, rows, n_empty_hyps, n_empty_refs, signature)
 
 
 __all__ = ["Ribes"]

@@ -30,7 +30,7 @@ from mtalign.metrics.options import (
     check_threads,
     option,
 )
-from mtalign.metrics.results import CorpusResult, SiaResult
+from mtalign.metrics.results import CorpusResult, SiaResult, mean_result
 
 __all__ = ["DECAYS", "DEFAULT_ALPHA", "DEFAULT_MAX_WORDS", "Sia", "SiaExplanation", "SiaResult",
            "SiaRound", "TABLE_FORMATS", "TranslationTable", "WordSimilarity"]
@@ -332,12 +332,7 @@ class Sia(Metric[CorpusResult]):
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
         """The mean of the sentence scores (the paper's system level)."""
-        if rows.size == 1:  # one sentence: its score (the mean of one value is the value)
-            return CorpusResult("SIA", rows.item(), (self, rows), {},
-                                n_empty_hyps, n_empty_refs, signature, 1)
-        each = np.ascontiguousarray(rows.reshape(-1))
-        score = float(each.mean()) if each.shape[0] else 0.0
-        return CorpusResult("SIA", score, each, {}, n_empty_hyps, n_empty_refs, signature)
+        return mean_result("SIA", self, rows, n_empty_hyps, n_empty_refs, signature)
 
     def explain(self, hyp: Any, refs: Any) -> SiaExplanation:
         """The rounds behind one sentence's score: which reference each round used, the

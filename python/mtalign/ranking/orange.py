@@ -37,6 +37,7 @@ import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError, OrangeTexts, orange_ranks
 from mtalign._travel import Travels, plain
+from mtalign.checks import check_nonempty_list
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
 ORACLES = ("average_score", "average_rank")
@@ -187,16 +188,28 @@ def _as_lists(obj: Any, name: str) -> list:
     return list(obj)
 
 
+def _distinct(c_list: list[Any]) -> tuple[list[Any], np.ndarray]:
+    """A sentence's distinct candidates in first-seen order, and each candidate's index
+    among them (identical system outputs are scored once)."""
+    seen: dict[Any, int] = {}
+    unique: list[Any] = []
+    idx = np.empty(len(c_list), dtype=np.int64)
+    for j, c in enumerate(c_list):
+        key = c if isinstance(c, str) else tuple(c)
+        t = seen.get(key)
+        if t is None:
+            t = seen[key] = len(unique)
+            unique.append(c)
+        idx[j] = t
+    return unique, idx
+
+
 def _check_candidates(candidates: Any, start: int = 0) -> list[list[Any]]:
     cands = _as_lists(candidates, "candidates")
     out = []
     for i, c in enumerate(cands, start):
-        if isinstance(c, (str, bytes)) or not isinstance(c, Sequence):
-            raise InputError(f"candidates[{i}] must be a list of candidate translations "
-                             f"(got {type(c).__name__})")
-        if len(c) == 0:
-            raise InputError(f"candidates[{i}] is empty: every source sentence needs at "
-                             "least one candidate translation")
+        check_nonempty_list(c, f"candidates[{i}]", "candidate translations",
+                            "candidate translation", "source sentence")
         out.append(list(c))
     return out
 
@@ -247,20 +260,14 @@ def _jackknife_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[An
     cand_items: list[np.ndarray] = []  # per sentence: item index of each candidate
     for c_list, r_list in zip(cands, refs, strict=True):
         loo = [r_list[:k] + r_list[k + 1:] for k in range(len(r_list))]
-        seen: dict[Any, int] = {}
-        idx = np.empty(len(c_list), dtype=np.int64)
-        for j, c in enumerate(c_list):
-            key = c if isinstance(c, str) else tuple(c)
-            t = seen.get(key)
-            if t is None:
-                t = seen[key] = len(item_start)
-                item_start.append(len(hyps))
-                item_count.append(len(loo))
-                for subset in loo:
-                    hyps.append(c)
-                    sets.append(subset)
-            idx[j] = t
-        cand_items.append(idx)
+        unique, idx = _distinct(c_list)
+        cand_items.append(idx + len(item_start))
+        for c in unique:
+            item_start.append(len(hyps))
+            item_count.append(len(loo))
+            for subset in loo:
+                hyps.append(c)
+                sets.append(subset)
     n_cand_flat = len(hyps)
     for r_list in refs:
         for k in range(len(r_list)):
@@ -487,16 +494,7 @@ def _single_ref_scores(scorer: Scorer, cands: list[list[Any]], refs: list[list[A
     cand_items: list[np.ndarray] = []
     blocks: list[tuple[list[Any], list[Any]]] = []
     for c_list, r_list in zip(cands, refs, strict=True):
-        seen: dict[Any, int] = {}
-        unique: list[Any] = []
-        idx = np.empty(len(c_list), dtype=np.int64)
-        for j, c in enumerate(c_list):
-            key = c if isinstance(c, str) else tuple(c)
-            t = seen.get(key)
-            if t is None:
-                t = seen[key] = len(unique)
-                unique.append(c)
-            idx[j] = t
+        unique, idx = _distinct(c_list)
         cand_items.append(idx)
         blocks.append((unique, r_list))
     blocks += [(r_list, r_list) for r_list in refs]

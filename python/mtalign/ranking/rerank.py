@@ -21,6 +21,7 @@ import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
 from mtalign._travel import Travels, plain
+from mtalign.checks import check_nonempty_list
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
 
@@ -192,12 +193,7 @@ def rerank(metric: Any, nbest: Sequence[Sequence[Any]], refs: Sequence[Any] | No
     sets: list[Any] = []
     lists: list[list[Any]] = []
     for i, lst in enumerate(nbest):
-        if isinstance(lst, (str, bytes)) or not isinstance(lst, Sequence):
-            raise InputError(f"nbest[{i}] must be a list of hypotheses "
-                             f"(got {type(lst).__name__})")
-        if len(lst) == 0:
-            raise InputError(f"nbest[{i}] is empty: every sentence needs at least one "
-                             "hypothesis")
+        check_nonempty_list(lst, f"nbest[{i}]", "hypotheses", "hypothesis", "sentence")
         texts = [_hypothesis(e) for e in lst]
         lists.append(texts)
         hyps.extend(texts)

@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from mtalign import __version__, registry
+from mtalign import registry
+from mtalign._mtalign import __version__
 from mtalign.errors import InputError
 from mtalign.meta.clusters import assign_ranks
 from mtalign.meta.correlation import Correlation, correlate

@@ -11,13 +11,13 @@
 //! Scores are on sacrebleu's 0-100 scale. The sacrebleu smoothings repeat sacrebleu's
 //! floating-point operations in the same order, so scores are bit-identical to it.
 
+use crate::choice::choice_enum;
 use crate::kernels::ngram_clip::{fits, home, RefClipTable, PACK_BITS, PACK_ORDERS};
 use crate::kernels::ngram_ids::NgramIds;
 use crate::kernels::ngram_mean::NgramMean;
 use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
 use crate::kernels::ref_ngrams::{HypNgrams, RefNgrams};
 use crate::metrics::metric::{statistics_of_sentences, with_scratch, Metric, Pair, Prepared};
-use crate::options::choice_enum;
 use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;

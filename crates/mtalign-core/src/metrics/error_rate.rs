@@ -8,10 +8,10 @@
 //! With several references the one giving the lowest rate is kept (the first on ties).
 //! A rate with an empty reference is 0 when there is no error and 1 otherwise.
 
+use crate::choice::choice_enum;
 use crate::kernels::counts::clipped_intersection;
 use crate::kernels::edit_distance::EditScratch;
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair, Prepared};
-use crate::options::choice_enum;
 use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;

@@ -25,7 +25,15 @@ from typing import Any
 
 import numpy as np
 
-from mtalign.compat.sacrebleu.metrics.base import Metric, Score, Signature, sacrelogger
+from mtalign.compat.sacrebleu.metrics.base import (  # the bootstrap lives with Score
+    Metric,
+    Score,  # noqa: F401 (sacrebleu.significance.Score, as in sacrebleu)
+    Signature,
+    _bootstrap_resample,
+    _resampled_scores,
+    _seed,
+    sacrelogger,
+)
 
 
 class Result:
@@ -47,11 +55,6 @@ class Result:
         return ",".join(f"{k}={str(v)}" for k, v in self.__dict__.items())
 
 
-def _seed() -> tuple[str, int | None]:
-    seed = os.environ.get("SACREBLEU_SEED", "12345")
-    return seed, None if seed.lower() == "none" else int(seed)
-
-
 def estimate_ci(scores: np.ndarray) -> tuple[Any, Any]:
     """The mean of ``scores`` and half the width of their 95% interval.
 
@@ -62,25 +65,6 @@ def estimate_ci(scores: np.ndarray) -> tuple[Any, Any]:
     n = len(scores)
     low = n // 40
     return scores.mean(), 0.5 * (scores[n - low - 1] - scores[low])
-
-
-def _resampled_scores(stats32: np.ndarray, idxs: np.ndarray, metric: Metric) -> list[Any]:
-    """The score of each resample (a row of ``idxs``) of float32 statistics, each resample
-    summed as sacrebleu sums it."""
-    sums = np.stack([stats32[i].sum(0) for i in idxs]) if len(idxs) else \
-        np.zeros((0, stats32.shape[1]), dtype=np.float32)
-    return metric._scores_of_sums(sums)
-
-
-def _bootstrap_resample(stats: Any, metric: Metric, n_samples: int = 1000
-                        ) -> tuple[str, list[Score]]:
-    """sacrebleu's bootstrap of one system: the seed as a string and the resamples'
-    scores."""
-    text, seed = _seed()
-    rng = np.random.default_rng(seed)
-    idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
-    scores = _resampled_scores(np.array(stats, dtype="float32"), idxs, metric)
-    return text.lower(), [Score("", s) for s in scores]
 
 
 def _compute_p_value(stats: np.ndarray, real_difference: float) -> float:
@@ -98,6 +82,16 @@ def _selected_sums(selection: np.ndarray, stats: Any) -> np.ndarray:
     return selection @ stats  # type: ignore[no-any-return]
 
 
+def _against_baseline(metric: Metric, baseline: tuple[Any, Result],
+                      hypotheses: Sequence[str], references: Any) -> tuple[Any, Any, Any, float]:
+    """The baseline's statistics, the system's statistics and score, and the absolute
+    difference of the two scores (what both paired tests start from)."""
+    bl_stats, bl_result = baseline
+    sys_stats = metric._extract_corpus_statistics(hypotheses, references)
+    sys_score = metric._aggregate_and_compute(sys_stats)
+    return bl_stats, sys_stats, sys_score, abs(bl_result.score - sys_score.score)
+
+
 def _paired_ar_test(baseline_info: dict[str, tuple[Any, Result]], sys_name: str,
                     hypotheses: Sequence[str], references: Any, metrics: dict[str, Metric],
                     n_samples: int = 10000, n_ar_confidence: int = -1,
@@ -112,10 +106,8 @@ def _paired_ar_test(baseline_info: dict[str, tuple[Any, Result]], sys_name: str,
                              replace=True)
     results = {}
     for name, metric in metrics.items():
-        bl_stats, bl_result = baseline_info[name]
-        sys_stats = metric._extract_corpus_statistics(hypotheses, references)
-        sys_score = metric._aggregate_and_compute(sys_stats)
-        diff = abs(bl_result.score - sys_score.score)
+        bl_stats, sys_stats, sys_score, diff = _against_baseline(metric, baseline_info[name],
+                                                                 hypotheses, references)
         shuf_a = _selected_sums(pos_sel, bl_stats) + _selected_sums(neg_sel, sys_stats)
         shuf_b = _selected_sums(neg_sel, bl_stats) + _selected_sums(pos_sel, sys_stats)
         scores_a = np.array(metric._scores_of_sums(shuf_a))
@@ -138,10 +130,8 @@ def _paired_bs_test(baseline_info: dict[str, tuple[Any, Result]], sys_name: str,
     idxs = rng.choice(len(hypotheses), size=(n_samples, len(hypotheses)), replace=True)
     results = {}
     for name, metric in metrics.items():
-        bl_stats, bl_result = baseline_info[name]
-        sys_stats = metric._extract_corpus_statistics(hypotheses, references)
-        sys_score = metric._aggregate_and_compute(sys_stats)
-        diff = abs(bl_result.score - sys_score.score)
+        bl_stats, sys_stats, sys_score, diff = _against_baseline(metric, baseline_info[name],
+                                                                 hypotheses, references)
         scores_bl = np.array(_resampled_scores(np.array(bl_stats, dtype="float32"), idxs,
                                                metric))
         scores_sys = np.array(_resampled_scores(np.array(sys_stats, dtype="float32"), idxs,

@@ -7,6 +7,7 @@
 
 pub mod rouge155;
 
+use crate::choice::choice_enum;
 use crate::error::{Error, Result};
 use crate::kernels::counts::Counts;
 use crate::kernels::lcs::LcsMatcher;
@@ -18,7 +19,6 @@ use crate::kernels::summary_lcs::SummaryLcsScratch;
 use crate::kernels::wlcs::WlcsScratch;
 use crate::metrics::metric::{statistics_batch, with_scratch, Metric, Pair, Prepared};
 use crate::metrics::rouge::rouge155::{round5, Wlcs155Scratch};
-use crate::options::choice_enum;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use std::collections::HashMap;

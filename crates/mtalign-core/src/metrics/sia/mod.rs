@@ -46,8 +46,8 @@ pub mod lexfile;
 pub mod similarity;
 pub mod stream;
 
+use crate::choice::choice_enum;
 use crate::metrics::metric::{statistics_of_sentences, Metric, Pair};
-use crate::options::choice_enum;
 use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;

@@ -14,7 +14,7 @@
 pub mod nltk_porter;
 pub mod porter1980;
 
-use crate::options::choice_enum;
+use crate::choice::choice_enum;
 use crate::text::intern::{Encoded, StrTable};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;

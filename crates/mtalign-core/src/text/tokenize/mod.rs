@@ -16,8 +16,8 @@
 pub mod compat;
 pub mod sacrebleu;
 
+use crate::choice::choice_enum;
 use crate::error::{Error, Result};
-use crate::options::choice_enum;
 use unicode_general_category::{get_general_category, GeneralCategory};
 
 choice_enum! {

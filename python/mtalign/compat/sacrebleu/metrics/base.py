@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import statistics
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from mtalign import __version__ as _MTALIGN_VERSION
+from mtalign._mtalign import __version__ as _MTALIGN_VERSION
 
 #: sacrebleu's version, then mtalign's: the signature's ``version`` field.
 VERSION = f"2.6.0+mtalign-{_MTALIGN_VERSION}"
@@ -296,7 +297,6 @@ class Metric:
         rows = self._mtalign_rows(hypotheses, references)
         score = self._score_of_rows(rows)
         if n_bootstrap > 1:
-            from mtalign.compat.sacrebleu.significance import _bootstrap_resample
             self.n_bootstrap = n_bootstrap
             self.seed, boot = _bootstrap_resample(self._to_sacrebleu(rows), self, n_bootstrap)
             score.estimate_ci(boot)
@@ -305,6 +305,32 @@ class Metric:
     def get_signature(self) -> Signature:
         """The signature (known once references have been read)."""
         return self._SIGNATURE_TYPE(self.__dict__)
+
+
+# -- sacrebleu's bootstrap (significance.py takes it from here: it needs Score and Metric) --
+
+def _seed() -> tuple[str, int | None]:
+    seed = os.environ.get("SACREBLEU_SEED", "12345")
+    return seed, None if seed.lower() == "none" else int(seed)
+
+
+def _resampled_scores(stats32: np.ndarray, idxs: np.ndarray, metric: Metric) -> list[Any]:
+    """The score of each resample (a row of ``idxs``) of float32 statistics, each resample
+    summed as sacrebleu sums it."""
+    sums = np.stack([stats32[i].sum(0) for i in idxs]) if len(idxs) else \
+        np.zeros((0, stats32.shape[1]), dtype=np.float32)
+    return metric._scores_of_sums(sums)
+
+
+def _bootstrap_resample(stats: Any, metric: Metric, n_samples: int = 1000
+                        ) -> tuple[str, list[Score]]:
+    """sacrebleu's bootstrap of one system: the seed as a string and the resamples'
+    scores."""
+    text, seed = _seed()
+    rng = np.random.default_rng(seed)
+    idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
+    scores = _resampled_scores(np.array(stats, dtype="float32"), idxs, metric)
+    return text.lower(), [Score("", s) for s in scores]
 
 
 __all__ = ["VERSION", "Metric", "Score", "Signature", "sacrelogger"]

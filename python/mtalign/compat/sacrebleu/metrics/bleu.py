@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-import mtalign
 from mtalign.compat.sacrebleu.metrics.base import Metric, Score, Signature, sacrelogger
+from mtalign.errors import ConfigError
+from mtalign.metrics.bleu import Bleu
 
 MAX_NGRAM_ORDER = 4
 
@@ -101,7 +102,7 @@ def spm_model_path(tokenize: str) -> str | None:
     folder = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
     path = os.path.join(folder, "models", _SPM_FILES[tokenize])
     if not os.path.isfile(path):
-        raise mtalign.ConfigError(
+        raise ConfigError(
             f"tokenize={tokenize!r}: sacrebleu's SentencePiece model is not in {path} "
             f"(mtalign never downloads; fetch it once with sacrebleu, e.g. "
             f"'sacrebleu REF -i HYP -tok {tokenize}', or set $SACREBLEU)")
@@ -197,7 +198,7 @@ class BLEU(Metric):
             raise KeyError(tokenize)
         self.tokenize = tokenize
         spm_model = spm_model_path(tokenize)
-        self._metric = mtalign.Bleu(
+        self._metric = Bleu(
             max_order=max_ngram_order, smooth=smooth_method, tokenize=_TOKENIZERS[tokenize],
             lowercase=lowercase, effective_order=effective_order, smooth_value=smooth_value,
             ref_length="closest", trg_lang=trg_lang, spm_model=spm_model)
@@ -207,7 +208,7 @@ class BLEU(Metric):
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
-    def _mtalign(self) -> mtalign.Bleu:
+    def _mtalign(self) -> Bleu:
         return self._metric
 
     def _to_sacrebleu(self, rows: np.ndarray) -> np.ndarray:
@@ -267,10 +268,10 @@ class BLEU(Metric):
         83.759224
         """
         assert smooth_method in BLEU.SMOOTH_DEFAULTS, f"Unknown smooth_method {smooth_method!r}"
-        metric = mtalign.Bleu(max_order=max_ngram_order, smooth=smooth_method,
-                              tokenize="split", lowercase=False,
-                              effective_order=effective_order, smooth_value=smooth_value,
-                              ref_length="closest")
+        metric = Bleu(max_order=max_ngram_order, smooth=smooth_method,
+                      tokenize="split", lowercase=False,
+                      effective_order=effective_order, smooth_value=smooth_value,
+                      ref_length="closest")
         row = [sys_len, ref_len, *correct[:max_ngram_order], *total[:max_ngram_order],
                *[max(1, t) for t in total[:max_ngram_order]]]
         result = metric.corpus_from_statistics(np.array([row], dtype=np.float64))

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import mtalign
 from mtalign.compat.sacrebleu.metrics.base import Metric, Score, Signature
+from mtalign.metrics.chrf import Chrf
 
 
 class CHRFSignature(Signature):
@@ -76,13 +76,13 @@ class CHRF(Metric):
         self.lowercase = lowercase
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
-        self._metric = mtalign.Chrf(char_order=char_order, word_order=word_order, beta=beta,
-                                    lowercase=lowercase, whitespace=whitespace,
-                                    eps_smoothing=eps_smoothing)
+        self._metric = Chrf(char_order=char_order, word_order=word_order, beta=beta,
+                            lowercase=lowercase, whitespace=whitespace,
+                            eps_smoothing=eps_smoothing)
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
-    def _mtalign(self) -> mtalign.Chrf:
+    def _mtalign(self) -> Chrf:
         return self._metric
 
     def _name(self) -> str:

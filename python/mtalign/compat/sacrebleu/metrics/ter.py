@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-import mtalign
 from mtalign.compat.sacrebleu.metrics.base import Metric, Score, Signature
 from mtalign.compat.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+from mtalign.metrics.ter import Ter
 
 
 class TERSignature(Signature):
@@ -73,12 +73,12 @@ class TER(Metric):
                                          asian_support=asian_support,
                                          case_sensitive=case_sensitive)
         self.tokenizer_signature = self.tokenizer.signature()
-        self._metric = mtalign.Ter(normalized=normalized, no_punct=no_punct,
-                                   asian_support=asian_support, case_sensitive=case_sensitive)
+        self._metric = Ter(normalized=normalized, no_punct=no_punct,
+                           asian_support=asian_support, case_sensitive=case_sensitive)
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
-    def _mtalign(self) -> mtalign.Ter:
+    def _mtalign(self) -> Ter:
         return self._metric
 
     def _preprocess_segment(self, sent: str) -> str:

@@ -27,8 +27,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign import __version__, registry
-from mtalign._mtalign import InputError
+from mtalign import registry
+from mtalign._mtalign import InputError, __version__
 from mtalign.cli import tables
 from mtalign.cli.common import (
     add_progress_options,
@@ -41,6 +41,7 @@ from mtalign.cli.common import (
     positive_int,
     progress_bar,
 )
+from mtalign.cli.metric_options import add_metric_options
 from mtalign.io import read_text, system_names
 from mtalign.meta._data import system_vectors
 from mtalign.meta._kernels import METHODS
@@ -481,7 +482,7 @@ def add_commands(sub: Any) -> None:
                    help="test for --clusters (default: %(default)s)")
     c.add_argument("-k", type=positive_int, default=1000, metavar="N",
                    help="trials per pair of metrics for --clusters (default: %(default)s)")
-    registry.add_metric_options(c)
+    add_metric_options(c)
     _common(c, "one object per metric (also for one) with keys metric, value, ci, n, epsilon, "
                "n_groups, method, level, group_by, rank (null without --clusters), systems, "
                "signature, clusters (null without --clusters)")
@@ -515,7 +516,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--rng", default="mtalign", choices=("mtalign", "sacrebleu"),
                    help="random numbers: mtalign's, or sacrebleu's exact draws so that "
                         "p-values equal sacrebleu's (default: %(default)s)")
-    registry.add_metric_options(p)
+    add_metric_options(p)
     _common(p, "one object per system (the baseline first, also with one system against it) "
                "with keys system, baseline, metrics (metric -> score, p_value, mean, ci, "
                "interval), signature")
