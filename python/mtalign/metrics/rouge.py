@@ -7,7 +7,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from mtalign._mtalign import RougeCore
+from mtalign._mtalign import ConfigError, RougeCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import COMPAT, ROUGE_MULTI_REF, TOKENIZERS, names, option
 from mtalign.metrics.results import RougeResult, Score, sentence_rouge_result
@@ -176,6 +176,12 @@ class Rouge(Metric[RougeResult]):
             config["tokenize"] = tok
         if config["multi_ref"] is None:
             config["multi_ref"] = multi
+
+    def _check_token_ids(self, core: Any = None) -> None:
+        if self._config["stem"]:
+            raise ConfigError("Rouge(stem=True) stems words, and token ids are not words: "
+                              "score ids without stem")
+        super()._check_token_ids(core)
 
     def _build(self, c: dict[str, Any]) -> RougeCore:
         stemmer = _COMPAT_DEFAULTS.get(c["compat"], _COMPAT_DEFAULTS["paper"])[2]
