@@ -96,6 +96,7 @@ class RougeCore(_NativeMetric):
         jackknife: bool,
         compat: str,
         stem: str | None = None,
+        max_words: int | None = ...,
     ) -> RougeCore: ...
 
 @final
