@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks mtalign-core as a crate of its own (what `cargo publish` would upload):
-#   1. rustdoc with warnings as errors (every public item documented: the crate denies
-#      missing_docs; no broken intra-doc link);
+#   1. rustdoc with warnings as errors (every public item documented: the crate warns on
+#      missing_docs, an error here and in clippy -D warnings; no broken intra-doc link);
 #   2. the decoder example (k candidates scored against references, then an MBR choice per
 #      group), which checks its numbers against sacrebleu 2.6.0's;
 #   3. `cargo package`: the file list (README, data and licence in, nothing from outside the

@@ -10,7 +10,7 @@ use crate::enter::{enter, enter_streamed, is_small, INLINE_BYTES};
 use crate::errors::input_err;
 use crate::errors::to_py;
 use mtalign_core::metrics::chunked::{
-    grouped_order, statistics_of_chunk, statistics_of_texts, CHUNK_PAIRS,
+    grouped_order, statistics_of_chunk, statistics_of_texts, ChunkRows, CHUNK_PAIRS,
 };
 use mtalign_core::metrics::matrix::{
     scores_matrices, statistics_matrices, statistics_matrix, MatrixBlock, MATRIX_INLINE_CELLS,
@@ -98,11 +98,12 @@ pub(crate) type RowsAndVanished = Result<(Vec<f64>, Vec<usize>), Error>;
 pub(crate) type ChunkedKernel<'a> =
     dyn Fn(&Encoder, &[&str], &[u32], &RefSets) -> RowsAndVanished + Sync + 'a;
 
-/// One chunk's hypothesis texts, the batch's reference texts and the chunk's reference
-/// sets (indices into them) → rows and vanished texts (see
+/// One chunk's hypothesis texts, the batch's reference texts, the chunk's reference sets
+/// (indices into them) and the pairs' indices in the batch → rows and vanished texts, or the
+/// refusal of the chunk's first pair over the metric's limit (see
 /// `mtalign_core::metrics::chunked::statistics_of_chunk`).
 pub(crate) type ChunkKernel<'a> =
-    dyn Fn(&Encoder, &[&str], &[&str], &RefSets) -> RowsAndVanished + Sync + 'a;
+    dyn Fn(&Encoder, &[&str], &[&str], &RefSets, &[u32]) -> Result<ChunkRows, Error> + Sync + 'a;
 
 /// The chunk-by-chunk kernels of a metric whose rows are pair-local: over a batch's
 /// distinct texts, and over one chunk's texts as they are read.
@@ -111,17 +112,22 @@ pub(crate) struct Chunked<'a> {
     chunk: Box<ChunkKernel<'a>>,
 }
 
-/// The chunk-by-chunk kernels of `metric`, when its rows are pair-local.
+/// The chunk-by-chunk kernels of `metric`, when its rows are pair-local (a chunk checks its
+/// pairs, if the metric checks any, on the token counts of its own encoding).
 pub(crate) fn chunked_kernel<M: Metric>(metric: &M) -> Option<Chunked<'_>> {
-    (M::PAIR_LOCAL_IDS && !M::CHECKS_PAIRS).then(|| Chunked {
+    M::PAIR_LOCAL_IDS.then(|| Chunked {
         texts: Box::new(
             move |encoder: &Encoder, texts: &[&str], hyps: &[u32], refs: &RefSets| {
                 statistics_of_texts(metric, encoder, texts, hyps, refs)
             },
         ),
         chunk: Box::new(
-            move |encoder: &Encoder, hyps: &[&str], ref_texts: &[&str], refs: &RefSets| {
-                statistics_of_chunk(metric, encoder, hyps, ref_texts, refs)
+            move |encoder: &Encoder,
+                  hyps: &[&str],
+                  ref_texts: &[&str],
+                  refs: &RefSets,
+                  names: &[u32]| {
+                statistics_of_chunk(metric, encoder, hyps, ref_texts, refs, names)
             },
         ),
     })
@@ -242,15 +248,22 @@ fn score_text_stream<'py>(
         for &i in pairs {
             sets.push(refs.sets.get(i as usize).iter().copied());
         }
-        let (rows, vanished) = chunk(encoder, &hyp_texts, ref_texts, &sets)?;
-        Ok((pairs, rows, vanished))
+        Ok((pairs, chunk(encoder, &hyp_texts, ref_texts, &sets, pairs)?))
     })?;
+    // A refused pair: the lowest refused over the chunks, as one batch-wide check names it.
+    let refused = parts.iter().filter_map(|(_, part)| part.as_ref().err());
+    if let Some(refusal) = refused.min_by_key(|r| r.pair) {
+        return Err(to_py(refusal.error.clone()));
+    }
     let n = items.len();
     let width: usize = shape.iter().product();
     let mut scores = vec![0.0; n * width];
     let mut hyp_vanished = Vec::new();
     let mut ref_vanished = vec![false; ref_texts.len()];
-    for (pairs, rows, vanished) in &parts {
+    for (pairs, part) in &parts {
+        let Ok((rows, vanished)) = part else {
+            continue; // none: refusals returned above
+        };
         for (&i, row) in pairs.iter().zip(rows.chunks_exact(width.max(1))) {
             let i = i as usize;
             scores[i * width..(i + 1) * width].copy_from_slice(&row[..width]);

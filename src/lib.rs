@@ -1,13 +1,14 @@
 //! PyO3 bindings of mtalign, by concept: [`errors`] (exceptions and the one error map),
 //! [`convert`] (Python objects in, NumPy arrays out), [`enter`] (the one entry into native
 //! work: GIL released, pool, errors, Ctrl-C), [`batch`] (the batch methods every metric
-//! shares), [`metrics`] (one file per native metric), [`kernels`] (bare kernels, tokenizers,
+//! shares), [`ids`] (token id arrays in), [`metrics`] (one file per native metric), [`kernels`] (bare kernels, tokenizers,
 //! stemmers). All computation lives in `mtalign-core`.
 
 mod batch;
 mod convert;
 mod enter;
 mod errors;
+mod ids;
 mod kernels;
 mod methods;
 mod metrics;

@@ -7,16 +7,17 @@
 use crate::batch::{self, BatchOut, BatchScorer, BlocksOut, OneOut};
 use crate::convert::stats_slice;
 use crate::errors::input_err;
+use crate::ids;
 use crate::ranking::{self, OrangeManyOut, OrangeOut, OrangeTexts};
 use mtalign_core::text::docs::Docs;
-use numpy::{PyArray1, PyReadonlyArray2};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 /// A Python object as the methods take it.
 pub(crate) type Obj<'py> = Bound<'py, PyAny>;
 
 /// `#[pymethods]` for a [`BatchScorer`]: the class's own methods plus `score_texts`,
-/// `score_tokens`, `score_matrix`, `score_matrices`, `orange_scores`, `orange_scores_of`,
+/// `score_tokens`, `score_ids`, `score_one_ids`, `score_matrix`, `score_matrices`, `orange_scores`, `orange_scores_of`,
 /// `result_of_row` and `score_one` (see the functions of this file for what each does).
 /// `impl Name with rows { ... }` adds `score_aggregate` and `sentence_scores` for a
 /// [`RowScores`] metric.
@@ -71,6 +72,30 @@ macro_rules! batch_pymethods {
             ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
                 let input = crate::methods::Input::Tokens;
                 crate::methods::score_batch(self, py, input, hyps, refs, threads)
+            }
+
+            /// Scores token ids: `hyps` and `refs` each (ids, starts, lengths) as
+            /// `mtalign.TokenIds` hands them over; `ref_ends` None: one reference per
+            /// hypothesis, else set i is references `ref_ends[i-1]..ref_ends[i]`;
+            /// `line_sep`: the id that separates lines (`rougeLsum`).
+            #[pyo3(signature = (hyps, refs, ref_ends=None, threads=None, line_sep=None))]
+            fn score_ids<'py>(
+                &self, py: pyo3::Python<'py>, hyps: &crate::methods::Obj<'py>,
+                refs: &crate::methods::Obj<'py>,
+                ref_ends: Option<numpy::PyReadonlyArray1<'py, i64>>, threads: Option<usize>,
+                line_sep: Option<i64>,
+            ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
+                crate::methods::score_ids(self, py, hyps, refs, ref_ends, threads, line_sep)
+            }
+
+            /// Scores one pair of token ids: `hyp` a 1-D integer array, `refs` a list of
+            /// them; returns what `score_one` returns for text (the row, or the metric's
+            /// `one_result` of it).
+            fn score_one_ids<'py>(
+                &self, py: pyo3::Python<'py>, hyp: &crate::methods::Obj<'py>,
+                refs: &crate::methods::Obj<'py>,
+            ) -> pyo3::PyResult<crate::methods::Obj<'py>> {
+                crate::methods::score_one_ids(self, py, hyp, refs)
             }
 
             /// Every text hypothesis against every text pseudo-reference (`refs=None`: the
@@ -184,6 +209,41 @@ pub(crate) fn score_batch<'py, S: BatchScorer>(
         }
         Input::Tokens => batch::score_token_batch(py, encoder, hyps, refs, threads, &shape, kernel),
     }
+}
+
+/// `score_ids`: a batch of token ids ([`crate::ids`]).
+pub(crate) fn score_ids<'py, S: BatchScorer>(
+    s: &S,
+    py: Python<'py>,
+    hyps: &Obj<'py>,
+    refs: &Obj<'py>,
+    ref_ends: Option<PyReadonlyArray1<'py, i64>>,
+    threads: Option<usize>,
+    line_sep: Option<i64>,
+) -> PyResult<BatchOut<'py>> {
+    let (encoder, shape) = (s.encoder(), s.shape());
+    ids::score_id_batch(
+        py,
+        encoder,
+        s.core(),
+        hyps,
+        refs,
+        ref_ends,
+        line_sep,
+        threads,
+        &shape,
+    )
+}
+
+/// `score_one_ids`: one pair of token ids, as `score_one` returns a text pair's row.
+pub(crate) fn score_one_ids<'py, S: BatchScorer>(
+    s: &S,
+    py: Python<'py>,
+    hyp: &Obj<'py>,
+    refs: &Obj<'py>,
+) -> PyResult<Obj<'py>> {
+    let row = ids::score_one_ids(py, s.encoder(), s.core(), hyp, refs)?;
+    s.one_result(py, row)
 }
 
 /// `score_matrix`: every hypothesis against every pseudo-reference.

@@ -130,3 +130,123 @@ def test_gtm_has_the_same_limit() -> None:
         got = float(Gtm(max_words=limit).sentence_score(hyp, ref))
         assert got == pytest.approx(2 * p * r / (p + r), abs=1e-12)
     assert Gtm(max_words=None).signature() == Gtm().signature()
+
+
+# -- ROUGE-W and ROUGE-S/SU: time grows with the product of the lengths -----------------------
+
+def _wlcs_paper(x: list[str], y: list[str], w: float) -> float:
+    """Lin & Och (2004) section 3.3, as written: x the reference (rows), y the candidate."""
+    c = [[0.0] * (len(y) + 1) for _ in range(len(x) + 1)]
+    run = [[0] * (len(y) + 1) for _ in range(len(x) + 1)]
+    for i in range(1, len(x) + 1):
+        for j in range(1, len(y) + 1):
+            if x[i - 1] == y[j - 1]:
+                k = run[i - 1][j - 1]
+                c[i][j] = c[i - 1][j - 1] + (k + 1) ** w - k ** w
+                run[i][j] = k + 1
+            elif c[i - 1][j] > c[i][j - 1]:
+                c[i][j] = c[i - 1][j]
+            else:
+                c[i][j] = c[i][j - 1]
+    return c[len(x)][len(y)]
+
+
+def _skip_bigrams(t: list[str]) -> Counter[tuple[str, str]]:
+    return Counter((t[i], t[j]) for i in range(len(t)) for j in range(i + 1, len(t)))
+
+
+def _f(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p and r else 0.0
+
+
+def test_rouge_w_and_s_refuse_a_one_megabyte_pair_at_once_by_name() -> None:
+    for variants in (["rouge1", "rougeW-1.2"], ["rougeS*"], ["rougeSU4", "rougeL"]):
+        t = time.perf_counter()
+        with pytest.raises(mtalign.InputError) as e:
+            mtalign.Rouge(variants).corpus_score(["a short one", HUGE],
+                                                 [["a short one"], ["a b", HUGE]])
+        assert time.perf_counter() - t < 0.5
+        msg = str(e.value)
+        assert msg.startswith("hyps[1] and refs[1][1] have 170000 × 170000 words, over "
+                              "ROUGE's limit of max_words² = 2500000000 word pairs for "
+                              "max_words=50000 (the time of ROUGE-"), msg
+        assert "split the texts" in msg and "max_words=None" in msg and "\n" not in msg
+    assert mtalign.metrics.rouge.DEFAULT_MAX_WORDS == 50_000
+    # The three batch paths name the same pair, the lowest refused: chunk by chunk as the
+    # hypotheses are read (1,024 pairs or more, 2 threads), chunk by chunk after reading
+    # them (1 thread), and batch-wide (a stemmer). Chunks group the pairs by reference, so
+    # pair 1100 (the reference of pair 5) is in the first chunk and pair 300 in a later one.
+    hyps = [f"w{k} w{k + 1}" for k in range(1_500)]
+    refs = list(hyps)
+    refs[5] = refs[1_100] = "y " + HUGE
+    refs[300] = "z " + HUGE
+    hyps[300] = hyps[1_100] = HUGE
+    for metric, threads in ((mtalign.Rouge("rougeW-1.2"), 2), (mtalign.Rouge("rougeW-1.2"), 1),
+                            (mtalign.Rouge("rougeW-1.2", stem=True), 2)):
+        with pytest.raises(mtalign.InputError, match=r"^hyps\[300\] and refs\[300\]\[0\] "
+                           r"have 170000 × 170001 words"):
+            metric.batch_score(hyps, refs, threads=threads)
+    with pytest.raises(mtalign.InputError, match=r"^hyps\[0\] and refs\[0\]\[1\] have 170000"):
+        mtalign.Rouge("rougeSU*").sentence_score(HUGE, ["a", HUGE])
+    # 170,000 × 10 words is 1.7 million word pairs, well within the limit.
+    long_short = mtalign.Rouge("rougeW-1.2").sentence_score(HUGE, " ".join(HUGE.split()[:10]))
+    assert long_short["rougeW-1.2"].precision > 0
+
+
+def test_rouge_limit_is_the_product_of_the_lengths_and_never_changes_a_score() -> None:
+    hyp = " ".join(f"w{k % 5}" for k in range(12))
+    ref = " ".join(f"w{k % 4}" for k in range(11))
+    names = ["rougeW-1.2", "rougeS*"]
+    with pytest.raises(mtalign.InputError, match=r"^hyps\[0\] and refs\[0\]\[0\] have 12 × 11 "
+                       r"words, over ROUGE's limit of max_words² = 100 word pairs for "
+                       r"max_words=10 \(the time of ROUGE-W and ROUGE-S grows with"):
+        mtalign.Rouge(names, max_words=10).sentence_score(hyp, ref)
+    x, y = ref.split(), hyp.split()
+    wlcs = _wlcs_paper(x, y, 1.2)
+    p_w, r_w = (wlcs / len(y) ** 1.2) ** (1 / 1.2), (wlcs / len(x) ** 1.2) ** (1 / 1.2)
+    hit = sum((_skip_bigrams(y) & _skip_bigrams(x)).values())
+    p_s, r_s = hit / (12 * 11 / 2), hit / (11 * 10 / 2)
+    for limit in (12, None):  # 132 word pairs <= 144
+        got = mtalign.Rouge(names, max_words=limit).sentence_score(hyp, ref)
+        assert got["rougeW-1.2"] == pytest.approx((p_w, r_w, _f(p_w, r_w)), abs=1e-12)
+        assert got["rougeS*"] == pytest.approx((p_s, r_s, _f(p_s, r_s)), abs=1e-12)
+    # The other variants check nothing, whatever the limit; a long text against a short one
+    # is within max_words² = 144 (132 × 1).
+    plain = mtalign.Rouge(["rouge2", "rougeL", "rougeLsum"], max_words=1)
+    assert plain.sentence_score(hyp, ref) == mtalign.Rouge(["rouge2", "rougeL", "rougeLsum"],
+                                                           max_words=None).sentence_score(hyp,
+                                                                                          ref)
+    long = " ".join(f"w{k}" for k in range(132))
+    assert float(mtalign.Rouge("rougeW-1.2", max_words=12).sentence_score(long, "w5")) > 0
+    assert mtalign.Rouge(names, max_words=None).signature() == mtalign.Rouge(names).signature()
+    r7 = mtalign.Rouge(names, max_words=7)
+    assert pickle.loads(pickle.dumps(r7)) == r7 != mtalign.Rouge(names)
+    for bad in (0, -3, 2.5, "10", True):
+        with pytest.raises(mtalign.ConfigError, match="max_words must be"):
+            mtalign.Rouge(names, max_words=bad)
+
+
+def test_rouge_on_the_command_line_is_the_same_option(tmp_path, capsys) -> None:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("a short line\n" + HUGE + "\n", encoding="utf-8")
+    ref.write_text("a short line\nw1 w2 " + HUGE + "\n", encoding="utf-8")
+    t = time.perf_counter()
+    assert main(["score", "-m", "rougeW-1.2", "-q", "-r", str(ref), "-i", str(hyp)]) == 2
+    assert time.perf_counter() - t < 5  # reading the file included
+    err = capsys.readouterr().err
+    assert err == (f"mtalign: error: {hyp} line 2 and {ref} line 2 have 170000 × 170002 "
+                   f"words, over ROUGE's limit of max_words² = 2500000000 word pairs for "
+                   f"max_words=50000 (the time of ROUGE-W grows with the product of the "
+                   f"lengths); split the texts (into sentences, or sections scored apart) or "
+                   f"raise the limit: max_words=N, or max_words=None for none (mtalign score "
+                   f"--max-words N, 0 for none)\n")
+    words = " ".join(f"w{k}" for k in range(30))
+    hyp.write_text("a b\n" + words + "\n", encoding="utf-8")
+    ref.write_text("a b\n" + words + "\n", encoding="utf-8")
+    args = ["score", "-m", "rougeSU4", "-q", "-f", "tsv", "-r", str(ref), "-i", str(hyp)]
+    assert main([*args, "--max-words", "29"]) == 2
+    assert capsys.readouterr().err.startswith(f"mtalign: error: {hyp} line 2 and {ref} line 2 "
+                                              f"have 30 × 30 words")
+    for limit in ("30", "0"):
+        assert main([*args, "--max-words", limit]) == 0
+        assert capsys.readouterr().out.splitlines()[-1].split("\t")[-1] == "1.0"

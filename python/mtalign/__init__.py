@@ -43,6 +43,7 @@ from mtalign.ranking.orange import (
     orange_many,
 )
 from mtalign.ranking.rerank import RerankResult, rerank
+from mtalign.token_ids import TokenIds
 from mtalign.tokenizers import default_threads, stem, tokenize
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "report",
     "stem",
     "tokenize",
+    "TokenIds",
     "__version__",
 ]
 __all__ += metrics.__all__

@@ -51,6 +51,12 @@ class _NativeMetric:
 
     def score_texts(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
     def score_tokens(self, hyps: Any, refs: Any, threads: int | None = None) -> _Batch: ...
+    def score_one_ids(self, hyp: np.ndarray, refs: list[np.ndarray]) -> Any: ...
+    def score_ids(
+        self, hyps: tuple[np.ndarray, np.ndarray, np.ndarray],
+        refs: tuple[np.ndarray, np.ndarray, np.ndarray], ref_ends: np.ndarray | None = None,
+        threads: int | None = None, line_sep: int | None = None,
+    ) -> _Batch: ...
     def score_matrix(
         self, hyps: Any, refs: Any = None, threads: int | None = None,
         scalar: int | None = None,
@@ -90,6 +96,7 @@ class RougeCore(_NativeMetric):
         jackknife: bool,
         compat: str,
         stem: str | None = None,
+        max_words: int | None = ...,
     ) -> RougeCore: ...
 
 @final

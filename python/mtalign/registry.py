@@ -39,7 +39,6 @@ from mtalign.metrics.ter import Ter
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
 _LEVEL = Dcs.declared("level")
 _SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
-_MAX_WORDS = Sia.declared("max_words")
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ class MetricOptions:
     lowercase_baselines: bool = False
     sia_alpha: float = _SIA_ALPHA.default
     sia_decay: str = _SIA_DECAY.default
-    max_words: int = _MAX_WORDS.default
+    max_words: int | None = None
     similarity: str | None = None
     trg_lang: str = ""
     spm_model: str | None = None
@@ -107,7 +106,17 @@ class Family:
 
 def _rouge(names: Sequence[str], o: MetricOptions) -> Rouge:
     return Rouge(list(names), tokenize=o.tokenize, lowercase=o.lowercase, beta=o.beta,
-                 multi_ref=o.multi_ref, jackknife=o.jackknife, compat=o.compat, stem=o.stem)
+                 multi_ref=o.multi_ref, jackknife=o.jackknife, compat=o.compat, stem=o.stem,
+                 **_max_words(o))
+
+
+def _max_words(o: MetricOptions) -> dict[str, int | None]:
+    """``max_words=`` from --max-words (0: None, no limit); without it, the metric's default.
+
+    >>> _max_words(MetricOptions()), _max_words(MetricOptions(max_words=0))
+    ({}, {'max_words': None})
+    """
+    return {} if o.max_words is None else {"max_words": o.max_words or None}
 
 
 def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
@@ -119,8 +128,7 @@ def _dcs(names: Sequence[str], o: MetricOptions) -> Dcs:
 def _sia(names: Sequence[str], o: MetricOptions) -> Sia:
     sim = None if o.similarity is None else WordSimilarity.load(o.similarity)
     return Sia(alpha=o.sia_alpha, decay=o.sia_decay, similarity=sim,
-               tokenize=o.tokenize or "unicode", lowercase=o.lowercase,
-               max_words=o.max_words or None)
+               tokenize=o.tokenize or "unicode", lowercase=o.lowercase, **_max_words(o))
 
 
 _BLEU = re.compile(r"^bleu(s?)(\d*)$")
@@ -158,7 +166,7 @@ def _gtm(names: Sequence[str], o: MetricOptions) -> Gtm:
     assert m is not None
     # gtm<e>: GTM with exponent e (gtm = gtm1); Lin & Och's GTM10/20/30 are gtm1/gtm2/gtm3.
     return Gtm(float(m.group(1) or 1), tokenize=o.tokenize or "13a",
-               lowercase=o.lowercase_baselines, max_words=o.max_words or None)
+               lowercase=o.lowercase_baselines, **_max_words(o))
 
 
 def _ribes(names: Sequence[str], o: MetricOptions) -> Ribes:

@@ -3,7 +3,7 @@
 use crate::batch::BatchScorer;
 use crate::errors::{to_py, ConfigError};
 use crate::methods::batch_pymethods;
-use mtalign_core::metrics::rouge::{Compat, MultiRef, RougeConfig, Variant};
+use mtalign_core::metrics::rouge::{Compat, MultiRef, RougeConfig, Variant, DEFAULT_MAX_WORDS};
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::stem::Stemmer;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
@@ -20,7 +20,7 @@ pub(crate) struct RougeCore {
 batch_pymethods! {
 impl RougeCore {
     #[new]
-    #[pyo3(signature = (variants, tokenize, lowercase, beta, multi_ref, jackknife, compat, stem=None))]
+    #[pyo3(signature = (variants, tokenize, lowercase, beta, multi_ref, jackknife, compat, stem=None, max_words=Some(DEFAULT_MAX_WORDS)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         variants: Vec<String>,
@@ -31,6 +31,7 @@ impl RougeCore {
         jackknife: bool,
         compat: &str,
         stem: Option<&str>,
+        max_words: Option<usize>,
     ) -> PyResult<Self> {
         let parsed = variants
             .iter()
@@ -44,6 +45,7 @@ impl RougeCore {
             jackknife,
             Compat::parse(compat).map_err(to_py)?,
         )
+        .and_then(|c| c.with_max_words(max_words))
         .map_err(to_py)?;
         let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
         let stemmer = stem.map(Stemmer::parse).transpose().map_err(to_py)?;

@@ -13,7 +13,7 @@
 //! candidates against references and makes a minimum-Bayes-risk choice per group.
 
 #![deny(unsafe_code)]
-#![deny(missing_docs)]
+#![warn(missing_docs)] // errors in CI: clippy and rustdoc run with -D warnings
 
 pub mod choice;
 pub mod error;

@@ -16,6 +16,7 @@ import argparse
 from mtalign.cli.common import existing_dir, existing_file, fraction, positive_float
 from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.external_tokenizers import EXTERNAL_TOKENIZERS
+from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.options import TOKENIZERS
 from mtalign.metrics.rouge import Rouge
 from mtalign.metrics.sia import Sia
@@ -25,7 +26,10 @@ from mtalign.registry import MetricOptions
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
 _LEVEL = Dcs.declared("level")
 _SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
-_MAX_WORDS = Sia.declared("max_words")
+# --max-words sets one option of three metrics; each has its own default, from its speed.
+_MAX_WORDS_DEFAULTS = {"SIA": Sia.declared("max_words").default,
+                       "GTM": Gtm.declared("max_words").default,
+                       "ROUGE-W/S/SU": Rouge.declared("max_words").default}
 
 
 def _words(text: str) -> int:
@@ -77,10 +81,14 @@ def add_metric_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sia-decay", default=_SIA_DECAY.default, choices=_SIA_DECAY.choices,
                    help="SIA round weights: figure = a, a^2, a^4, ...; geometric = a, a^2, "
                         "a^3, ... (default: %(default)s)")
-    p.add_argument("--max-words", type=_words, default=_MAX_WORDS.default, metavar="N",
-                   help="SIA's and GTM's size limit: a pair with a text of more than N words "
-                        "(or too many matching words) is refused up front, since their time "
-                        "grows faster than the length; 0 = no limit (default: %(default)s)")
+    defaults = ", ".join(f"{k} {v:,}" for k, v in _MAX_WORDS_DEFAULTS.items())
+    p.add_argument("--max-words", type=_words, default=None, metavar="N",
+                   help="the size limit of a pair (max_words) of the metrics whose time grows "
+                        "faster than the length, refused up front past it: SIA and GTM refuse "
+                        "a text of more than N words (or too many matching words), ROUGE-W, "
+                        "ROUGE-S and ROUGE-SU a hypothesis and a reference whose lengths "
+                        "multiply to more than N²; 0 = no limit (default: each metric's "
+                        f"own: {defaults})")
     p.add_argument("--trg-lang", default="", metavar="LANG",
                    help="BLEU: the target language picks sacrebleu's tokenizer when --tokenize "
                         "is not given (zh, ja: ja-mecab, ko: ko-mecab; else 13a)")

@@ -56,6 +56,7 @@ from mtalign.metrics.inputs import (
 )
 from mtalign.metrics.options import REQUIRED, Option, check_threads, option
 from mtalign.metrics.results import Confidence, Result
+from mtalign.token_ids import is_token_ids, one_pair_arrays
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
     from typing import dataclass_transform
@@ -437,8 +438,17 @@ class Metric(Generic[R]):
     def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
              ) -> tuple[np.ndarray, int, int, list | tuple]:
         """The native batch: (rows, vanished hyps, vanished refs, refs as a list)."""
+        if is_token_ids(hyps):
+            self._check_token_ids(core)
         return run_batch(self._core if core is None else core, hyps, refs, threads,
                          self._tokenizer_name())
+
+    def _check_token_ids(self, core: Any = None) -> None:
+        """Refuses token ids (:class:`~mtalign.TokenIds`) with a :class:`~mtalign.ConfigError`
+        where this configuration reads more of a word than its identity (characters, stems,
+        strings) or its native object takes no ids."""
+        if getattr(self._core if core is None else core, "score_ids", None) is None:
+            raise ConfigError(f"{type(self).__name__} does not take token ids (give it text)")
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         """Column ``k`` (of :meth:`scalar_names`) of each row's sentence score, shape (n,)."""
@@ -537,7 +547,8 @@ class Metric(Generic[R]):
 
     def sentence_score(self, hyp: Any, refs: Any) -> R:
         """Scores one hypothesis against one reference (str) or several (list of str): the
-        result of a corpus of one sentence (``float(result)`` is its score).
+        result of a corpus of one sentence (``float(result)`` is its score). Token ids: a 1-D
+        integer array against one array or a list of them (see :class:`~mtalign.TokenIds`).
 
         >>> from mtalign import Wer
         >>> float(Wer(tokenize="whitespace").sentence_score("a b c d", "a x c"))
@@ -552,6 +563,11 @@ class Metric(Generic[R]):
             if not hv and not rv:
                 # The signature is made when first read, from (metric, references).
                 return self._sentence_result(row, (self, refs))
+        if hyp.__class__ is np.ndarray:
+            # Token ids: the one-pair call of ids (nothing vanishes from ids).
+            self._check_token_ids()
+            hyp, arrays, refs = one_pair_arrays(hyp, refs)
+            return self._sentence_result(self._core.score_one_ids(hyp, arrays), (self, refs))
         row, nh, nr, refs = run_one(self._core, hyp, refs, self)
         if isinstance(row, np.ndarray):  # a batch of one (token input, or no one-pair call)
             return self._result_one(row, nh, nr, (self, refs))

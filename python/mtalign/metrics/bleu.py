@@ -28,6 +28,7 @@ from mtalign.metrics.external_tokenizers import (
 )
 from mtalign.metrics.options import REF_LENGTHS, SMOOTHINGS, TOKENIZERS, case, option
 from mtalign.metrics.results import BleuResult, sentence_bleu_result
+from mtalign.token_ids import is_token_ids
 
 _DEFAULT_VALUE = {"floor": 0.1, "add-k": 1.0, "method1": 0.1, "method4": 5.0, "method6": 5.0,
                   "method7": 5.0}
@@ -281,7 +282,7 @@ effective_order=False, smooth_value=None, ref_length='closest', trg_lang='', spm
 
     def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
              ) -> tuple[np.ndarray, int, int, list | tuple]:
-        tok = self._external()
+        tok = None if is_token_ids(hyps) else self._external()
         if tok is not None:
             hyps, refs = tokenized_input(tok, self._config["lowercase"], hyps, refs)
         return super()._run(hyps, refs, threads, core)

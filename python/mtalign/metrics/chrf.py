@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ChrfCore
+from mtalign._mtalign import ChrfCore, ConfigError
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import case, option, yes_no
 from mtalign.metrics.results import CorpusResult
+from mtalign.token_ids import is_token_ids
 
 
 def texts_of(hyps: Any, refs: Any) -> tuple[Any, Any]:
@@ -117,8 +118,14 @@ class Chrf(Metric[CorpusResult]):
 
     _run_keeps_text = True  # texts_of joins token lists only; str input goes through as is
 
+    def _check_token_ids(self, core: Any = None) -> None:
+        raise ConfigError("Chrf reads characters, and token ids have none: decode the ids to "
+                          "text, or use a word-level metric (Bleu, Rouge, Wer, Ter, ...)")
+
     def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
              ) -> tuple[np.ndarray, int, int, list | tuple]:
+        if is_token_ids(hyps):
+            self._check_token_ids()
         hyps, refs = texts_of(hyps, refs)
         return super()._run(hyps, refs, threads, core)
 

@@ -124,6 +124,12 @@ class Dcs(Metric[DcsResult]):
             native_tok = c["tokenize"]
         return DcsCore(native_tok, c["lowercase"])
 
+    def _check_token_ids(self, core: Any = None) -> None:
+        if self._config["level"] == "char":
+            raise ConfigError("Dcs(level='char') reads characters, and token ids have none: "
+                              "use Dcs(level='word') for ids")
+        super()._check_token_ids(core)
+
     def _tokenizer_name(self) -> str:
         return "char" if self._config["level"] == "char" else str(self._config["tokenize"])
 

@@ -16,6 +16,7 @@ from mtalign._mtalign import InputError
 from mtalign.checks import check_ordered, check_stream_shape
 from mtalign.errors import MtalignWarning
 from mtalign.metrics.options import check_threads
+from mtalign.token_ids import hyp_ids, is_token_ids, line_sep_of, one_pair_arrays, ref_ids
 
 
 def as_list(obj: Any, name: str) -> list | tuple:
@@ -47,16 +48,20 @@ def warn_vanished(hv: list[int], rv: list[tuple[int, int]], tokenize: str,
 
 def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
               tokenize: str) -> tuple[np.ndarray, int, int, list | tuple]:
-    """Calls the native scorer on text or pre-tokenized input; warns about vanished text.
+    """Calls the native scorer on text, pre-tokenized input or token ids
+    (:class:`~mtalign.TokenIds`); warns about vanished text.
 
     Every batch call of a native scorer goes through here. Returns the native array (one
     statistics row per hypothesis), the numbers of hypotheses and references that produced
-    no tokens, and ``refs`` as a list.
+    no tokens, and ``refs`` as a list (for ids: one item per hypothesis, as long as its
+    reference set).
 
     >>> from mtalign._mtalign import ErrorRateCore
     >>> run_batch(ErrorRateCore("wer", "whitespace", False), ["a b"], ["a c"], None, "")[0]
     array([[1., 2.]])
     """
+    if is_token_ids(hyps):
+        return run_ids(core, hyps, refs, threads)
     hyps = as_list(hyps, "hyps")
     refs = as_list(refs, "refs")
     threads = check_threads(threads)
@@ -70,12 +75,32 @@ def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
     return arr, len(hv), len(rv), refs
 
 
+def run_ids(core: Any, hyps: Any, refs: Any, threads: int | None
+            ) -> tuple[np.ndarray, int, int, list[Any]]:
+    """:func:`run_batch` of token ids: ``hyps`` a :class:`~mtalign.TokenIds` or a list of 1-D
+    arrays, ``refs`` a ``TokenIds`` or a list (item i: a 1-D array or a list of them).
+    Nothing vanishes: an empty sequence is an empty text.
+
+    >>> import numpy as np
+    >>> from mtalign._mtalign import ErrorRateCore
+    >>> core = ErrorRateCore("wer", "whitespace", False)
+    >>> run_ids(core, [np.array([1, 2])], [np.array([1, 3])], None)[0]
+    array([[1., 2.]])
+    """
+    h = hyp_ids(hyps)
+    r, ends, shape = ref_ids(refs, len(h))
+    arr, _, _ = core.score_ids(h._native(), r._native(), ends, check_threads(threads),
+                               line_sep_of(h, refs))
+    return arr, 0, 0, shape
+
+
 def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int, Any]:
     """Scores one hypothesis against one reference (str) or several (list): the statistics
     row, whether the hypothesis / how many references produced no tokens, and ``refs`` as
     read (a str or a list).
 
-    Every ``sentence_score`` goes through here. Text goes to the one-pair call
+    Every ``sentence_score`` goes through here. Text and token ids (a 1-D array against
+    one array or a list of them) go to the one-pair call
     (``metric._one`` when ``core`` is the metric's own, else ``core.score_one``; no pool, no
     batch tables): the "row" is then what the native call makes of it (a flat list of floats,
     or the figures the metric's result is built from, e.g. WER's rate, errors and reference
@@ -101,8 +126,13 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int,
     elif isinstance(hyp, (list, tuple)):
         refs = as_list(refs, "refs")
         arr, hv, rv = core.score_tokens([hyp], [refs], None)
+    elif is_token_ids(hyp):
+        metric._check_token_ids(core)
+        h, arrays, refs = one_pair_arrays(hyp, refs)
+        return core.score_one_ids(h, arrays), 0, 0, refs
     else:
-        raise InputError(f"hyp must be a str or a list of str tokens (got {type(hyp).__name__})")
+        raise InputError(f"hyp must be a str, a list of str tokens or a 1-D array of token ids "
+                         f"(got {type(hyp).__name__})")
     if hv or rv:
         hv, rv = hv or [], rv or []  # the one-pair call gives None for an empty list
         warn_vanished(hv, rv, metric._tokenizer_name(), 4)

@@ -125,6 +125,13 @@ class Meteor(Metric[CorpusResult]):
                               f"(choose from: {', '.join(cls.PRESETS)})")
         return cls(**{**cls.PRESETS[name], **options})
 
+    def _check_token_ids(self, core: Any = None) -> None:
+        c = self._config
+        if any(stage != "exact" for stage in c["stages"]) or c["wordnet"] is not None:
+            raise ConfigError("Meteor's stem and synonym stages read words, and token ids are "
+                              "not words: score ids with Meteor(stages=['exact'])")
+        super()._check_token_ids(core)
+
     def _build(self, c: dict[str, Any]) -> MeteorCore:
         return MeteorCore(c["alpha"], c["beta"], c["gamma"], list(c["stages"]), c["wordnet"],
                           c["tokenize"])

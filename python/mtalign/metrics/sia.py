@@ -234,7 +234,7 @@ DEFAULT_MAX_WORDS = 20_000
 
 
 def positive_words(value: int) -> int:
-    """``max_words`` (SIA's and GTM's size limit) as given, or ConfigError below 1."""
+    """``max_words`` (the size limit of SIA, GTM and ROUGE) as given, or ConfigError below 1."""
     if value < 1:
         raise ConfigError(f"max_words must be a positive int or None (got {value!r})")
     return value

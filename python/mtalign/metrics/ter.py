@@ -12,11 +12,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign._mtalign import InputError, TerCore
+from mtalign._mtalign import ConfigError, InputError, TerCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.chrf import texts_of
 from mtalign.metrics.options import option
 from mtalign.metrics.results import CorpusResult
+from mtalign.token_ids import is_token_ids
 
 # Tercom's normalizations, as sacrebleu 2.6.0's TercomTokenizer writes them (Apache-2.0,
 # Memsource; after jhclark/tercom's Normalizer.java): the same patterns, in the same order.
@@ -269,8 +270,16 @@ class Ter(Metric[CorpusResult]):
     def _tokenizer_name(self) -> str:
         return "tercom"
 
+    def _check_token_ids(self, core: Any = None) -> None:
+        if self._python_tokenization():
+            raise ConfigError("Ter(normalized=True) and Ter(no_punct=True) rewrite text, and "
+                              "token ids are not text: score ids without them")
+        super()._check_token_ids(core)
+
     def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
              ) -> tuple[np.ndarray, int, int, list | tuple]:
+        if is_token_ids(hyps):
+            return super()._run(hyps, refs, threads, core)
         hyps, refs = texts_of(hyps, refs)
         if self._python_tokenization():
             hyps = self._texts(list(hyps))
@@ -279,6 +288,8 @@ class Ter(Metric[CorpusResult]):
         return super()._run(hyps, refs, threads, core)
 
     def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
+        if is_token_ids(hyp):
+            return super().sentence_score(hyp, refs)
         if isinstance(hyp, (list, tuple)):
             (hyp,), (refs,) = texts_of([hyp], [refs])
         if self._python_tokenization():

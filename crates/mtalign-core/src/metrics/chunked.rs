@@ -8,9 +8,14 @@
 //! ([`Metric::PAIR_LOCAL_IDS`]) gets bit-identical rows from chunk-local ids, with nothing
 //! serial between reading the texts and the result. The price: a text used by pairs of two
 //! chunks is tokenized twice, so callers keep the batch-wide path when texts repeat a lot.
+//!
+//! A metric that refuses pairs over a size limit ([`Metric::checks_pairs`]: ROUGE-W) checks
+//! a chunk's pairs on the token counts of its encoding, before any of them is scored: no
+//! second tokenization, and nothing at all for the configurations that check nothing.
 
 use crate::metrics::metric::{with_scratch, Metric, Pair};
 use crate::prefetch::prefetch_text;
+use crate::text::docs::Docs;
 use crate::text::encoder::{EncodedTexts, Encoder};
 use crate::text::intern::Vocab;
 use crate::text::refs::RefSets;
@@ -19,6 +24,20 @@ use hashbrown::HashTable;
 use rayon::prelude::*;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
+
+/// A pair the metric refuses ([`Metric::check_batch_pair`]): its index in the batch, and the
+/// refusal, which names it (`hyps[i]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// The pair's index in the batch.
+    pub pair: usize,
+    /// Why it is refused (the message names the pair).
+    pub error: Error,
+}
+
+/// What a chunk gives: its rows and the texts that vanished, or the refusal of its first
+/// pair (by index in the batch) over the metric's limit, when no pair of it was scored.
+pub type ChunkRows = std::result::Result<(Vec<f64>, Vec<usize>), Refusal>;
 
 /// Pairs per chunk: fixed, so no row depends on the thread count; large enough that a
 /// chunk's table pays for itself, small enough that its texts and ids stay in cache.
@@ -55,9 +74,10 @@ impl ChunkScratch {
         })
     }
 
-    /// Encodes the texts of the pairs `pairs` (indices into `hyps`) and fills their rows,
-    /// in that order, into `rows`; returns the batch indices of the chunk's texts that
-    /// vanished in tokenization.
+    /// Encodes the texts of the pairs `pairs` (indices into `hyps`; `names`: their indices
+    /// in the caller's batch) and fills their rows, in that order, into `rows`; returns the
+    /// batch indices of the chunk's texts that vanished in tokenization, or the refusal of
+    /// the first pair the metric refuses (then nothing is scored).
     #[allow(clippy::too_many_arguments)]
     fn score<'t, M: Metric>(
         &mut self,
@@ -68,9 +88,10 @@ impl ChunkScratch {
         hyps: &[u32],
         ref_sets: &RefSets,
         pairs: &[u32],
+        names: &[u32],
         rows: &mut [f64],
         cancel: &Option<interrupt::Flag>,
-    ) -> Result<Vec<usize>> {
+    ) -> Result<std::result::Result<Vec<usize>, Refusal>> {
         let width = metric.width();
         self.local.clear();
         self.origin.clear();
@@ -96,6 +117,11 @@ impl ChunkScratch {
             Vocab::Warm,
         );
         let docs = self.encoded.docs()?;
+        if metric.checks_pairs() {
+            if let Some(refusal) = self.first_refusal(metric, &docs, names) {
+                return Ok(Err(refusal));
+            }
+        }
         with_scratch(|scratch: &mut M::Scratch| {
             let mut start = 0;
             for (k, row) in rows.chunks_exact_mut(width).enumerate() {
@@ -108,18 +134,41 @@ impl ChunkScratch {
             }
         });
         let origin = &self.origin;
-        Ok(self
+        Ok(Ok(self
             .encoded
             .vanished
             .iter()
             .map(|&k| origin[k] as usize)
-            .collect())
+            .collect()))
+    }
+
+    /// The refusal of the chunk's pair of lowest batch index (`names`) that the metric
+    /// refuses, from the token counts of the chunk's encoding (`docs`).
+    fn first_refusal<M: Metric>(
+        &self,
+        metric: &M,
+        docs: &Docs<'_>,
+        names: &[u32],
+    ) -> Option<Refusal> {
+        let mut first: Option<Refusal> = None;
+        let mut start = 0;
+        for (k, &end) in self.ref_ends.iter().enumerate() {
+            let i = names[k] as usize;
+            if first.as_ref().is_none_or(|f| i < f.pair) {
+                let pair = Pair::new(docs, self.hyps[k], &self.refs[start..end]);
+                if let Err(error) = metric.check_batch_pair(pair, i) {
+                    first = Some(Refusal { pair: i, error });
+                }
+            }
+            start = end;
+        }
+        first
     }
 }
 
 /// Refuses a metric whose rows are not pair-local (chunk-local ids would change them).
 fn check_pair_local<M: Metric>() -> Result<()> {
-    if !M::PAIR_LOCAL_IDS || M::CHECKS_PAIRS {
+    if !M::PAIR_LOCAL_IDS {
         return Err(Error::Input(
             "this metric needs the batch-wide encoding (its rows are not pair-local)".into(),
         ));
@@ -131,7 +180,8 @@ fn check_pair_local<M: Metric>() -> Result<()> {
 /// `texts`), encoded by `encoder` chunk by chunk, and the sorted indices of the texts that
 /// vanished in tokenization: the rows [`crate::metrics::metric::statistics_batch`] gives
 /// over [`Encoder::encode_texts`]`(texts)`, bit for bit, for a metric with
-/// [`Metric::PAIR_LOCAL_IDS`] (an `Error::Input` for any other).
+/// [`Metric::PAIR_LOCAL_IDS`] (an `Error::Input` for any other). A pair the metric refuses
+/// is refused as that function refuses it: the one of lowest index, named `hyps[i]`.
 pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
     metric: &M,
     encoder: &Encoder,
@@ -167,13 +217,15 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
                 hyps,
                 ref_sets,
                 pairs,
+                pairs,
                 &mut chunk_rows,
                 &cancel,
             )
         });
         (chunk_rows, vanished)
     };
-    let chunks: Vec<(Vec<f64>, Result<Vec<usize>>)> = if order.len() <= CHUNK_PAIRS {
+    type Chunk = (Vec<f64>, Result<std::result::Result<Vec<usize>, Refusal>>);
+    let chunks: Vec<Chunk> = if order.len() <= CHUNK_PAIRS {
         vec![score_chunk(&order)]
     } else {
         order.par_chunks(CHUNK_PAIRS).map(score_chunk).collect()
@@ -181,9 +233,20 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
     if interrupt::is_set(&cancel) {
         return Err(Error::Interrupted);
     }
+    let mut scored = Vec::with_capacity(chunks.len());
+    for (rows, chunk) in chunks {
+        scored.push((rows, chunk?));
+    }
+    if let Some(refusal) = scored
+        .iter()
+        .filter_map(|(_, chunk)| chunk.as_ref().err())
+        .min_by_key(|r| r.pair)
+    {
+        return Err(refusal.error.clone());
+    }
     let mut vanished = Vec::new();
-    for (pairs, (chunk_rows, chunk_vanished)) in order.chunks(CHUNK_PAIRS).zip(chunks) {
-        vanished.extend(chunk_vanished?);
+    for (pairs, (chunk_rows, chunk_vanished)) in order.chunks(CHUNK_PAIRS).zip(scored) {
+        vanished.extend(chunk_vanished.unwrap_or_default());
         for (&i, row) in pairs.iter().zip(chunk_rows.chunks_exact(width)) {
             let i = i as usize;
             rows[i * width..(i + 1) * width].copy_from_slice(row);
@@ -201,16 +264,26 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
 /// these pairs within any batch, bit for bit (for a metric with pair-local ids; an
 /// `Error::Input` for any other): a caller that reads its pairs chunk by chunk (in
 /// [`grouped_order`], so a shared reference is encoded once) scores each as it is read.
+/// `names[i]` is pair i's index in the caller's batch: a pair the metric refuses is named
+/// by it, and the refusal of the lowest is returned in place of the rows (the caller keeps
+/// the lowest over its chunks).
 pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
     metric: &M,
     encoder: &Encoder,
     hyp_texts: &[&str],
     ref_texts: &[S],
     ref_sets: &RefSets,
-) -> Result<(Vec<f64>, Vec<usize>)> {
+    names: &[u32],
+) -> Result<ChunkRows> {
     check_pair_local::<M>()?;
     let n = hyp_texts.len();
     ref_sets.check(n)?;
+    if names.len() != n {
+        return Err(Error::Input(format!(
+            "{} pair names for {n} pairs",
+            names.len()
+        )));
+    }
     if (0..n).any(|i| {
         ref_sets
             .get(i)
@@ -222,7 +295,7 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
     let width = metric.width();
     let mut rows = vec![0.0; n * width];
     if width == 0 || n == 0 {
-        return Ok((rows, Vec::new()));
+        return Ok(Ok((rows, Vec::new())));
     }
     // Equal hypotheses (systems that agree on a segment) are encoded once: each is the
     // text of its first occurrence, numbered after the references (whose sets are then
@@ -254,9 +327,13 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
     let cancel = interrupt::current();
     let vanished = with_scratch(|s: &mut ChunkScratch| {
         s.score(
-            metric, &context, encoder, text_of, &hyps, ref_sets, &pairs, &mut rows, &cancel,
+            metric, &context, encoder, text_of, &hyps, ref_sets, &pairs, names, &mut rows, &cancel,
         )
     })?;
+    let vanished = match vanished {
+        Ok(vanished) => vanished,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
     if interrupt::is_set(&cancel) {
         return Err(Error::Interrupted);
     }
@@ -272,7 +349,7 @@ pub fn statistics_of_chunk<M: Metric, S: AsRef<str>>(
     out.extend((0..n).filter(|&i| is_vanished[(hyps[i] - n_refs) as usize]));
     out.sort_unstable();
     out.dedup();
-    Ok((rows, out))
+    Ok(Ok((rows, out)))
 }
 
 /// How many hypotheses ahead [`statistics_of_chunk`] asks for a text's first bytes.
@@ -441,7 +518,9 @@ mod tests {
                 .iter()
                 .for_each(|&i| part.push(sets.get(i as usize).iter().copied()));
             let (rows, gone) =
-                statistics_of_chunk(metric, encoder, &hyp_texts, texts, &part).unwrap();
+                statistics_of_chunk(metric, encoder, &hyp_texts, texts, &part, pairs)
+                    .unwrap()
+                    .unwrap();
             let n = pairs.len();
             for (k, &i) in pairs.iter().enumerate() {
                 let i = i as usize;

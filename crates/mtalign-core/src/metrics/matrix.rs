@@ -419,7 +419,7 @@ fn check_block<M: Metric>(metric: &M, docs: &Docs<'_>, block: &MatrixBlock) -> R
             "a symmetric matrix needs the hypotheses as their own single references".into(),
         ));
     }
-    if M::CHECKS_PAIRS {
+    if metric.checks_pairs() {
         for (i, &h) in block.hyps.iter().enumerate() {
             for j in 0..m {
                 metric

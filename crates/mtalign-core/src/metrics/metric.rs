@@ -80,11 +80,27 @@ pub trait Metric: Sync {
     /// Whether [`Metric::check_pair`] checks anything (the runner skips the pass if not).
     const CHECKS_PAIRS: bool = false;
 
+    /// Whether this configuration's [`Metric::check_pair`] checks anything: the
+    /// [`Metric::CHECKS_PAIRS`] of the type unless a metric checks only some configurations
+    /// (ROUGE: only its variants whose time grows faster than the length, under a limit).
+    fn checks_pairs(&self) -> bool {
+        Self::CHECKS_PAIRS
+    }
+
     /// Refuses a pair the metric cannot score within bounded time or memory (`Error::Input`
     /// saying why and what the limit is). Run on every pair, in order, before any work, so
     /// the first bad pair is the one named.
     fn check_pair(&self, _pair: Pair<'_>) -> Result<()> {
         Ok(())
+    }
+
+    /// [`Metric::check_pair`] of the pair of hypothesis `i` of a batch, the refusal naming
+    /// it `hyps[i]` (a metric may name its references too, `refs[i][k]`).
+    fn check_batch_pair(&self, pair: Pair<'_>, i: usize) -> Result<()> {
+        self.check_pair(pair).map_err(|e| match e {
+            Error::Input(m) => Error::Input(format!("hyps[{i}]: {m}")),
+            other => other,
+        })
     }
 
     /// Whether [`Metric::context`] reads `hyps` or `ref_sets` (matrices then build the flat
@@ -229,9 +245,9 @@ pub fn statistics_batch<M: Metric>(
         hyp: hyps[i],
         refs: ref_sets.get(i),
     };
-    if M::CHECKS_PAIRS {
+    if metric.checks_pairs() {
         for i in 0..hyps.len() {
-            check_pair_at(metric, pair(i), i)?;
+            metric.check_batch_pair(pair(i), i)?;
         }
     }
     let context = metric.context(docs, hyps, ref_sets);
@@ -265,14 +281,6 @@ pub fn statistics_batch<M: Metric>(
     Ok(out)
 }
 
-/// [`Metric::check_pair`] of the pair of hypothesis `i`, its refusal naming `hyps[i]`.
-fn check_pair_at<M: Metric>(metric: &M, pair: Pair<'_>, i: usize) -> Result<()> {
-    metric.check_pair(pair).map_err(|e| match e {
-        Error::Input(m) => Error::Input(format!("hyps[{i}]: {m}")),
-        other => other,
-    })
-}
-
 /// The statistics row of hypothesis `hyp` against the one set of `ref_sets`, into `row`
 /// (`metric.width()` long, zeroed): [`statistics_batch`] of that batch of one, on the
 /// calling thread, without the batch's own work (its row table, a cancellation handle, the
@@ -295,8 +303,8 @@ pub fn statistics_of_pair<M: Metric>(
         )));
     }
     let pair = Pair::new(docs, hyp, ref_sets.get(0));
-    if M::CHECKS_PAIRS {
-        check_pair_at(metric, pair, 0)?;
+    if metric.checks_pairs() {
+        metric.check_batch_pair(pair, 0)?;
     }
     let context = metric.context(docs, &[hyp], ref_sets);
     with_scratch(|scratch: &mut M::Scratch| metric.pair_statistics(&context, scratch, pair, row));

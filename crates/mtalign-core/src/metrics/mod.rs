@@ -8,6 +8,7 @@ pub mod chunked;
 pub mod dcs;
 pub mod error_rate;
 pub mod gtm;
+pub mod ids;
 pub mod matrix;
 pub mod meteor;
 pub mod metric;

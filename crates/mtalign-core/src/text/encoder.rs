@@ -3,12 +3,13 @@
 //! every metric, instead of one copied text runner per metric.
 
 use crate::text::docs::Docs;
+use crate::text::ids::{encode_ids, IdMapping, IdSeqs, LINE_BREAK};
 use crate::text::intern::{
     encode_texts, encode_texts_into, encode_tokens, Encoded, Sentences, Vocab, WARM_VOCAB,
 };
 use crate::text::stem::{stem_encoded, Stemmer};
 use crate::text::tokenize::{Tokenizer, TokenizerKind};
-use crate::Result;
+use crate::{Error, Result};
 
 /// Text → ids, as one metric configures it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,6 +196,68 @@ impl Encoder {
             ends: None,
             vanished: Vec::new(),
         }
+    }
+
+    /// Token ids (`parts`: hypotheses, then references; see [`crate::text::ids`]) as this
+    /// encoder gives the same ids written as text, space-joined, to a whitespace tokenizer,
+    /// with a line break in place of each `line_sep` id: texts of lines (`rougeLsum`) are
+    /// split there (empty lines dropped), other texts lose the separators. Ids have no
+    /// characters and no stems: a character tokenizer or a stemmer is refused.
+    pub fn encode_ids(
+        &self,
+        parts: &[IdSeqs<'_>],
+        mapping: IdMapping,
+        line_sep: Option<i64>,
+    ) -> Result<EncodedTexts> {
+        if matches!(
+            self.tokenizer.kind,
+            TokenizerKind::Char | TokenizerKind::Codepoint
+        ) {
+            return Err(Error::Config(
+                "a character-level metric cannot score token ids: ids have no characters \
+                 (decode them to text first)"
+                    .into(),
+            ));
+        }
+        if self.stemmer.is_some() {
+            return Err(Error::Config(
+                "token ids cannot be stemmed: they are not words (score them without stemming)"
+                    .into(),
+            ));
+        }
+        let mut encoded = encode_ids(parts, mapping, line_sep);
+        if !self.lines && line_sep.is_none() {
+            return Ok(EncodedTexts {
+                encoded,
+                ends: None,
+                vanished: Vec::new(),
+            });
+        }
+        let all = std::mem::take(&mut encoded.sentences);
+        let ids: usize = all.iter().map(<[u32]>::len).sum();
+        let mut lines = Sentences::with_capacity(ids, all.len());
+        // ends[d]: the lines of texts 0..=d (an empty line adds none).
+        let mut ends = Vec::with_capacity(all.len());
+        for ids in all.iter() {
+            for line in ids.split(|&id| id == LINE_BREAK) {
+                if !line.is_empty() {
+                    lines.extend_ids(line.iter().copied());
+                    if self.lines {
+                        lines.end_sentence();
+                    }
+                }
+            }
+            if !self.lines {
+                lines.end_sentence();
+            }
+            ends.push(lines.len());
+        }
+        encoded.sentences = lines;
+        Ok(EncodedTexts {
+            encoded,
+            ends: self.lines.then_some(ends),
+            vanished: Vec::new(),
+        })
     }
 
     fn stem(&self, encoded: &mut Encoded) {

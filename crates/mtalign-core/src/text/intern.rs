@@ -69,6 +69,41 @@ impl Sentences {
         self.ids.iter_mut().for_each(|id| *id = map[*id as usize]);
     }
 
+    /// Room for `ids` ids in `sentences` sentences.
+    pub fn with_capacity(ids: usize, sentences: usize) -> Self {
+        Self {
+            ids: Vec::with_capacity(ids),
+            ends: Vec::with_capacity(sentences),
+        }
+    }
+
+    /// Forgets every sentence, keeping the memory.
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.ends.clear();
+    }
+
+    /// Appends one id to the sentence being built ([`Sentences::end_sentence`] ends it).
+    #[inline]
+    pub fn push_id(&mut self, id: u32) {
+        self.ids.push(id);
+    }
+
+    /// Appends ids to the sentence being built.
+    pub fn extend_ids(&mut self, ids: impl IntoIterator<Item = u32>) {
+        self.ids.extend(ids);
+    }
+
+    /// Ends the sentence being built (its ids are those pushed since the last end).
+    pub fn end_sentence(&mut self) {
+        self.ends.push(self.ids.len());
+    }
+
+    /// The largest id of every sentence (None when there is none).
+    pub fn max_id(&self) -> Option<u32> {
+        self.ids.iter().copied().max()
+    }
+
     /// Builds sentences from id lists (tests, and callers that intern elsewhere).
     pub fn from_ids<S: AsRef<[u32]>>(sentences: &[S]) -> Self {
         let mut out = Sentences::default();

@@ -3,6 +3,7 @@
 pub mod distinct;
 pub mod docs;
 pub mod encoder;
+pub mod ids;
 pub mod intern;
 pub mod refs;
 pub mod stem;

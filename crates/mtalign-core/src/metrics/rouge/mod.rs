@@ -19,6 +19,7 @@ use crate::kernels::summary_lcs::SummaryLcsScratch;
 use crate::kernels::wlcs::WlcsScratch;
 use crate::metrics::metric::{statistics_batch, with_scratch, Metric, Pair, Prepared};
 use crate::metrics::rouge::rouge155::{round5, Wlcs155Scratch};
+use crate::metrics::sia::RAISE_LIMIT;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use std::collections::HashMap;
@@ -122,6 +123,18 @@ impl Variant {
         }
     }
 
+    /// Whether the variant's time can grow with the product of a pair's lengths past ROUGE's
+    /// budget at lengths users meet, so that it checks `max_words` (see
+    /// [`DEFAULT_MAX_WORDS`]). ROUGE-W's dynamic programme visits every cell of the grid;
+    /// ROUGE-S and SU (any distance) sweep each text once per common type repeated in it,
+    /// up to min(m, n)·(m + n) steps when many types repeat (every type twice a side:
+    /// 36 s for rougeS*, 23 s for rougeSU4 at 170,000 words). The others stay inside the
+    /// budget at 170,000 words a side (a 1 MB line): ROUGE-L and ROUGE-Lsum are
+    /// bit-parallel, 64 cells a step (1.2 s and 2.9 s), ROUGE-N is linear.
+    pub fn checks_size(self) -> bool {
+        matches!(self, Variant::Wlcs(_) | Variant::Skip { .. })
+    }
+
     /// Maps a count ratio to a score: f⁻¹ for ROUGE-W, the identity otherwise.
     fn finalize(self, ratio: f64) -> f64 {
         match self {
@@ -193,6 +206,16 @@ fn ratio(hit: f64, total: f64) -> f64 {
     }
 }
 
+/// The default of ROUGE's size limit (`max_words`): a hypothesis and a reference of m and n
+/// words are refused before any work when m·n > max_words² and a variant grows with that
+/// product ([`Variant::checks_size`]: ROUGE-W, ROUGE-S/SU). ROUGE-W's dynamic programme
+/// costs about a nanosecond a cell on the 2-core development machine under load (one pair:
+/// 2.8 s at 50,000 words a side, 11 s at 100,000, 32 s at 170,000, a 1 MB line; ROUGE-1.5.5's
+/// variant 1.4 s, 6.3 s and 44 s), ROUGE-S about as much per step of its at most 2·m·n, so
+/// the limit keeps a pair within the 10 s budget with room for the load, a second reference
+/// or a second variant (docs/reference.md, ROUGE "Size limit").
+pub const DEFAULT_MAX_WORDS: usize = 50_000;
+
 /// ROUGE's configuration: the variants scored together, β of the F-measure, how several
 /// references combine and which tool's conventions hold. Build it with [`RougeConfig::new`].
 #[derive(Debug, Clone, PartialEq)]
@@ -208,6 +231,8 @@ pub struct RougeConfig {
     pub jackknife: bool,
     /// Whose conventions the numbers follow (the paper's, ROUGE-1.5.5's, rouge-score's).
     pub compat: Compat,
+    /// The size limit (see [`DEFAULT_MAX_WORDS`]); `None`: no limit. Never changes a score.
+    pub max_words: Option<usize>,
 }
 
 impl RougeConfig {
@@ -243,7 +268,80 @@ impl RougeConfig {
             multi_ref,
             jackknife,
             compat,
+            max_words: Some(DEFAULT_MAX_WORDS),
         })
+    }
+
+    /// The same configuration with the size limit `max_words` (`None`: no limit).
+    pub fn with_max_words(self, max_words: Option<usize>) -> Result<Self> {
+        if max_words == Some(0) {
+            return Err(Error::Config(
+                "max_words must be a positive number of words, or None for no limit".into(),
+            ));
+        }
+        Ok(Self { max_words, ..self })
+    }
+
+    /// The largest grid (hypothesis words × reference words) a pair may have: max_words²,
+    /// when a variant checks it ([`Variant::checks_size`]).
+    fn grid_limit(&self) -> Option<u64> {
+        let words = self.max_words? as u64;
+        let checks = self.variants.iter().any(|v| v.checks_size());
+        checks.then(|| words.saturating_mul(words))
+    }
+
+    /// Refuses a pair whose hypothesis and a reference make a grid over
+    /// [`RougeConfig::grid_limit`], naming them `hyps[i]` and `refs[i][k]` for `at = Some(i)`
+    /// (else "the hypothesis" and "reference k"). Token counts only: nothing is read but the
+    /// lengths, and nothing is allocated unless the pair is refused.
+    fn check_size<'a>(
+        &self,
+        hyp: &[u32],
+        refs: impl Iterator<Item = &'a [u32]>,
+        at: Option<usize>,
+    ) -> Result<()> {
+        let Some(limit) = self.grid_limit() else {
+            return Ok(());
+        };
+        let m = hyp.len() as u64;
+        for (k, r) in refs.enumerate() {
+            let n = r.len() as u64;
+            if m.saturating_mul(n) > limit {
+                let max_words = self.max_words.unwrap_or_default();
+                let (hyp_name, ref_name) = match at {
+                    Some(i) => (format!("hyps[{i}]"), format!("refs[{i}][{k}]")),
+                    None => ("the hypothesis".into(), format!("reference {k}")),
+                };
+                return Err(Error::Input(format!(
+                    "{hyp_name} and {ref_name} have {m} × {n} words, over ROUGE's limit of \
+                     max_words² = {limit} word pairs for max_words={max_words} (the time of {} \
+                     grows with the product of the lengths); split the texts (into sentences, or \
+                     sections scored apart) or {RAISE_LIMIT}",
+                    self.checked_names()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The families of the configured variants that check the size limit, for its refusal
+    /// ("ROUGE-W", "ROUGE-W and ROUGE-SU").
+    fn checked_names(&self) -> String {
+        let mut families: Vec<&str> = Vec::new();
+        for v in &self.variants {
+            let family = match v {
+                Variant::Wlcs(_) => "ROUGE-W",
+                Variant::Skip {
+                    unigrams: false, ..
+                } => "ROUGE-S",
+                Variant::Skip { unigrams: true, .. } => "ROUGE-SU",
+                _ => continue,
+            };
+            if !families.contains(&family) {
+                families.push(family);
+            }
+        }
+        families.join(" and ")
     }
 
     fn prf(&self, variant: Variant, c: Counts) -> Prf {
@@ -496,6 +594,21 @@ impl Metric for RougeConfig {
 
     fn width(&self) -> usize {
         3 * self.variants.len()
+    }
+
+    /// Only under a limit and with a variant that checks it (ROUGE-W): every other
+    /// configuration has no pass over its pairs at all.
+    fn checks_pairs(&self) -> bool {
+        self.grid_limit().is_some()
+    }
+
+    fn check_pair(&self, pair: Pair<'_>) -> Result<()> {
+        self.check_size(pair.hyp(), pair.refs(), None)
+    }
+
+    /// Names the reference too (`refs[i][k]`), so the command line can give its file and line.
+    fn check_batch_pair(&self, pair: Pair<'_>, i: usize) -> Result<()> {
+        self.check_size(pair.hyp(), pair.refs(), Some(i))
     }
 
     /// One reference each way: the counts of (b, a) are those of (a, b) with the two totals
@@ -803,6 +916,95 @@ mod tests {
                 assert!(same, "{compat:?}, {threads} threads");
             }
         }
+    }
+
+    /// ROUGE-W and ROUGE-S/SU refuse a pair whose grid (hypothesis words × reference words)
+    /// is over max_words², before any work, naming it `hyps[i]` and `refs[i][k]` (the lowest
+    /// such pair of the batch, on the batch-wide and the chunked paths alike); other variants
+    /// check nothing, and a limit never changes a row.
+    #[test]
+    fn size_limit_refuses_the_first_grid_over_max_words_squared() {
+        use crate::metrics::chunked::{statistics_of_chunk, statistics_of_texts, CHUNK_PAIRS};
+        use crate::metrics::metric::statistics_batch;
+        use crate::text::encoder::Encoder;
+        use crate::text::tokenize::{Tokenizer, TokenizerKind};
+        let words = |n: usize| (0..n).map(|k| format!("w{}", k % 7)).collect::<Vec<_>>();
+        let text = |n: usize| words(n).join(" ");
+        // Pair 1 is 11 × 11 = 121 > 10², pair 700 is 101 × 1 = 101 > 100, pair 2 is 100 × 1.
+        let mut texts: Vec<String> = vec![text(3), text(11), text(100), text(1), text(101)];
+        texts.extend((0..CHUNK_PAIRS).map(|k| text(2 + k % 5)));
+        let n = 3 * CHUNK_PAIRS;
+        let mut hyps: Vec<u32> = (0..n).map(|i| 5 + (i % CHUNK_PAIRS) as u32).collect();
+        let mut sets = RefSets::new();
+        for i in 0..n {
+            let (h, refs): (u32, Vec<u32>) = match i {
+                1 => (1, vec![0, 1]),
+                2 => (2, vec![3]),
+                700 => (4, vec![3]),
+                _ => (hyps[i], vec![hyps[(i + 1) % n]]),
+            };
+            hyps[i] = h;
+            sets.push(refs);
+        }
+        let encoder = Encoder::plain(Tokenizer::new(TokenizerKind::Whitespace, false));
+        let encoded = encoder.encode_texts(&texts);
+        let docs = encoded.docs().unwrap();
+        let limited = |names: &[&str], max_words| {
+            let v = names.iter().map(|n| Variant::parse(n).unwrap()).collect();
+            RougeConfig::new(v, 1.0, MultiRef::Max, false, Compat::Paper)
+                .unwrap()
+                .with_max_words(max_words)
+                .unwrap()
+        };
+        let first = "hyps[1] and refs[1][1] have 11 × 11 words, over ROUGE's limit of \
+                     max_words² = 100 word pairs for max_words=10 (the time of ROUGE-W grows \
+                     with the product of the lengths)";
+        let w = limited(&["rouge1", "rougeW-1.2"], Some(10));
+        assert!(w.checks_pairs());
+        let refused = |e: Error| match e {
+            Error::Input(m) => m,
+            other => panic!("{other:?}"),
+        };
+        let batch = refused(statistics_batch(&w, &docs, &hyps, &sets).unwrap_err());
+        assert!(batch.starts_with(first), "{batch}");
+        assert!(batch.contains("max_words=None"), "{batch}");
+        for threads in [1, 3] {
+            let e = crate::pool::run(Some(threads), || {
+                statistics_of_texts(&w, &encoder, &texts, &hyps, &sets)
+            })
+            .unwrap()
+            .unwrap_err();
+            assert_eq!(refused(e), batch, "{threads} threads");
+        }
+        // A chunk names its pairs by their batch indices (pair 700 alone here).
+        let (hyp_texts, mut part) = (vec![texts[4].as_str(), texts[0].as_str()], RefSets::new());
+        part.push([3]);
+        part.push([0]);
+        let refusal = statistics_of_chunk(&w, &encoder, &hyp_texts, &texts, &part, &[700, 9])
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(refusal.pair, 700);
+        assert!(refused(refusal.error).starts_with("hyps[700] and refs[700][0] have 101 × 1"));
+        let s = limited(&["rougeSU4"], Some(10));
+        let e = refused(statistics_batch(&s, &docs, &hyps, &sets).unwrap_err());
+        assert!(e.contains("(the time of ROUGE-SU grows"), "{e}");
+        // Within the limit, without one, or with variants that check nothing: the same rows.
+        let names = ["rouge2", "rougeL", "rougeW-1.2", "rougeS*", "rougeSU4"];
+        let free = statistics_batch(&limited(&names, None), &docs, &hyps, &sets).unwrap();
+        let wide = statistics_batch(&limited(&names, Some(11)), &docs, &hyps, &sets).unwrap();
+        assert_eq!(free, wide);
+        let unchecked = limited(&["rouge2", "rougeL", "rougeLsum"], Some(1));
+        assert!(!unchecked.checks_pairs() && !limited(&names, None).checks_pairs());
+        let rows = statistics_batch(&unchecked, &docs, &hyps, &sets).unwrap();
+        let by_chunks = statistics_of_texts(&unchecked, &encoder, &texts, &hyps, &sets);
+        assert_eq!(rows, by_chunks.unwrap().0);
+        assert_eq!(
+            RougeConfig::new(vec![Variant::Lcs], 1.0, MultiRef::Max, false, Compat::Paper)
+                .unwrap()
+                .max_words,
+            Some(DEFAULT_MAX_WORDS)
+        );
+        assert!(limited(&["rougeL"], None).with_max_words(Some(0)).is_err());
     }
 
     #[test]
