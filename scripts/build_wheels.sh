@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Builds and checks what `pip install mtalign` gets: the abi3 wheel for manylinux2014 x86_64
-# (glibc >= 2.17) and the sdist (optionally a musllinux_1_2 attempt, see MTALIGN_WHEEL_MUSL).
-# The wheel is checked with `auditwheel show` (the policy it reports must be the one in the
-# file name) and installed into a fresh virtual environment (no system site packages) with no
-# cargo or rustc on PATH, where `mtalign demo` and a smoke test run; the sdist is installed into
-# another fresh environment (a source build: it needs Rust; built without LTO to save time,
-# since it checks what the sdist contains, not speed).
+# Builds and checks what `pip install mtalign` gets: the abi3 wheels for manylinux2014 x86_64
+# and aarch64 (glibc >= 2.17) and the sdist (optionally a musllinux_1_2 attempt, see
+# MTALIGN_WHEEL_MUSL). Each wheel is checked with `auditwheel show` (the policy it reports must
+# be the one in the file name). The x86_64 wheel is installed into a fresh virtual environment
+# (no system site packages) with no cargo or rustc on PATH, where `mtalign demo` and a smoke
+# test run and the reference numbers are written (scripts/wheel_scores.py); then it is
+# installed on every CPython 3.10-3.13 found (scripts/test_wheel_pythons.sh, a missing one
+# fails) and the aarch64 wheel runs under qemu-user (scripts/test_wheel_emulated.sh), both
+# compared with those numbers. The sdist is installed into fresh environments on two CPythons
+# (a source build: it needs Rust; built without LTO to save time, since it checks what the
+# sdist contains, not speed).
 #
 # Usage: bash scripts/build_wheels.sh [OUT_DIR]      (default: dist/)
 # Environment:
@@ -16,11 +20,15 @@
 #                          `libc.musl-x86_64.so.1`, so auditwheel calls it linux_x86_64 and the
 #                          script drops it; build musl wheels in the musllinux_1_2 container
 #                          (docs/release.md)
-#   MTALIGN_WHEEL_SDIST=0  skip the sdist install (the sdist is still built)
+#   MTALIGN_WHEEL_SDIST=0  skip the sdist installs (the sdist is still built)
+#   MTALIGN_WHEEL_AARCH64=0  skip the aarch64 wheel (a quick local run; never in CI)
 #   MTALIGN_WHEEL_FAST=1   build without LTO, 16 codegen units (checks the packaging in less
 #                          time; a release is built without it)
 # Needs: the Rust toolchain (rustup for the musl target), network access to PyPI (maturin,
-# ziglang, auditwheel and numpy are installed into a throwaway tools environment).
+# ziglang, auditwheel and numpy are installed into a throwaway tools environment) and, for the
+# aarch64 wheel, root on Debian 12 with access to Debian's archive (Debian's rustc-web and its
+# arm64 standard library: scripts/setup_aarch64_rust.sh; qemu-user-static and arm64 CPython:
+# scripts/test_wheel_emulated.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -31,7 +39,7 @@ PY=${PYTHON:-python3}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mtalign-wheels.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== [%ds] %s\n' "$SECONDS" "$*"; }
 fail() { printf 'build_wheels: FAILED: %s\n' "$*" >&2; exit 1; }
 
 if [[ ${MTALIGN_WHEEL_FAST:-0} == 1 ]]; then
@@ -79,6 +87,20 @@ step "manylinux2014 x86_64 wheel (maturin + zig)"
 "$TOOLS/maturin" build --release --zig --compatibility manylinux2014 --out "$OUT" --quiet
 GNU_WHEEL=$(ls "$OUT"/mtalign-"$VERSION"-cp310-abi3-*manylinux2014_x86_64*.whl)
 check_policy "$GNU_WHEEL"
+
+step "manylinux2014 aarch64 wheel (cross-compiled: maturin + zig, Debian's rustc-web)"
+AARCH64_WHEEL=""
+if [[ ${MTALIGN_WHEEL_AARCH64:-1} == 0 && ${CI:-} != true ]]; then
+    echo "skipped (MTALIGN_WHEEL_AARCH64=0)"
+else
+    # rustup's aarch64 standard library is not on an allowed registry; Debian's is.
+    aarch64_rustc=$(bash scripts/setup_aarch64_rust.sh "$WORK/aarch64-rust") ||
+        fail "no Rust compiler for aarch64 (scripts/setup_aarch64_rust.sh)"
+    RUSTC=$aarch64_rustc "$TOOLS/maturin" build --release --zig --compatibility manylinux2014 \
+        --target aarch64-unknown-linux-gnu --out "$OUT" --quiet
+    AARCH64_WHEEL=$(ls "$OUT"/mtalign-"$VERSION"-cp310-abi3-*manylinux2014_aarch64*.whl)
+    check_policy "$AARCH64_WHEEL"
+fi
 
 step "musllinux_1_2 x86_64 wheel"
 if [[ ${MTALIGN_WHEEL_MUSL:-0} != 1 ]]; then
@@ -157,9 +179,25 @@ step "install the manylinux wheel into a fresh venv with no Rust toolchain on PA
     "$WORK/wheel-env/bin/python" -m pip install --quiet --disable-pip-version-check \
         --only-binary :all: "$GNU_WHEEL"
     smoke "$WORK/wheel-env"
+    # The reference numbers every other install is compared with.
+    (cd "$WORK" && "$WORK/wheel-env/bin/python" "$ROOT/scripts/wheel_scores.py" "$WORK/x86_64.json")
 )
 
-step "install the sdist into a fresh venv (source build with the Rust toolchain)"
+step "the manylinux wheel on every CPython 3.10-3.13 found (and the sdist on the newest)"
+if [[ ${MTALIGN_WHEEL_SDIST:-1} == 0 ]]; then
+    bash scripts/test_wheel_pythons.sh "$GNU_WHEEL" "$WORK/x86_64.json"
+else
+    bash scripts/test_wheel_pythons.sh "$GNU_WHEEL" "$WORK/x86_64.json" "$SDIST"
+fi
+
+step "the aarch64 wheel under qemu-user, compared with x86_64"
+if [[ -z $AARCH64_WHEEL ]]; then
+    echo "skipped (no aarch64 wheel built)"
+else
+    bash scripts/test_wheel_emulated.sh "$AARCH64_WHEEL" "$WORK/x86_64.json"
+fi
+
+step "install the sdist into a fresh venv with $PY (source build with the Rust toolchain)"
 if [[ ${MTALIGN_WHEEL_SDIST:-1} == 0 ]]; then
     echo "skipped (MTALIGN_WHEEL_SDIST=0)"
 else

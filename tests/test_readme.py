@@ -19,15 +19,27 @@ README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 MARKDOWN = [README, *DOCS]
 MARKER = "<!-- runnable -->"
+# A block that runs after SAMPLE_PRELUDE: `hyps`, `refs` etc. from the shipped sample, as the
+# page says in words.
+SAMPLE_MARKER = "<!-- runnable: sample -->"
+# A block that is not run, and why (a file or package the test suite does not have).
+NOT_RUN = re.compile(r"^<!-- not run: (.+) -->$")
+SAMPLE_PRELUDE = (
+    "import mtalign\n"
+    "systems, refs = mtalign.demo.load_sample()\n"
+    "hyps = systems['Online-W']\n"
+    "hyp, ref = hyps[0], refs[0][0]\n"
+    "idx = list(range(0, len(hyps), 3))\n"
+)
 FENCE = re.compile(r"^(```+|~~~+)")
 
 
-def _runnable_blocks(path: Path) -> list[tuple[int, str]]:
-    """(line number, code) of each ```python block right after a ``<!-- runnable -->`` line."""
+def _runnable_blocks(path: Path, marker: str = MARKER) -> list[tuple[int, str]]:
+    """(line number, code) of each ```python block right after a ``marker`` line."""
     lines = path.read_text(encoding="utf-8").split("\n")
     blocks = []
     for i, line in enumerate(lines):
-        if line.strip() != MARKER:
+        if line.strip() != marker:
             continue
         assert lines[i + 1].strip() == "```python", f"{path.name}:{i + 1}: marker not before code"
         end = lines.index("```", i + 2)
@@ -36,6 +48,8 @@ def _runnable_blocks(path: Path) -> list[tuple[int, str]]:
 
 
 BLOCKS = [(path, line, code) for path in MARKDOWN for line, code in _runnable_blocks(path)]
+SAMPLE_BLOCKS = [(path, line, code) for path in MARKDOWN
+                 for line, code in _runnable_blocks(path, SAMPLE_MARKER)]
 
 
 def test_readme_has_runnable_blocks() -> None:
@@ -49,6 +63,28 @@ def test_runnable_block(path: Path, line: int, code: str, capsys: pytest.Capture
     run = compile(code, f"{path.name}:{line}", "exec")
     exec(run, {"__name__": "__readme__"})
     assert capsys.readouterr().out  # each block shows something
+
+
+@pytest.mark.parametrize("path,line,code", SAMPLE_BLOCKS,
+                         ids=[f"{p.name}:{n}" for p, n, _ in SAMPLE_BLOCKS])
+def test_runnable_block_on_the_sample(path: Path, line: int, code: str) -> None:
+    """Blocks that use `hyps`, `refs`, `hyp`, `ref` run with them taken from the sample."""
+    exec(compile(SAMPLE_PRELUDE + code, f"{path.name}:{line}", "exec"), {"__name__": "__doc__"})
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=[p.name for p in MARKDOWN])
+def test_every_python_block_runs_or_says_why_not(path: Path) -> None:
+    """The documentation site shows these pages: each ```python block on them is run by the
+    tests (one of the two markers) or carries ``<!-- not run: why -->``."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    unmarked = []
+    for i, line in enumerate(lines):
+        if line.strip() != "```python":
+            continue
+        before = lines[i - 1].strip() if i else ""
+        if before not in (MARKER, SAMPLE_MARKER) and not NOT_RUN.match(before):
+            unmarked.append(i + 1)
+    assert not unmarked, f"{path.name}: python blocks neither run nor excused at {unmarked}"
 
 
 def test_quick_example_is_ten_lines() -> None:

@@ -26,7 +26,7 @@ from twins import stem as twins_stem
 DATA = Path(__file__).resolve().parent / "data"
 WORDS = gzip.open(DATA / "english_words.txt.gz", "rt", encoding="utf-8").read().split()
 EXCEPTIONS = twins_stem.load_exceptions(
-    Path(__file__).resolve().parents[1] / "python" / "mtalign" / "data"
+    Path(__file__).resolve().parents[1] / "crates" / "mtalign-core" / "data"
     / "wordnet-2.0-exceptions.tsv")
 NLTK = nltk_porter.PorterStemmer()
 

@@ -1,4 +1,4 @@
-//! Options whose value is one name from a fixed list: [`choice_enum!`] writes the enum, its
+//! Options whose value is one name from a fixed list: `choice_enum!` writes the enum, its
 //! list of names, `parse` with the one error message, and `name`. A leaf: `text/` and
 //! `metrics/` declare their choices with it, and [`crate::options::CHOICES`] lists them all.
 

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+/// What can go wrong in the core; its `Display` is the message shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
     /// An option that cannot be used: unknown variant, `beta <= 0`, unknown tokenizer, ...
@@ -26,4 +27,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The core's result type.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -8,8 +8,12 @@
 //! result depends on the thread count.
 //!
 //! No `unsafe` but the prefetch hints of [`prefetch`], allowed there alone.
+//!
+//! The crate's README has a runnable example; `examples/decoder.rs` scores a decoder's
+//! candidates against references and makes a minimum-Bayes-risk choice per group.
 
 #![deny(unsafe_code)]
+#![warn(missing_docs)] // errors in CI: clippy and rustdoc run with -D warnings
 
 pub mod choice;
 pub mod error;
@@ -22,3 +26,8 @@ pub mod prefetch;
 pub mod text;
 
 pub use error::{Error, Result};
+
+// The crate README's example runs with the doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

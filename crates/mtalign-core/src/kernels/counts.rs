@@ -5,12 +5,16 @@
 /// `hyp_total` units of the hypothesis and `ref_total` units of the reference.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Counts {
+    /// Matched units, clipped.
     pub hit: f64,
+    /// Units of the hypothesis (the precision's denominator).
     pub hyp_total: f64,
+    /// Units of the reference (the recall's denominator).
     pub ref_total: f64,
 }
 
 impl Counts {
+    /// The counts `hit` out of `hyp_total` (hypothesis) and `ref_total` (reference).
     pub fn new(hit: f64, hyp_total: f64, ref_total: f64) -> Self {
         Self {
             hit,

@@ -88,6 +88,11 @@ pub fn distance_dp(a: &[u32], b: &[u32]) -> usize {
 }
 
 /// Levenshtein distance of one pair (convenience).
+///
+/// ```
+/// use mtalign_core::kernels::edit_distance::distance;
+/// assert_eq!(distance(&[1, 2, 3], &[1, 3, 4]), 2); // delete 2, insert 4
+/// ```
 pub fn distance(a: &[u32], b: &[u32]) -> usize {
     EditScratch::default().distance(a, b)
 }

@@ -37,6 +37,7 @@ fn advance(pv: &mut u64, mv: &mut u64, eq: u64, hin: i32) -> (u64, u64) {
 }
 
 impl BlockMyers {
+    /// An empty scratch (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }

@@ -31,6 +31,7 @@ pub struct LcsMatcher {
 const NONE: u32 = u32::MAX;
 
 impl LcsMatcher {
+    /// An empty matcher (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }
@@ -150,6 +151,11 @@ impl LcsMatcher {
 }
 
 /// LCS length with a fresh matcher (convenience; batch code reuses a matcher).
+///
+/// ```
+/// use mtalign_core::kernels::lcs::lcs_length;
+/// assert_eq!(lcs_length(&[1, 2, 3, 4], &[1, 3, 4, 2]), 3); // 1 3 4
+/// ```
 pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
     let mut m = LcsMatcher::new();
     m.prepare(a);

@@ -196,6 +196,7 @@ pub struct LongLcs {
 }
 
 impl LongLcs {
+    /// An empty scratch (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }

@@ -6,6 +6,8 @@
 
 use crate::kernels::counts::{clipped_intersection, clipped_intersection_by, Counts};
 
+/// Reusable buffers for clipped n-gram overlap: the prepared hypothesis's n-gram keys and
+/// the current reference's (see the module docs).
 #[derive(Debug, Default)]
 pub struct NgramScratch {
     n: usize,
@@ -42,6 +44,7 @@ fn sorted_positions(tokens: &[u32], n: usize, out: &mut Vec<u32>) {
 }
 
 impl NgramScratch {
+    /// An empty scratch (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }
@@ -80,6 +83,13 @@ impl NgramScratch {
 }
 
 /// Clipped n-gram overlap of one pair (convenience).
+///
+/// ```
+/// use mtalign_core::kernels::ngram::ngram_overlap;
+/// // Bigrams: (1 2) twice in the hypothesis but once in the reference, so it counts once.
+/// let c = ngram_overlap(&[1, 2, 1, 2], &[1, 2, 3], 2);
+/// assert_eq!((c.hit, c.hyp_total, c.ref_total), (1.0, 3.0, 2.0));
+/// ```
 pub fn ngram_overlap(hyp: &[u32], reference: &[u32], n: usize) -> Counts {
     let mut s = NgramScratch::new();
     s.prepare(hyp, n);

@@ -80,6 +80,7 @@ pub fn fits(t: &[u32]) -> bool {
 }
 
 impl RefClipTable {
+    /// An empty table (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }

@@ -89,6 +89,8 @@ impl Table {
     }
 }
 
+/// Dense ids for the n-grams of a set of texts: an n-gram is its (n-1)-gram prefix's id
+/// and its last token, so each id has a `parent` (see the module docs).
 #[derive(Debug, Default)]
 pub struct NgramIds {
     map: Table,
@@ -98,6 +100,7 @@ pub struct NgramIds {
 }
 
 impl NgramIds {
+    /// An empty table.
     pub fn new() -> Self {
         Self::default()
     }
@@ -113,6 +116,7 @@ impl NgramIds {
         self.parent.len()
     }
 
+    /// Whether no n-gram has an id yet.
     pub fn is_empty(&self) -> bool {
         self.parent.is_empty()
     }

@@ -83,6 +83,7 @@ fn sorted_keys(ids: impl DoubleEndedIterator<Item = u8>, order: usize, out: &mut
 }
 
 impl PackedNgrams {
+    /// An empty table (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }

@@ -31,7 +31,9 @@ pub struct RefNgrams {
 /// hypothesis.
 #[derive(Debug, Default)]
 pub struct HypNgrams {
+    /// The n-gram ids, in the hypothesis's order.
     pub ids: Vec<u32>,
+    /// `counts[i]`: how often n-gram `ids[i]` occurs in the hypothesis.
     pub counts: Vec<u32>,
     /// Per table id: the round it was last seen in, and its index in `ids`.
     stamp: Vec<u32>,
@@ -91,6 +93,7 @@ impl RefNgrams {
         self.order.len()
     }
 
+    /// Whether the table holds no n-gram.
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
     }

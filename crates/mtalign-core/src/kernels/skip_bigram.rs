@@ -42,6 +42,8 @@ const MAX_PREPARED_LEN: usize = 256;
 /// Prepared texts kept at once, one per distance (e.g. `rougeS4` and `rougeS*` together).
 const PREPARED_SLOTS: usize = 4;
 
+/// Reusable buffers for skip-bigram counts: prepared texts (one per distance) and the
+/// dense or sorted tables of the sweep (see the module docs).
 #[derive(Debug, Default)]
 pub struct SkipBigramScratch {
     max_gap: Option<usize>,
@@ -257,10 +259,13 @@ fn for_each_pair(local: &[u32], max_gap: Option<usize>, mut f: impl FnMut(u32, u
 }
 
 impl SkipBigramScratch {
+    /// An empty scratch (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Prepares `hyp` for skip-bigrams at most `max_gap` apart (`None`: any distance), with
+    /// unigrams counted too when `unigrams` (ROUGE-SU); later pairs against it reuse the work.
     pub fn prepare(&mut self, hyp: &[u32], max_gap: Option<usize>, unigrams: bool) {
         self.max_gap = max_gap;
         self.unigrams = unigrams;

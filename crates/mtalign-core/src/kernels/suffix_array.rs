@@ -12,8 +12,11 @@ use crate::interrupt::Poll;
 /// `lcp[r]`: the longest common prefix of the suffixes of ranks `r - 1` and `r` (0 at 0).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct SuffixArray {
+    /// `sa[r]`: where the suffix of rank `r` starts.
     pub sa: Vec<u32>,
+    /// `rank[p]`: the rank of the suffix starting at `p` (the inverse of `sa`).
     pub rank: Vec<u32>,
+    /// `lcp[r]`: the longest common prefix of the suffixes of ranks `r - 1` and `r` (0 at 0).
     pub lcp: Vec<u32>,
 }
 

@@ -11,6 +11,8 @@ use crate::kernels::counts::Counts;
 
 use crate::kernels::lcs_long::LongLcs;
 
+/// Reusable buffers for summary-level LCS (`rougeLsum`): the per-line LCS rows and the
+/// unused-occurrence counts (see the module docs).
 #[derive(Debug, Default)]
 pub struct SummaryLcsScratch {
     /// Bit-parallel LCS rows and rouge-score's traceback from them (`lcs_long.rs`).

@@ -30,6 +30,7 @@ pub struct WlcsScratch {
 }
 
 impl WlcsScratch {
+    /// An empty scratch (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }

@@ -90,12 +90,16 @@ impl Columns {
 /// columns where it falls.
 #[derive(Debug, Default, Clone)]
 pub struct RowMarks {
+    /// The columns where this row matches.
     pub matches: Vec<u32>,
+    /// `runs[i]`: the length of the run of consecutive matches ending at `matches[i]`.
     pub runs: Vec<u32>,
+    /// The columns `j` where this row falls: `c(i, j) < c(i, j-1)` (see the module docs).
     pub falls: Vec<u32>,
 }
 
 impl RowMarks {
+    /// Forgets the marks, keeping the memory.
     pub fn clear(&mut self) {
         self.matches.clear();
         self.runs.clear();

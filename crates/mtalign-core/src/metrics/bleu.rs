@@ -23,13 +23,20 @@ use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
 
+/// The highest n-gram order BLEU accepts.
 pub const MAX_ORDER: usize = 12;
 
+/// How zero or low n-gram precisions are smoothed (names in [`Smooth::NAMES`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Smooth {
+    /// No smoothing: a zero precision makes BLEU 0 (sacrebleu's `none`).
     None,
+    /// A zero match count becomes the smoothing value (sacrebleu's `floor`, default 0.1).
     Floor,
+    /// The smoothing value added to matches and totals of orders >= 2 (sacrebleu's `add-k`,
+    /// default 1).
     AddK,
+    /// Exponential decay of the zero-match precisions (sacrebleu's `exp`, its default).
     Exp,
     /// Lin & Och (2004): add one to matches and totals for n >= 2 (nltk's method2).
     Add1,
@@ -38,11 +45,20 @@ pub enum Smooth {
 }
 
 impl Smooth {
+    /// Every smoothing's name, as [`Smooth::parse`] accepts it.
     pub const NAMES: [&'static str; 12] = [
         "none", "floor", "add-k", "exp", "add1", "method1", "method2", "method3", "method4",
         "method5", "method6", "method7",
     ];
 
+    /// The smoothing named `name` (one of [`Smooth::NAMES`]); `Error::Config` otherwise.
+    ///
+    /// ```
+    /// use mtalign_core::metrics::bleu::Smooth;
+    /// assert_eq!(Smooth::parse("exp").unwrap(), Smooth::Exp);
+    /// assert_eq!(Smooth::parse("method3").unwrap(), Smooth::Method(3));
+    /// assert!(Smooth::parse("laplace").is_err());
+    /// ```
     pub fn parse(name: &str) -> Result<Self> {
         Ok(match name {
             "none" => Self::None,
@@ -87,7 +103,9 @@ choice_enum! {
     pub enum RefLength, "ref_length" {
         /// The reference length closest to the hypothesis length, the shorter on ties.
         Closest => "closest",
+        /// The shortest reference.
         Shortest => "shortest",
+        /// The mean reference length.
         Average => "average",
     }
 }
@@ -111,17 +129,37 @@ impl RefLength {
     }
 }
 
+/// BLEU's configuration: everything that changes a statistics row or a score. Build it with
+/// [`BleuConfig::new`], which checks every option.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BleuConfig {
+    /// The highest n-gram order (1..=[`MAX_ORDER`], 4 for BLEU-4).
     pub max_order: usize,
+    /// The smoothing.
     pub smooth: Smooth,
     /// The smoothing's parameter (see [`Smooth::default_value`]); NaN when it takes none.
     pub value: f64,
+    /// Which reference length enters the brevity penalty.
     pub ref_length: RefLength,
+    /// Orders with no hypothesis n-gram are left out of the mean (sacrebleu's
+    /// `effective_order`, on in its `sentence_bleu`).
     pub effective_order: bool,
 }
 
 impl BleuConfig {
+    /// A checked configuration: `max_order` in 1..=[`MAX_ORDER`], `smooth` one of
+    /// [`Smooth::NAMES`] with its parameter `value` (`None`: the smoothing's default; refused
+    /// for smoothings without one), `ref_length` one of `closest`, `shortest`, `average`.
+    ///
+    /// ```
+    /// use mtalign_core::metrics::bleu::BleuConfig;
+    /// // sacrebleu's corpus_bleu (and, with effective order, its sentence_bleu).
+    /// let bleu = BleuConfig::new(4, "exp", None, "closest", false)?;
+    /// assert_eq!(bleu.width(), 2 + 3 * 4);
+    /// assert!(BleuConfig::new(0, "exp", None, "closest", false).is_err());
+    /// assert!(BleuConfig::new(4, "none", Some(0.1), "closest", false).is_err());
+    /// # Ok::<(), mtalign_core::Error>(())
+    /// ```
     pub fn new(
         max_order: usize,
         smooth: &str,
@@ -587,10 +625,13 @@ pub fn stats_batch(
 pub struct BleuDetail {
     /// 0-100.
     pub score: f64,
+    /// The brevity penalty (0-1).
     pub bp: f64,
     /// Per order, the (smoothed) precision used, in percent.
     pub precisions: Vec<f64>,
+    /// Hypothesis length (tokens).
     pub sys_len: f64,
+    /// The reference length that entered the brevity penalty.
     pub ref_len: f64,
 }
 

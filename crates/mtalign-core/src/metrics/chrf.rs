@@ -30,10 +30,15 @@ use crate::{Error, Result};
 /// The longest character or word n-gram.
 pub const MAX_ORDER: usize = 12;
 
+/// chrF's configuration (sacrebleu's `CHRF`): chrF is `char_order` 6, `word_order` 0,
+/// `beta` 2; chrF++ has `word_order` 2. Build it with [`ChrfConfig::new`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChrfConfig {
+    /// The longest character n-gram (1..=[`MAX_ORDER`]).
     pub char_order: usize,
+    /// The longest word n-gram (0..=[`MAX_ORDER`]; 0: characters only).
     pub word_order: usize,
+    /// Recall is `beta` times as important as precision.
     pub beta: f64,
     /// Keep whitespace in character n-grams.
     pub whitespace: bool,
@@ -43,6 +48,16 @@ pub struct ChrfConfig {
 }
 
 impl ChrfConfig {
+    /// A checked configuration (orders in range, `beta` finite and > 0). Statistics are over
+    /// code points: encode texts with [`crate::text::tokenize::TokenizerKind::Codepoint`].
+    ///
+    /// ```
+    /// use mtalign_core::metrics::chrf::ChrfConfig;
+    /// let chrf = ChrfConfig::new(6, 0, 2.0, false, false)?; // sacrebleu's chrF
+    /// assert_eq!(chrf.width(), 3 * 6);
+    /// assert!(ChrfConfig::new(6, 0, 0.0, false, false).is_err());
+    /// # Ok::<(), mtalign_core::Error>(())
+    /// ```
     pub fn new(
         char_order: usize,
         word_order: usize,
@@ -270,7 +285,7 @@ struct ChrfRowScratch {
     words: RowCounts,
 }
 
-/// `[hyp, ref, match]` of orders `1..=k` from the matches per order, as [`Grams::against`]
+/// `[hyp, ref, match]` of orders `1..=k` from the matches per order, as `Grams::against`
 /// writes them.
 fn orders_row(hits: &[u32], k: usize, hyp_len: usize, ref_len: usize, out: &mut [f64]) {
     for n in 1..=k {
@@ -424,7 +439,7 @@ impl Metric for ChrfConfig {
 
     /// Matches are symmetric for one reference; the n-gram totals are the other side's
     /// (and the hypothesis total is 0 where the reference has no n-gram of that order, as
-    /// [`Grams::against`] writes it).
+    /// `Grams::against` writes it).
     fn has_mirror(&self) -> bool {
         true
     }

@@ -29,7 +29,9 @@ use std::hash::BuildHasher;
 /// refusal, which names it (`hyps[i]`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Refusal {
+    /// The pair's index in the batch.
     pub pair: usize,
+    /// Why it is refused (the message names the pair).
     pub error: Error,
 }
 

@@ -32,8 +32,11 @@ mod long;
 /// authors' code: the run covers x[x_end-len..x_end]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block {
+    /// The block's length (symbols).
     pub len: u32,
+    /// Where the block ends in `x` (exclusive).
     pub x_end: u32,
+    /// Where the block ends in `y` (exclusive).
     pub y_end: u32,
 }
 
@@ -99,7 +102,7 @@ pub fn check_pair_length(what: &str, hyp: usize, reference: usize) -> Option<Str
     })
 }
 
-/// The number of (i, j) with x[i] == y[j], in O(|x| + |y|) (sorted copies, merged).
+/// The number of (i, j) with `x[i] == y[j]`, in O(|x| + |y|) (sorted copies, merged).
 pub fn matching_cells(x: &[u32], y: &[u32]) -> u64 {
     let (mut a, mut b) = (x.to_vec(), y.to_vec());
     a.sort_unstable();
@@ -418,6 +421,7 @@ fn keep_if_free(
 pub type DcsScores = [f64; 4];
 
 impl DcsScratch {
+    /// An empty scratch (buffers grow on first use and are kept).
     pub fn new() -> Self {
         Self::default()
     }
@@ -620,7 +624,7 @@ impl DcsScratch {
 
     /// Scores of reference `x` and candidate `y`.
     ///
-    /// Pairs with many matching cells per symbol ([`takes_long_path`]) select their blocks
+    /// Pairs with many matching cells per symbol (`takes_long_path`) select their blocks
     /// on the suffix-array path (`dcs/long.rs`), which never meets a run that cannot be
     /// kept; the kept blocks are the same, in the same order (proptests below).
     pub fn dcs(&mut self, x: &[u32], y: &[u32]) -> DcsScores {

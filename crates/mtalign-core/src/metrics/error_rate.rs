@@ -20,7 +20,10 @@ use crate::Result;
 choice_enum! {
     /// Which error rate: word error rate (edit distance) or position-independent (bag of words).
     pub enum ErrorRate, "error rate" {
+        /// Word error rate: word-level edit distance / reference length.
         Wer => "wer",
+        /// Position-independent error rate: max(|hyp|, |ref|) minus the bag-of-words overlap,
+        /// over the reference length.
         Per => "per",
     }
 }
@@ -44,6 +47,7 @@ pub fn rate(errors: f64, ref_len: f64) -> f64 {
     }
 }
 
+/// Reusable buffers of one thread (edit distance rows, bags of words).
 #[derive(Debug, Default)]
 pub struct Scratch {
     edit: EditScratch,

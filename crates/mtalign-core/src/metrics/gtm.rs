@@ -33,8 +33,11 @@ pub const MAX_EXPONENT: f64 = 64.0;
 /// is refused by name: the greedy matcher keeps one entry per maximal diagonal of hits.
 pub const MAX_HITS: u64 = 1 << 26;
 
+/// GTM's configuration (Turian et al. 2003): the run-length exponent `e` of the maximum
+/// matching size.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GtmConfig {
+    /// The exponent `e`: 1 counts matched words, larger values reward longer runs.
     pub exponent: f64,
     /// The time limit of a pair ([`Metric::check_pair`]): at most this many words in a text
     /// and [`max_identical_pairs`] hits with a reference. `None` (the default here; Python's
@@ -43,6 +46,7 @@ pub struct GtmConfig {
 }
 
 impl GtmConfig {
+    /// A checked configuration: `exponent` finite, in 1..=[`MAX_EXPONENT`].
     pub fn new(exponent: f64) -> Result<Self> {
         if !(exponent.is_finite() && (1.0..=MAX_EXPONENT).contains(&exponent)) {
             return Err(Error::Config(format!(

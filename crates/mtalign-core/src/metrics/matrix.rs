@@ -32,7 +32,9 @@ pub const MATRIX_INLINE_CELLS: usize = 4096;
 /// One block: hypotheses (text indices) × columns (reference sets of text indices).
 #[derive(Debug, Clone, Default)]
 pub struct MatrixBlock {
+    /// The hypotheses, the rows (text indices).
     pub hyps: Vec<u32>,
+    /// The columns: each a reference set (text indices) every hypothesis is scored against.
     pub cols: RefSets,
     /// Columns are the hypotheses themselves (checked); unordered pairs scored once when
     /// the metric allows.
@@ -199,6 +201,25 @@ pub fn statistics_matrices<M: Metric>(
 /// runs, so memory is `n·m` numbers, not `n·m·width`. Each cell's number is `score` of the
 /// same statistics [`statistics_matrices`] gives (mirrored ones included), so both agree
 /// bit for bit, for any thread count.
+///
+/// ```
+/// use mtalign_core::metrics::bleu::{sentence_score, BleuConfig};
+/// use mtalign_core::metrics::matrix::{scores_matrices, MatrixBlock};
+/// use mtalign_core::text::{docs::Docs, intern::encode_texts};
+/// use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+///
+/// // Three samples of one source sentence, each scored against the others (MBR).
+/// let samples = ["the cat sat on the mat", "the cat sat on a mat", "a dog ran"];
+/// let enc = encode_texts(&Tokenizer::new(TokenizerKind::Sacre13a, false), &samples);
+/// let docs = Docs::single_lines(&enc.sentences);
+/// let bleu = BleuConfig::new(4, "exp", None, "closest", true)?;
+/// let block = MatrixBlock::symmetric(vec![0, 1, 2]);
+/// let m = scores_matrices(&bleu, &docs, &[block], &|row| sentence_score(&bleu, row))?;
+/// assert_eq!(m.len(), 9); // row-major 3 x 3
+/// assert!((m[0] - 100.0).abs() < 1e-9); // a sample against itself
+/// assert!(m[1] > m[2]); // sample 0 is closer to sample 1 than to sample 2
+/// # Ok::<(), mtalign_core::Error>(())
+/// ```
 pub fn scores_matrices<M: Metric>(
     metric: &M,
     docs: &Docs<'_>,

@@ -207,6 +207,31 @@ pub const INLINE_PAIRS: usize = 64;
 /// Statistics rows of hypotheses `hyps[i]` (text indices into `docs`) against the texts
 /// `ref_sets.get(i)`: row-major, `metric.width()` per hypothesis. Runs on the current rayon
 /// pool, or inline for small batches; the result never depends on the thread count.
+///
+/// ```
+/// use mtalign_core::metrics::chrf::ChrfConfig;
+/// use mtalign_core::metrics::metric::statistics_batch;
+/// use mtalign_core::text::{docs::Docs, intern::encode_texts, refs::RefSets};
+/// use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+///
+/// let texts = ["the cat sat", "a cat sat", "the cat sat"]; // 2 hypotheses, 1 reference
+/// let enc = encode_texts(&Tokenizer::new(TokenizerKind::Codepoint, false), &texts);
+/// let docs = Docs::single_lines(&enc.sentences);
+/// let mut refs = RefSets::new();
+/// refs.push([2]);
+/// refs.push([2]);
+/// let chrf = ChrfConfig::new(6, 0, 2.0, false, false)?;
+/// let rows = statistics_batch(&chrf, &docs, &[0, 1], &refs)?;
+/// let scores: Vec<f64> = rows.chunks(chrf.width()).map(|r| chrf.score(r)).collect();
+/// assert_eq!(scores[0], 100.0);
+/// assert!(scores[1] < 100.0);
+/// // Rows add up: the corpus score is the score of the summed rows.
+/// let corpus: Vec<f64> = (0..chrf.width()).map(|c| rows[c] + rows[chrf.width() + c]).collect();
+/// assert!(chrf.score(&corpus) > scores[1]);
+/// // A hypothesis without a reference set is refused.
+/// assert!(statistics_batch(&chrf, &docs, &[0, 1, 2], &refs).is_err());
+/// # Ok::<(), mtalign_core::Error>(())
+/// ```
 pub fn statistics_batch<M: Metric>(
     metric: &M,
     docs: &Docs<'_>,

@@ -20,8 +20,10 @@ use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
 
+/// The highest n-gram order NIST accepts.
 pub const MAX_ORDER: usize = 12;
 
+/// `Error::Config` unless `n` is an order in 1..=[`MAX_ORDER`].
 pub fn check_order(n: usize) -> Result<()> {
     if (1..=MAX_ORDER).contains(&n) {
         Ok(())
@@ -72,6 +74,8 @@ impl InfoWeights {
     }
 }
 
+/// Reusable buffers of one thread: n-gram tables of the references and of the hypothesis,
+/// and a sentence's own weights.
 #[derive(Debug, Default)]
 pub struct NistScratch {
     /// A sentence's own weights (sentence-level NIST).
@@ -278,6 +282,8 @@ pub struct Nist {
 }
 
 impl Nist {
+    /// NIST up to `max_order` (nltk's default 5), with the batch's weights (`corpus_weights`)
+    /// or each sentence's own.
     pub fn new(max_order: usize, corpus_weights: bool) -> Result<Self> {
         check_order(max_order)?;
         Ok(Self {
@@ -291,6 +297,7 @@ impl Nist {
         self.corpus_weights
     }
 
+    /// The highest n-gram order.
     pub fn max_order(&self) -> usize {
         self.max_order
     }
@@ -318,7 +325,7 @@ impl Metric for Nist {
     }
 
     /// Sentence NIST: the references' n-grams and each leave-one-out set's weights built
-    /// once per reference list ([`NistScratch::leave_one_out`]).
+    /// once per reference list (`NistScratch::leave_one_out`).
     fn has_leave_one_out(&self) -> bool {
         !self.corpus_weights
     }

@@ -46,7 +46,9 @@ pub enum Scoring<'a> {
 /// Source sentences: each one's candidates and references (text indices), CSR-style.
 #[derive(Debug, Clone, Default)]
 pub struct Lists {
+    /// Per source sentence: its candidates (text indices).
     pub candidates: RefSets,
+    /// Per source sentence: its references (text indices).
     pub references: RefSets,
 }
 

@@ -12,13 +12,18 @@ use crate::text::refs::RefSets;
 use crate::{Error, Result};
 use rustc_hash::FxHashMap;
 
+/// RIBES's configuration: the exponents of unigram precision (`alpha`) and of the brevity
+/// penalty (`beta`); nltk's defaults are 0.25 and 0.10.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RibesConfig {
+    /// The exponent of unigram precision.
     pub alpha: f64,
+    /// The exponent of the brevity penalty.
     pub beta: f64,
 }
 
 impl RibesConfig {
+    /// A checked configuration (both exponents finite and >= 0).
     pub fn new(alpha: f64, beta: f64) -> Result<Self> {
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
             if !(v.is_finite() && v >= 0.0) {

@@ -30,10 +30,15 @@ const INF: i64 = 10_000_000_000_000_000;
 /// One step of the edit script (hypothesis → reference).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
+    /// Both words equal (no edit).
     Nop,
+    /// A substitution.
     Sub,
+    /// An insertion (a reference word).
     Ins,
+    /// A deletion (a hypothesis word).
     Del,
+    /// A cell outside the beam, never computed (sacrebleu's untouched cells).
     Undef,
 }
 
@@ -41,6 +46,7 @@ pub enum Op {
 /// operation counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TerConfig {
+    /// Widen the row with the operation counts (insertions, deletions, substitutions, shifts).
     pub ops: bool,
 }
 
@@ -48,9 +54,13 @@ pub struct TerConfig {
 /// the edit distance after the shifts, and adding `shifts` gives TER's edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct EditCounts {
+    /// Reference words missing from the hypothesis.
     pub insertions: usize,
+    /// Hypothesis words missing from the reference.
     pub deletions: usize,
+    /// Words replaced.
     pub substitutions: usize,
+    /// Block moves (each one edit whatever its length).
     pub shifts: usize,
 }
 
@@ -75,9 +85,13 @@ impl EditCounts {
 /// (sacrebleu's `_perform_shift` arguments), and the hypothesis after it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shift {
+    /// The first word moved (an index into the hypothesis before the shift).
     pub start: usize,
+    /// How many words are moved.
     pub length: usize,
+    /// Where they go (sacrebleu's `target`).
     pub target: usize,
+    /// The hypothesis after the shift.
     pub words: Vec<u32>,
 }
 
@@ -91,6 +105,7 @@ pub struct Explanation {
     /// The edit script of `words` into the reference: `Nop`/`Sub` take a word of each,
     /// `Del` a hypothesis word, `Ins` a reference word.
     pub trace: Vec<Op>,
+    /// The edit counts (TER = `counts.edits()` / reference length).
     pub counts: EditCounts,
 }
 

@@ -18,6 +18,7 @@ pub struct DistinctTexts<'a> {
 }
 
 impl<'a> DistinctTexts<'a> {
+    /// An empty set with room for `texts` strings.
     pub fn with_capacity(texts: usize) -> Self {
         Self {
             texts: Vec::with_capacity(texts),
@@ -57,10 +58,12 @@ impl<'a> DistinctTexts<'a> {
         (id, true)
     }
 
+    /// The number of distinct texts.
     pub fn len(&self) -> usize {
         self.texts.len()
     }
 
+    /// Whether there is no text.
     pub fn is_empty(&self) -> bool {
         self.texts.is_empty()
     }

@@ -54,10 +54,12 @@ impl<'a> Docs<'a> {
         self.vocab
     }
 
+    /// The number of texts.
     pub fn len(&self) -> usize {
         self.ends.map_or(self.lines.len(), |e| e.len())
     }
 
+    /// Whether there is no text.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -14,6 +14,7 @@ use crate::{Error, Result};
 /// Text → ids, as one metric configures it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Encoder {
+    /// How text is split into tokens.
     pub tokenizer: Tokenizer,
     /// Stems every distinct token once (ROUGE's `stem=True`).
     pub stemmer: Option<Stemmer>,
@@ -25,6 +26,7 @@ pub struct Encoder {
 /// (non-space characters but no token).
 #[derive(Debug, Clone, Default)]
 pub struct EncodedTexts {
+    /// The ids, by line when the encoder splits lines.
     pub encoded: Encoded,
     /// Text `d` is lines `ends[d-1]..ends[d]` (None: every text is one line).
     ends: Option<Vec<usize>>,

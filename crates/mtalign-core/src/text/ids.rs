@@ -22,13 +22,21 @@ use rustc_hash::FxHashMap;
 /// Integer ids of one buffer, borrowed, in the width the caller holds them.
 #[derive(Debug, Clone, Copy)]
 pub enum IdData<'a> {
+    /// Signed bytes.
     I8(&'a [i8]),
+    /// Signed 16-bit ids.
     I16(&'a [i16]),
+    /// Signed 32-bit ids.
     I32(&'a [i32]),
+    /// Signed 64-bit ids.
     I64(&'a [i64]),
+    /// Unsigned bytes.
     U8(&'a [u8]),
+    /// Unsigned 16-bit ids.
     U16(&'a [u16]),
+    /// Unsigned 32-bit ids.
     U32(&'a [u32]),
+    /// Unsigned 64-bit ids.
     U64(&'a [u64]),
 }
 
@@ -80,10 +88,12 @@ id_key!(i8, i16, i32, i64, u8, u16, u32, u64);
 pub const DIRECT_LIMIT: u32 = 1 << 21;
 
 impl IdData<'_> {
+    /// The number of ids.
     pub fn len(&self) -> usize {
         with_slice!(self, |s| s.len())
     }
 
+    /// Whether there is no id.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -139,6 +149,7 @@ impl<'a> IdSeqs<'a> {
         self.lengths.len()
     }
 
+    /// Whether there is no sequence.
     pub fn is_empty(&self) -> bool {
         self.lengths.is_empty()
     }

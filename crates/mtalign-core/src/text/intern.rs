@@ -23,19 +23,23 @@ pub struct Sentences {
 }
 
 impl Sentences {
+    /// The number of sentences.
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
+    /// Whether there is no sentence.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
 
+    /// The token ids of sentence `i`.
     pub fn get(&self, i: usize) -> &[u32] {
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
         &self.ids[start..self.ends[i]]
     }
 
+    /// The token ids of each sentence, in order.
     pub fn iter(&self) -> impl Iterator<Item = &[u32]> + '_ {
         (0..self.len()).map(move |i| self.get(i))
     }
@@ -114,6 +118,7 @@ impl Sentences {
 /// The result of encoding a batch.
 #[derive(Debug, Clone, Default)]
 pub struct Encoded {
+    /// The token ids of each text.
     pub sentences: Sentences,
     /// Number of distinct tokens (ids are `0..vocab_size`).
     pub vocab_size: usize,
@@ -263,6 +268,7 @@ impl ShortTable {
 }
 
 impl StrTable {
+    /// An empty table with room for `strings` strings.
     pub fn with_capacity(strings: usize) -> Self {
         Self {
             table: HashTable::with_capacity(strings),
@@ -273,14 +279,17 @@ impl StrTable {
         }
     }
 
+    /// The number of distinct strings.
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
+    /// Whether the table holds no string.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
 
+    /// The string of `id` (an id the table gave).
     pub fn get(&self, id: u32) -> &str {
         str_at(&self.text, &self.ends, id)
     }
@@ -803,6 +812,15 @@ fn map_chunks<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) -> Ve
 }
 
 /// Tokenizes and interns `texts`. Runs on the current rayon pool.
+///
+/// ```
+/// use mtalign_core::text::intern::encode_texts;
+/// use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+/// let enc = encode_texts(&Tokenizer::new(TokenizerKind::Whitespace, true), &["a b", "B c"]);
+/// assert_eq!(enc.sentences.get(0), [0, 1]);
+/// assert_eq!(enc.sentences.get(1), [1, 2]); // "b" is "B" lowercased: the same id
+/// assert_eq!((enc.vocab_size, enc.vocab.get(2)), (3, "c"));
+/// ```
 pub fn encode_texts<S: AsRef<str> + Sync>(tokenizer: &Tokenizer, texts: &[S]) -> Encoded {
     if matches!(
         tokenizer.kind,

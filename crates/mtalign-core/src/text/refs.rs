@@ -18,6 +18,7 @@ impl Default for RefSets {
 }
 
 impl RefSets {
+    /// No sets yet.
     pub fn new() -> Self {
         // Room for one set: a one-pair call pushes it without reallocating.
         let mut offsets = Vec::with_capacity(2);
@@ -28,6 +29,7 @@ impl RefSets {
         }
     }
 
+    /// Appends the next hypothesis's set: the text indices of its references.
     pub fn push(&mut self, refs: impl IntoIterator<Item = u32>) {
         self.members.extend(refs);
         self.offsets.push(self.members.len());
@@ -39,14 +41,17 @@ impl RefSets {
         self.members.clear();
     }
 
+    /// The number of sets (one per hypothesis).
     pub fn len(&self) -> usize {
         self.offsets.len() - 1
     }
 
+    /// Whether there is no set.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// The references of hypothesis `i`.
     pub fn get(&self, i: usize) -> &[u32] {
         &self.members[self.offsets[i]..self.offsets[i + 1]]
     }

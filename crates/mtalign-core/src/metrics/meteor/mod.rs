@@ -37,16 +37,22 @@ mod warm_keys;
 /// The configuration: weights and the stages run.
 #[derive(Debug, Clone)]
 pub struct MeteorConfig {
+    /// The weight of precision in the harmonic mean (nltk's `alpha`, 0.9).
     pub alpha: f64,
+    /// The fragmentation penalty's exponent (nltk's `beta`, 3).
     pub beta: f64,
+    /// The fragmentation penalty's weight (nltk's `gamma`, 0.5).
     pub gamma: f64,
+    /// Run the exact-match stage.
     pub exact: bool,
+    /// Run the stem stage (Porter, as nltk).
     pub stem: bool,
     /// The synonym stage's WordNet (None: no synonym stage).
     pub wordnet: Option<Arc<WordNet>>,
 }
 
 impl MeteorConfig {
+    /// A checked configuration (weights in range; at least one stage).
     pub fn new(
         alpha: f64,
         beta: f64,

@@ -37,7 +37,9 @@ pub enum Variant {
     Wlcs(f64),
     /// ROUGE-S / ROUGE-SU (`rougeS4`, `rougeS*`, `rougeSU4`, `rougeSU*`).
     Skip {
+        /// At most this many words apart (`None`: any distance, `rougeS*`).
         max_gap: Option<usize>,
+        /// Unigrams count too (ROUGE-SU).
         unigrams: bool,
     },
     /// Summary-level LCS over the lines of a text, as rouge-score defines it (`rougeLsum`).
@@ -54,6 +56,16 @@ const VARIANT_HELP: &str = "expected rouge1..rouge9, rougeL, rougeLsum, rougeW-<
      rougeS<d>, rougeS*, rougeSU<d>, rougeSU*";
 
 impl Variant {
+    /// The variant named `name` (`rouge1`..`rouge9`, `rougeL`, `rougeLsum`, `rougeW-1.2`,
+    /// `rougeS4`, `rougeS*`, `rougeSU4`, ...); `Error::Config` otherwise.
+    ///
+    /// ```
+    /// use mtalign_core::metrics::rouge::Variant;
+    /// assert_eq!(Variant::parse("rouge2")?, Variant::Ngram(2));
+    /// assert_eq!(Variant::parse("rougeS*")?, Variant::Skip { max_gap: None, unigrams: false });
+    /// assert!(Variant::parse("bleu").is_err());
+    /// # Ok::<(), mtalign_core::Error>(())
+    /// ```
     pub fn parse(name: &str) -> Result<Self> {
         let unknown = || Error::Config(format!("unknown variant '{name}' ({VARIANT_HELP})"));
         let rest = name.strip_prefix("rouge").ok_or_else(unknown)?;
@@ -162,8 +174,11 @@ choice_enum! {
 /// Precision, recall and F of one variant.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Prf {
+    /// Precision (0-1).
     pub precision: f64,
+    /// Recall (0-1).
     pub recall: f64,
+    /// F with the configuration's β ([`f_measure`]).
     pub fmeasure: f64,
 }
 
@@ -201,18 +216,28 @@ fn ratio(hit: f64, total: f64) -> f64 {
 /// or a second variant (docs/reference.md, ROUGE "Size limit").
 pub const DEFAULT_MAX_WORDS: usize = 50_000;
 
+/// ROUGE's configuration: the variants scored together, β of the F-measure, how several
+/// references combine and which tool's conventions hold. Build it with [`RougeConfig::new`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct RougeConfig {
+    /// The variants, one score each, in this order.
     pub variants: Vec<Variant>,
+    /// β of the F-measure (1: F1).
     pub beta: f64,
+    /// How the scores against several references become one.
     pub multi_ref: MultiRef,
+    /// Jackknifing: with N >= 2 references, the mean of P, R and F over the N leave-one-out
+    /// reference sets.
     pub jackknife: bool,
+    /// Whose conventions the numbers follow (the paper's, ROUGE-1.5.5's, rouge-score's).
     pub compat: Compat,
     /// The size limit (see [`DEFAULT_MAX_WORDS`]); `None`: no limit. Never changes a score.
     pub max_words: Option<usize>,
 }
 
 impl RougeConfig {
+    /// A checked configuration (at least one variant, β finite and > 0, weights in range for
+    /// the chosen `compat`).
     pub fn new(
         variants: Vec<Variant>,
         beta: f64,

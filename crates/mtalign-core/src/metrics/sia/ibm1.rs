@@ -20,7 +20,9 @@ use rayon::prelude::*;
 pub struct Ibm1 {
     /// Parameters of f are `offsets[f]..offsets[f+1]`.
     pub offsets: Vec<usize>,
+    /// The target word of each parameter.
     pub targets: Vec<u32>,
+    /// p(target | f) of each parameter.
     pub probs: Vec<f64>,
 }
 

@@ -13,8 +13,10 @@
 use crate::{Error, Result};
 use rustc_hash::FxHashMap;
 
+/// One table entry: (e, f, p(e|f)).
 pub type Entry = (String, String, f64);
 
+/// The table formats the readers accept (see the module docs).
 pub const FORMATS: [&str; 4] = ["tsv", "fast_align", "moses", "giza"];
 
 fn bad(name: &str, line: usize, msg: impl std::fmt::Display) -> Error {

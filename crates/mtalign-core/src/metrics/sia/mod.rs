@@ -28,7 +28,7 @@
 //! at most that maximum and their terms smaller. The column scans stop the same way on a
 //! column's running maximum (`col_pm`). Without these, a cell under a row of a frequent word
 //! visited every cell of that row between the staircase and its column; they are kept for
-//! lists of at least [`RUNNING_MAX_CELLS`] cells (on sentence pairs they cost more than they
+//! lists of at least `RUNNING_MAX_CELLS` cells (on sentence pairs they cost more than they
 //! save).
 //! A cell below the diagonal (j < i) scans columns leftwards instead (the same cells, rows
 //! and columns swapped): the scan that crosses the shorter side stops sooner, which matters
@@ -66,11 +66,14 @@ choice_enum! {
 /// A validated SIA configuration.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SiaConfig {
+    /// The weight of the first round (0 < α <= 1); later rounds decay from it.
     pub alpha: f64,
+    /// How round weights decay.
     pub decay: Decay,
 }
 
 impl SiaConfig {
+    /// A checked configuration (`alpha` in (0, 1]).
     pub fn new(alpha: f64, decay: Decay) -> Result<Self> {
         if !(alpha > 0.0 && alpha <= 1.0) {
             return Err(Error::Config(format!(
@@ -84,15 +87,20 @@ impl SiaConfig {
 /// A candidate cell: 1-based positions and its match weight (> 0).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cell {
+    /// Position in the MT output (1-based).
     pub i: u32,
+    /// Position in the reference (1-based).
     pub j: u32,
+    /// The match weight (> 0).
     pub w: f64,
 }
 
 /// The best chain: its un-normalised score and its cells as (i, j), 1-based, in order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Chain {
+    /// The chain's score before normalisation.
     pub raw: f64,
+    /// Its cells as (i, j), 1-based, in order.
     pub pairs: Vec<(u32, u32)>,
 }
 
@@ -417,18 +425,26 @@ pub fn best_chain_naive(cells: &[Cell], m: usize, n: usize) -> Chain {
 /// aligned pairs (1-based).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Round {
+    /// The index of the reference chosen in this round.
     pub reference: usize,
+    /// The round's score (raw / M).
     pub score: f64,
+    /// The round's weight.
     pub weight: f64,
+    /// The aligned pairs (i, j), 1-based.
     pub pairs: Vec<(u32, u32)>,
 }
 
 /// Everything about one sentence's SIA score.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SiaDetail {
+    /// The sentence's SIA score.
     pub score: f64,
+    /// The score before the length penalty.
     pub before_length_penalty: f64,
+    /// The length penalty ([`length_penalty`]).
     pub length_penalty: f64,
+    /// Every alignment round, in order.
     pub rounds: Vec<Round>,
     /// Best un-normalised chain per reference with nothing blocked.
     pub first_round_raw: Vec<f64>,
@@ -850,8 +866,11 @@ fn sia_rounds(
 /// SIA as a metric: a one-column row, with word similarity `weight` (0 for different tokens
 /// under exact matching) and the fast or the paper's naive chain search.
 pub struct Sia<'a, W> {
+    /// The configuration.
     pub config: &'a SiaConfig,
+    /// The similarity of two word ids (0 for words that cannot match).
     pub weight: &'a W,
+    /// The fast chain search (else the paper's naive one, for checking).
     pub fast: bool,
 }
 

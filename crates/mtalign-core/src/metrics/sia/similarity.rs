@@ -182,6 +182,7 @@ impl WordSimilarity {
         self.words.len()
     }
 
+    /// Whether no word has an entry.
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }
@@ -191,10 +192,12 @@ impl WordSimilarity {
         self.rows.iter().map(Vec::len).sum()
     }
 
+    /// The id of word `w`, if it has an entry.
     pub fn word_id(&self, w: &str) -> Option<u32> {
         self.index.get(w).copied()
     }
 
+    /// The word of id `id`.
     pub fn word(&self, id: u32) -> &str {
         &self.words[id as usize]
     }

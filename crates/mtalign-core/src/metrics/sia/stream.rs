@@ -13,7 +13,7 @@
 //!   later cell of the same column beats for *every* later query is dropped: a later cell of
 //!   column b is nearer to any later query (a larger term, the same column gap) and, once its
 //!   best value exceeds the earlier one's by more than the rounding of one addition can undo
-//!   ([`margin`]), it gives a strictly larger value, so the earlier cell can never be a
+//!   (`margin`), it gives a strictly larger value, so the earlier cell can never be a
 //!   predecessor again (not even by a tie). A cell left of the diagonal (j < i) scans these
 //!   stacks leftwards as [`super::best_chain_with`] scans columns; a row scan that reaches the
 //!   end of the window without being stopped by its bound goes on over the stacks' older
@@ -188,7 +188,7 @@ fn margin(v: f64, wmax: f64) -> f64 {
 }
 
 /// Drops from a column's stack (rows increasing, the last one just committed at row `r`)
-/// every cell that another cell of the stack beats, by more than [`margin`], in every
+/// every cell that another cell of the stack beats, by more than `margin`, in every
 /// comparison a query of a later row can make (column gap d ≥ 1, weight w ≤ `wmax`, so a
 /// term `c·g(i − a)` with g(x) = 1/√x and c = w/√d ≤ `wmax`):
 ///

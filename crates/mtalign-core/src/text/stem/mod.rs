@@ -21,9 +21,8 @@ use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 /// The WordNet 2.0 exception list as ROUGE-1.5.5 holds it (`inflected<TAB>base` lines).
-/// Shipped in the Python package with its license (`python/mtalign/data/`).
-const WORDNET_EXCEPTIONS: &str =
-    include_str!("../../../../../python/mtalign/data/wordnet-2.0-exceptions.tsv");
+/// In the crate's `data/` with its license (`WORDNET-2.0-LICENSE`).
+const WORDNET_EXCEPTIONS: &str = include_str!("../../../data/wordnet-2.0-exceptions.tsv");
 
 fn wordnet_exceptions() -> &'static FxHashMap<&'static str, &'static str> {
     static TABLE: OnceLock<FxHashMap<&'static str, &'static str>> = OnceLock::new();

@@ -9,7 +9,7 @@
 //!   expressions over *consonant sequences* `C = [^aeiou][^aeiouy]*` and *vowel sequences*
 //!   `V = [aeiouy][aeiou]*`: `m>0` is a prefix `(C)?VC`, `m>1` a prefix `(C)?VCVC`, `m=1`
 //!   the whole stem `(C)?VC(V)?`, "has a vowel" a prefix `(C)?[aeiouy]`, and the `*o`
-//!   test the whole stem `C[aeiouy][^aeiouwxy]`. [`Pattern`] evaluates these sequences
+//!   test the whole stem `C[aeiouy][^aeiouwxy]`. `Pattern` evaluates these sequences
 //!   literally (every way a sequence can be cut is tried), so no reformulation of the
 //!   measure stands between the Perl and this code.
 //! * Step 1a `sses/ies → ss/i`, else `Xs → X` for `X ≠ s`. Step 1b: a word ending in `eed`

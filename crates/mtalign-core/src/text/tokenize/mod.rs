@@ -23,10 +23,14 @@ use unicode_general_category::{get_general_category, GeneralCategory};
 choice_enum! {
     /// How text is split into tokens (see the module docs).
     pub enum TokenizerKind, "tokenizer" {
+        /// Letters, digits and combining marks in any script; each CJK ideograph, kana and
+        /// hangul character a token of its own (the default).
         Unicode => "unicode",
+        /// Words between Unicode whitespace.
         Whitespace => "whitespace",
         /// Words between Python whitespace (`str.split()`), as sacrebleu splits tokenized text.
         Split => "split",
+        /// Every code point that is not whitespace.
         Char => "char",
         /// Every code point, whitespace included (character-level DCS keeps spaces).
         Codepoint => "codepoint",
@@ -52,13 +56,27 @@ impl TokenizerKind {
     }
 }
 
+/// A tokenizer: a kind and whether text is lowercased first.
+///
+/// ```
+/// use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
+/// let t = Tokenizer::new(TokenizerKind::Sacre13a, false);
+/// assert_eq!(t.tokenize("Hello, world!"), ["Hello", ",", "world", "!"]);
+/// let t = Tokenizer::parse("rouge_score", true)?; // rouge-score's: lowercase, words only
+/// assert_eq!(t.tokenize("Hello, World!"), ["hello", "world"]);
+/// # Ok::<(), mtalign_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tokenizer {
+    /// How text is split (see the module docs).
     pub kind: TokenizerKind,
+    /// Lowercase before splitting.
     pub lowercase: bool,
 }
 
 impl Tokenizer {
+    /// A tokenizer of `kind` (no check: [`Tokenizer::parse`] refuses `lowercase=false` for the
+    /// tokenizers that always lowercase).
     pub fn new(kind: TokenizerKind, lowercase: bool) -> Self {
         Self { kind, lowercase }
     }

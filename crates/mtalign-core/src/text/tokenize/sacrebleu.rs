@@ -3,7 +3,7 @@
 //! Both are chains of regular-expression substitutions in sacrebleu. Every pattern matches a
 //! fixed one or two characters, so Python's leftmost, non-overlapping `re.sub` is a scan that,
 //! where the pattern matches at position `i`, writes the replacement and resumes at `i + 2`
-//! (otherwise copies one character): [`sub_pairs`] reproduces exactly that, including the
+//! (otherwise copies one character): `sub_pairs` reproduces exactly that, including the
 //! cases where a character consumed by one match cannot start the next (`"a.,b"`).
 //! `13a` runs its passes as one scan over the bytes ([`tokenize_13a`]: where each pass cuts
 //! is decided from the characters around a period, comma or dash), proptested against the
@@ -144,7 +144,7 @@ fn replace_13a(text: &str) -> Cow<'_, str> {
 
 /// sacrebleu's `13a` (mteval-v13a.pl) tokenization of `text`, lowercased first if asked.
 ///
-/// One scan over the bytes ([`scan_13a`]) gives the tokens of the replacements and the four
+/// One scan over the bytes (`scan_13a`) gives the tokens of the replacements and the four
 /// regular-expression passes. A text with `<`, `&` or a line feed (where the replacements
 /// may change something) is lowercased and replaced first, then scanned.
 pub fn tokenize_13a(text: &str, lowercase: bool, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
@@ -168,7 +168,7 @@ pub fn tokenize_13a(text: &str, lowercase: bool, buf: &mut String, spans: &mut V
     }
 }
 
-/// The sink of [`scan_13a`] that writes the tokens of `text` to `buf` one space apart
+/// The sink of `scan_13a` that writes the tokens of `text` to `buf` one space apart
 /// (ASCII-lowercased if asked) and their spans to `spans` (both cleared first).
 fn into_buf<'a>(
     text: &'a str,
@@ -200,7 +200,7 @@ pub fn spans_13a_in_place(text: &str, spans: &mut Vec<(u32, u32)>) -> bool {
 }
 
 /// The 13a tokenization by its passes, one after the other, as sacrebleu runs them
-/// (`text` already lowercased if asked): the oracle of [`scan_13a`].
+/// (`text` already lowercased if asked): the oracle of `scan_13a`.
 pub fn tokenize_13a_passes(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) {
     let line = replace_13a(text);
     BYTES.with(|cell| {
@@ -213,7 +213,7 @@ pub fn tokenize_13a_passes(text: &str, buf: &mut String, spans: &mut Vec<(u32, u
     });
 }
 
-/// Byte classes of [`scan_13a`].
+/// Byte classes of `scan_13a`.
 const WORD: u8 = 0; // ASCII letters, digits, `'`, and non-ASCII bytes that start no space
 const SPACE: u8 = 1; // ASCII whitespace of `str.split()`
 const SYMBOL: u8 = 2; // 13a's symbols, always a token of their own
@@ -502,7 +502,7 @@ thread_local! {
     static BYTES: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
-/// [`sub_pairs`] on bytes, for patterns whose pair can only match where one side is a
+/// `sub_pairs` on bytes, for patterns whose pair can only match where one side is a
 /// `trigger` byte (the second side when `trigger_second`): the bytes up to the next place
 /// a trigger allows a match are copied in one piece, not one by one.
 fn sub_bytes(
