@@ -489,11 +489,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         rows.append((m, sys_c, seg_c, res))
     rows.sort(key=lambda r: -r[1].value)
     r_note, o_note = f"↑ {tables.CORRELATION_SCALE}", f"↓ {tables.ORANGE_SCALE}"
-    columns = [tables.Column("sys r", r_note), tables.Column("95% CI"),
-               tables.Column("seg r", r_note), tables.Column("95% CI"),
-               tables.Column("ORANGE", o_note), tables.Column("95% CI")]
-    cells = [[m, f"{sys_c.value:.3f}", _interval(sys_c.ci), f"{seg_c.value:.3f}",
-              _interval(seg_c.ci), f"{res.orange:.3f}", _interval(res.ci)]
+    ci = [tables.Column("95% CI")] if n_boot else []  # none without resamples
+    columns = [tables.Column("sys r", r_note), *ci, tables.Column("seg r", r_note), *ci,
+               tables.Column("ORANGE", o_note), *ci]
+    cells = [[m, f"{sys_c.value:.3f}", *([_interval(sys_c.ci)] if n_boot else []),
+              f"{seg_c.value:.3f}", *([_interval(seg_c.ci)] if n_boot else []),
+              f"{res.orange:.3f}", *([_interval(res.ci)] if n_boot else [])]
              for m, sys_c, seg_c, res in rows]
     _say(corr_title, tables.table([tables.label("metric")], columns, cells))
     n_sys = len(names)
@@ -507,7 +508,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
          f"{1 / (n_sys + 1):.3f} = the references always ranked first, "
          f"{chance:.3f} = no better than chance, 1 = always last ({lo:.2f} to {hi:.2f} "
          f"here{below}).",
-         "With 8 systems the system-level intervals are wide: read them before the ranks.",
+         f"With {n_sys} systems the system-level intervals are wide: read them before the "
+         f"ranks." if n_boot else f"With {n_sys} systems a system-level r moves a lot with "
+         f"one system: rerun with --n-bootstrap 1000 for its interval before reading ranks.",
          "data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
          "mtalign/data/README.md")
     if args.report is not None:
