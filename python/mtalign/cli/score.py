@@ -447,8 +447,8 @@ DEMO_METRICS = ["bleu", "chrf", "chrf++", "ter", "rougeL", "rougeSU4", "wer", "r
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from mtalign import meta
-    from mtalign.demo import load_mqm_sample
     from mtalign.cli.report import check_writable
+    from mtalign.demo import load_mqm_sample
     from mtalign.ranking import orange
 
     if args.report is not None:
