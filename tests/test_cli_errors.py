@@ -482,3 +482,41 @@ if __name__ == "__main__":  # the catalogue with the message each case now gives
         code, err = run_case(_fill(argv, folder))
         shown = " ".join(argv).replace("{d}/", "")
         print(f"- `mtalign {shown}` → exit {code}: `{err.strip().replace(str(folder) + '/', '')}`")
+
+
+#: Bad inputs refused before anything is written on standard output (the JSON of
+#: ``score --sentence-level`` opened before its error; ``demo --report`` with an unwritable
+#: path failed after the whole tour had printed; ``report -o`` after all its work).
+UP_FRONT = [
+    ["score", "--sentence-level", "-f", "json", "-r", "{d}/empty.txt", "-i", "{d}/empty.txt"],
+    ["score", "--sentence-level", "-f", "tsv", "-r", "{d}/empty.txt", "-i", "{d}/empty.txt"],
+    ["score", "--sentence-level", "-f", "json", "-r", "{d}/ref.txt", "-i", "{d}/short.txt"],
+    ["demo", "--report", "{d}/adir"],
+    ["demo", "--report", "{d}/missing/demo.html"],
+    ["demo", "--report", "{d}/ref.txt/demo.html"],
+    ["report", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "{d}/ref2.txt", "-o",
+     "{d}/missing/r.html"],
+]
+
+
+@pytest.mark.parametrize("argv", UP_FRONT, ids=["score-json-empty", "score-tsv-empty",
+                                                "score-json-short", "demo-report-folder",
+                                                "demo-report-no-folder",
+                                                "demo-report-file-as-folder",
+                                                "report-no-folder"])
+def test_refused_before_any_output(files: Path, argv: list[str]) -> None:
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from mtalign.cli import main
+
+    err, out = io.StringIO(), io.StringIO()
+    with redirect_stderr(err), redirect_stdout(out):
+        assert main(_fill(argv, files)) == 2
+    assert out.getvalue() == ""
+    assert err.getvalue().startswith("mtalign: error: ") and err.getvalue().count("\n") == 1
+    path = _fill([argv[-1]], files)[0]
+    reason = {"adir": "Is a directory", "missing/": "No such file or directory",
+              "ref.txt/": "Not a directory"}
+    for key, why in reason.items():
+        if key in path and argv[0] != "score":
+            assert err.getvalue() == f"mtalign: error: cannot write {path}: {why}\n"

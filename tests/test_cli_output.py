@@ -376,3 +376,32 @@ def test_demo_numbers_equal_sacrebleu_and_scipy(capsys) -> None:
     seg_r = stats.pearsonr(chrf[ok], human[ok])[0]
     table = demo.split("Correlation with MQM", 1)[1]
     assert float(cells_of(table, "chrf")[3]) == pytest.approx(seg_r, abs=5e-4)
+
+
+def test_no_resamples_no_intervals_in_correlate_orange_and_demo(capsys, named) -> None:
+    """``--n-bootstrap 0`` / ``--bootstrap 0``: no interval is announced or printed (the
+    headers said "95% bootstrap CI" above columns of ``[nan, nan]``), and the point values
+    stay those of scipy's Pearson r and of the run with resamples."""
+    stats = pytest.importorskip("scipy.stats")
+    args = ["correlate", "--human", str(DATA / "ende_mqm_sample.mqm.tsv"), "-r", *REFS,
+            "-i", *named, "-m", "chrf"]
+    text = run(capsys, *args, "--n-bootstrap", "0")[0]
+    refs = [list(r) for r in zip(*(_lines(p) for p in REFS), strict=True)]
+    chrf = np.stack([_chrf_sentences(_lines(p), refs) for p in HYPS])
+    human = _mqm()
+    ok = ~np.isnan(human)
+    want = stats.pearsonr(chrf[ok], human[ok])[0]
+    orange_args = ["orange", "--systems", *HYPS, "-r", *REFS, "-m", "chrf"]
+    orange_text = run(capsys, *orange_args, "--bootstrap", "0")[0]
+    demo = run(capsys, "demo", "--no-report", "--n-bootstrap", "0")[0]
+    for out in (text, orange_text, demo):
+        assert "CI" not in out and "nan" not in out and "bootstrap over" not in out
+        assert "no intervals" in " ".join(out.split()).lower()
+        assert_fits(out)
+    assert float(cells_of(text, "chrf")[0]) == pytest.approx(want, abs=5e-5)
+    assert cells_of(text, "chrf")[1] == str(int(ok.sum()))  # then n
+    assert cells_of(orange_text, "chrf")[:2] == cells_of(
+        run(capsys, *orange_args, "--bootstrap", "10")[0], "chrf")[::3]
+    with_ci = cells_of(run(capsys, "demo", "--no-report", "--n-bootstrap", "10")[0].split(
+        "Correlation with MQM", 1)[1], "chrf")
+    assert cells_of(demo.split("Correlation with MQM", 1)[1], "chrf") == with_ci[::3]

@@ -145,3 +145,52 @@ def test_cli_sentence_nist_is_nltk_sentence_nist(
     assert compared >= 20
     # the corpus row stays corpus NIST (weights from every reference)
     assert out["scores"]["nist"]["score"] == mtalign.Nist().corpus_score(hyps, refs).score
+
+
+def _sum_312(values: list[float]) -> float:
+    """CPython 3.12's built-in ``sum()`` of floats (Objects/bltinmodule.c): compensated
+    (Neumaier) summation, the compensation added at the end when finite."""
+    total, comp = 0.0, 0.0
+    for x in values:
+        t = total + x
+        comp += (total - t) + x if abs(total) >= abs(x) else (x - t) + total
+        total = t
+    return total + comp if comp and np.isfinite(comp) else total
+
+
+def test_bleu_row_says_what_python_3_12_changed(mtalign: Any, monkeypatch) -> None:
+    """``bleu`` = sacrebleu bit for bit on CPython 3.10-3.11 only: sacrebleu's
+    ``exp(sum(log p_n) / N)`` uses the built-in ``sum()``, compensated from 3.12 on, and
+    mtalign sums in order. With 3.12's ``sum()`` in sacrebleu, scores on the shipped sample
+    differ in the last bits, within the 2e-15 relative the docs state."""
+    import math
+    import sys
+
+    sacrebleu = pytest.importorskip("sacrebleu")
+    logs = [math.log(.7321), math.log(.41234), math.log(.2893), math.log(.1877)]
+    in_order = ((logs[0] + logs[1]) + logs[2]) + logs[3]
+    assert _sum_312(logs) - in_order == pytest.approx(8.881784197001252e-16, abs=0)
+    if sys.version_info >= (3, 12):  # the emulation is the interpreter's own sum()
+        assert _sum_312(logs) == sum(logs)
+    else:
+        assert sum(logs) == in_order
+    from mtalign.demo import load_mqm_sample
+
+    systems, refs, _ = load_mqm_sample()
+    streams = [list(r) for r in zip(*refs, strict=True)]
+    bleu = mtalign.Bleu()
+    monkeypatch.setattr(sys.modules["sacrebleu.metrics.bleu"], "sum", _sum_312, raising=False)
+    differ = 0
+    for hyps in list(systems.values())[:3]:
+        ours = list(bleu.batch_score(hyps, refs)) + [bleu.corpus_score(hyps, refs).score]
+        theirs = [sacrebleu.sentence_bleu(h, r).score for h, r in zip(hyps, refs, strict=True)]
+        theirs.append(sacrebleu.corpus_bleu(hyps, streams).score)
+        for a, b in zip(ours, theirs, strict=True):
+            assert math.isclose(a, b, rel_tol=2e-15, abs_tol=0), (a, b)
+            differ += a != b
+    assert differ > 0  # the qualifier is needed
+    bleu_row = next(line for line in NAMES_MD.read_text(encoding="utf-8").splitlines()
+                    if line.startswith("| `bleu` |"))
+    assert "bit for bit on CPython 3.10–3.11; within 2e-15 relative on 3.12+" in bleu_row
+    limits = (NAMES_MD.parent / "limits.md").read_text(encoding="utf-8")
+    assert "## sacrebleu's BLEU on Python 3.12 and later: the last bits" in limits

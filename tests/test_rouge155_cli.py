@@ -161,3 +161,55 @@ def test_summary_lcs_on_one_sentence_equals_the_native_kernels(mtalign, best):
         for var, weight in (("rougeL", None), ("rougeW-1.2", 1.2)):
             p, rr = _summary_pr(enc[0], enc[1], opts, False, best, weight)
             assert (p, rr) == pytest.approx(tuple(out[var][i, :2]), abs=1e-12), (i, var)
+
+
+def _long_config(root: Path, words: int) -> Path:
+    """Evaluation 1: one short pair; evaluation 2: a peer of ``words`` words against a model
+    of ``words + 1``."""
+    text = " ".join(f"w{k}" for k in range(words))
+    for name, body in (("peers/1.A", "a b c"), ("models/1.M", "a b d"), ("peers/2.A", text),
+                       ("models/2.M", "x " + text)):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(body + "\n", encoding="utf-8")
+    evals = "".join(
+        f'<EVAL ID="{i}"><PEER-ROOT>{root / "peers"}</PEER-ROOT><MODEL-ROOT>{root / "models"}'
+        f'</MODEL-ROOT><INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT><PEERS><P ID="A">{i}.A</P>'
+        f'</PEERS><MODELS><M ID="M">{i}.M</M></MODELS></EVAL>\n' for i in (1, 2))
+    config = root / "conf.xml"
+    config.write_text(f'<ROUGE_EVAL version="1.5.5">\n{evals}</ROUGE_EVAL>\n', encoding="utf-8")
+    return config
+
+
+def test_size_limit_names_the_evaluation_and_files_and_max_words_sets_it(tmp_path, rouge_home,
+                                                                          capsys):
+    """ROUGE's size limit in ``mtalign rouge155``: the refusal names the evaluation, the peer
+    and the model file and this command's ``--max-words`` (it named ``hyps[1]``/
+    ``refs[1][0]`` and an option the command did not have); ``--max-words N`` / ``0`` lift
+    it, and the report is then ROUGE-1.5.5's own."""
+    config = _long_config(tmp_path, 60)
+    flags = ["-a", "-w", "1.2", "-2", "4", "-U"]
+    assert cli.main(["rouge155", *flags, "--max-words", "59", str(config)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"mtalign: error: {config}: evaluation 2: peer A's file {tmp_path}/peers/2.A and model "
+        f"file {tmp_path}/models/2.M have 60 × 61 words, over ROUGE's limit of max_words² = "
+        f"3481 word pairs for --max-words 59 (the time of ROUGE-W and ROUGE-S and ROUGE-SU "
+        f"grows with the product of the lengths); split the texts (into sentences, or sections "
+        f"scored apart) or raise the limit with mtalign rouge155 --max-words N (0 for none)\n")
+    want = oracle.run_config(config, flags, rouge_home)
+    for limit in ("61", "0"):
+        assert cli.main(["rouge155", *flags, "--max-words", limit, str(config)]) == 0
+        assert capsys.readouterr().out.splitlines() == want.splitlines()
+    for bad in ("-1", "x"):
+        assert cli.main(["rouge155", "-a", f"--max-words={bad}", str(config)]) == 2
+        assert capsys.readouterr().err == (f"mtalign: error: rouge155: --max-words expects a "
+                                           f"whole number >= 0, got {bad!r}\n")
+    # The default limit (50,000 words a side) applies without the option.
+    big = _long_config(tmp_path / "big", 50_000)
+    assert cli.main(["rouge155", "-a", "-w", "1.2", str(big)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"mtalign: error: {big}: evaluation 2: peer A's file {tmp_path}/big/peers/2.A and model "
+        f"file {tmp_path}/big/models/2.M have 50000 × 50001 words")
+    assert cli.main(["rouge155", "-h"]) == 0
+    assert "--max-words N" in capsys.readouterr().out

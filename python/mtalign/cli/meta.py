@@ -308,18 +308,22 @@ def cmd_correlate(args: argparse.Namespace) -> int:
                               "clusters": ranking}, allow_nan=True))
         return 0
     order = sorted(results, key=lambda m: -np.nan_to_num(results[m]["value"], nan=-9))
+    intervals = (f"{int(100 * args.ci)}% bootstrap CI" if args.n_bootstrap
+                 else "no intervals (--n-bootstrap 0)")
     title = (f"# {args.method} at {args.corr_level} level, group_by {args.group_by}: "
-             f"{len(systems)} systems, {int(100 * args.ci)}% bootstrap CI; error rates "
-             f"negated (higher is better for every metric)")
+             f"{len(systems)} systems, {intervals}; error rates negated (higher is better "
+             f"for every metric)")
     columns = [tables.Column(args.method, tables.correlation_note(args.method)),
-               tables.Column(f"{int(100 * args.ci)}% CI"), tables.Column("n")]
+               *([tables.Column(f"{int(100 * args.ci)}% CI")] if args.n_bootstrap else []),
+               tables.Column("n")]
     if ranking:
         columns.append(tables.Column("rank", "↓ ≥1"))
     cells = []
     for m in order:
         r = results[m]
         lo, hi = r["ci"]
-        cells.append([m, f"{r['value']:.4f}", f"[{lo:.4f}, {hi:.4f}]", str(r["n"]),
+        cells.append([m, f"{r['value']:.4f}",
+                      *([f"[{lo:.4f}, {hi:.4f}]"] if args.n_bootstrap else []), str(r["n"]),
                       *([str(r.get("rank", ""))] if ranking else [])])
     text = tables.wrap(title) + tables.table([tables.label("metric")], columns, cells)
     print("\n".join(text + [""] + tables.wrap(f"signature: {signature}")))

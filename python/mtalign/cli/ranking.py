@@ -69,7 +69,7 @@ def _curve_sizes(longest: int) -> list[int]:
 
 
 def _text_report(results: dict[str, OrangeResult], curves: dict[str, OrangeCurve] | None,
-                 where: str, n_refs: str) -> str:
+                 where: str, n_refs: str, n_bootstrap: int) -> str:
     first = next(iter(results.values()))
     sizes = first.list_sizes
     size_desc = str(sizes[0]) if sizes.min() == sizes.max() else f"{sizes.min()}-{sizes.max()}"
@@ -79,13 +79,17 @@ def _text_report(results: dict[str, OrangeResult], curves: dict[str, OrangeCurve
     lines += tables.wrap("ORANGE (Lin & Och 2004, eq. 10) on its 0-1 scale: the oracle's "
                          "rank among the candidates divided by (list length + 1), averaged "
                          "over sentences; lower is better (the paper's tables print it as a "
-                         "percentage: 0.1966 = 19.66%). 95% CI from a bootstrap over "
-                         "sentences.")
+                         "percentage: 0.1966 = 19.66%). "
+                         + ("95% CI from a bootstrap over sentences." if n_bootstrap
+                            else "No intervals (--bootstrap 0)."))
     rank_note = f"↓ 1-{sizes.max() + 1}" if sizes.min() == sizes.max() else "↓ ≥1"
-    columns = [tables.Column("ORANGE", f"↓ {tables.ORANGE_SCALE}"), tables.Column("95% CI"),
-               tables.Column("avg rank", rank_note), tables.Column("95% CI")]
-    rows = [[name, f"{r.orange:.4f}", f"[{r.ci[0]:.4f}, {r.ci[1]:.4f}]", f"{r.avg_rank:.2f}",
-             f"[{r.rank_ci[0]:.2f}, {r.rank_ci[1]:.2f}]"] for name, r in results.items()]
+    ci = [tables.Column("95% CI")] if n_bootstrap else []
+    columns = [tables.Column("ORANGE", f"↓ {tables.ORANGE_SCALE}"), *ci,
+               tables.Column("avg rank", rank_note), *ci]
+    rows = [[name, f"{r.orange:.4f}",
+             *([f"[{r.ci[0]:.4f}, {r.ci[1]:.4f}]"] if n_bootstrap else []), f"{r.avg_rank:.2f}",
+             *([f"[{r.rank_ci[0]:.2f}, {r.rank_ci[1]:.2f}]"] if n_bootstrap else [])]
+            for name, r in results.items()]
     lines += tables.table([tables.label("metric")], columns, rows)
     if curves:
         names = list(curves)
@@ -141,7 +145,8 @@ def cmd_orange(args: argparse.Namespace) -> int:
                      "plot": args.plot}
             print(json.dumps(entry, ensure_ascii=False))
     else:
-        print(_text_report(results, curves if args.curve else None, where, n_refs))
+        print(_text_report(results, curves if args.curve else None, where, n_refs,
+                           args.bootstrap))
         if args.plot:
             print(f"plot written to {args.plot}")
     return 0

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from typing import Any
@@ -55,6 +56,7 @@ def read_human_scores(path: str, names: list[str], n: int, column: str | None,
 def cmd_report(args: argparse.Namespace) -> int:
     from mtalign.reporting import report
 
+    check_writable(args.output)  # before any work
     outputs = load_systems(args.input)
     names = system_names(args.input, args.names)
     refs = load_references(args.refs, len(outputs), args.input[0])
@@ -92,6 +94,26 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"wrote {args.output} ({len(html.encode()) // 1024} KB: {len(names)} "
               f"system{'s' * (len(names) != 1)}, {n} segment{'s' * (n != 1)})", file=sys.stderr)
     return 0
+
+
+def check_writable(path: str) -> None:
+    """Refuses, before any work, a page path that :func:`write_page` could not write: a
+    folder, a path in a missing folder, a file or folder without write permission.
+
+    >>> check_writable("/no-folder/p.html")
+    Traceback (most recent call last):
+    mtalign.cli.common.CliError: cannot write /no-folder/p.html: No such file or directory
+    """
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        problem = errno.EISDIR
+    elif not os.path.isdir(folder):
+        problem = errno.ENOENT if not os.path.exists(folder) else errno.ENOTDIR
+    elif not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        problem = errno.EACCES
+    else:
+        return
+    raise CliError(f"cannot write {path}: {os.strerror(problem)}")
 
 
 def write_page(path: str, html: str) -> None:

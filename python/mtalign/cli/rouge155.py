@@ -6,7 +6,9 @@ same report (``---`` blocks of ``<peer> ROUGE-x Average_R: ... (95%-conf.int. ..
 per-evaluation lines with ``-d``), computed by mtalign. Options, with ROUGE-1.5.5's meaning:
 ``-a`` (all systems), ``-n N``, ``-x`` (no ROUGE-L), ``-w W``, ``-2 D`` (``-1``: any
 distance), ``-u``, ``-U``, ``-m``, ``-s``, ``-f A|B``, ``-l N``, ``-b N``, ``-c CF``, ``-r R``,
-``-p ALPHA``, ``-d``; ``-e DIR`` is accepted and ignored (mtalign ships its data).
+``-p ALPHA``, ``-d``; ``-e DIR`` is accepted and ignored (mtalign ships its data). One
+option of mtalign's own, ``--max-words N``, sets ROUGE's size limit (``Rouge(max_words=...)``,
+0 for none).
 
 Multi-sentence texts, as ROUGE-1.5.5: ROUGE-N and ROUGE-S/SU use the sentences joined;
 ROUGE-L and ROUGE-W the summary-level union LCS (each model sentence against every peer
@@ -15,6 +17,8 @@ sentence, hits clipped by the texts' unigram counts; ``mtalign.compat.rouge155.s
 >>> from mtalign.cli.rouge155 import parse_options
 >>> parse_options(["-a", "-n", "2", "-2", "-1", "-U", "conf.xml"])[0]["2"]
 '-1'
+>>> parse_options(["-a", "--max-words", "0", "conf.xml"])[0]["max-words"]
+'0'
 """
 
 from __future__ import annotations
@@ -44,11 +48,12 @@ from mtalign.compat.rouge155 import (
     summary_lcs,
 )
 from mtalign.io import read_bytes
-from mtalign.metrics.rouge import Rouge
+from mtalign.metrics.rouge import DEFAULT_MAX_WORDS, Rouge
 
 __all__ = ["add_command", "parse_options", "run"]
 
 _FLAGS = "hHad2:uUxmsf:l:b:c:r:w:n:e:p:"
+_LONG = ["max-words="]  # mtalign's own option: ROUGE's size limit
 _SEE = [re.compile(rb'^<a size="[0-9]+" name="[0-9]+">\[([0-9]+)\]</a>\s+'
                    rb'<a href="#[0-9]+" id=[0-9]+>([^<]+)'),
         re.compile(rb'^<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)')]
@@ -74,15 +79,21 @@ Options, with ROUGE-1.5.5's meaning:
   -c CF      confidence level (0-100)       -r R     bootstrap resamples (>= 1)
   -p ALPHA   F-measure weight (0-1)         -d       per-evaluation scores
   -e DIR     accepted and ignored: mtalign ships ROUGE-1.5.5's data
-  -h, -H     this help"""
+  -h, -H     this help
+
+mtalign's own option:
+  --max-words N  ROUGE's size limit (default 50000): with -w or -2, a peer and
+                 a model of m and n words with m*n > N*N are refused up front
+                 (their time grows with m*n); 0 for no limit"""
 _DOTS = "." * 45
 
 
 def parse_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
-    """ROUGE-1.5.5's options (Perl ``getopts``): option letter -> value ("" for flags), and
-    the remaining arguments (config file, optional system ID)."""
+    """ROUGE-1.5.5's options (Perl ``getopts``) and mtalign's ``--max-words``: option name
+    (letter, or ``max-words``) -> value ("" for flags), and the remaining arguments (config
+    file, optional system ID)."""
     try:
-        pairs, rest = getopt.getopt(argv, _FLAGS)
+        pairs, rest = getopt.getopt(argv, _FLAGS, _LONG)
     except getopt.GetoptError as e:
         raise ConfigError(f"rouge155: {e}") from None
     return {k.lstrip("-"): v for k, v in pairs}, rest
@@ -261,7 +272,8 @@ def _int_option(flags: dict[str, str], name: str, default: int, low: int,
         value = low - 1
     if value < low or (high is not None and value > high):
         upto = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise ConfigError(f"rouge155: -{name} expects a whole number {upto}, got {text!r}")
+        dash = "-" if len(name) == 1 else "--"
+        raise ConfigError(f"rouge155: {dash}{name} expects a whole number {upto}, got {text!r}")
     return value
 
 
@@ -287,6 +299,21 @@ def _sentences(config: str, e: Evaluation, path: Path) -> list[bytes]:
         return read_sentences(path, e.fmt)
     except InputError as err:
         raise InputError(f"{config}: evaluation {e.eval_id}: {err}") from None
+
+
+def _pair_named(err: InputError, config: str, present: list[Evaluation],
+                peer: str) -> InputError:
+    """A size-limit refusal of :meth:`Rouge.batch_score` (``hyps[i] and refs[i][j] ...``)
+    naming the evaluation, the peer file and the model file, and this command's option."""
+    def where(m: re.Match[str]) -> str:
+        e = present[int(m.group(1))]
+        return (f"{config}: evaluation {e.eval_id}: peer {peer}'s file {e.peers[peer]} and "
+                f"model file {e.models[int(m.group(2))]}")
+    text = re.sub(r"^hyps\[(\d+)\] and refs\[\d+\]\[(\d+)\]", where, str(err), count=1)
+    text = re.sub(r"for max_words=(\d+)", r"for --max-words \1", text, count=1)
+    text = re.sub(r"raise the limit: .*$", "raise the limit with mtalign rouge155 --max-words N "
+                  "(0 for none)", text, count=1)
+    return InputError(text)
 
 
 def run(argv: list[str], out: Any = None) -> int:
@@ -318,6 +345,7 @@ def run(argv: list[str], out: Any = None) -> int:
     if "2" in flags:
         _int_option(flags, "2", 0, -1)
     stem, mode = "m" in flags, {"A": "average", "B": "best"}[flags.get("f", "A")]
+    max_words = _int_option(flags, "max-words", DEFAULT_MAX_WORDS, 0) or None
     evals = read_config(rest[0])
     known = sorted({p for e in evals for p in e.peers})
     if "a" in flags:
@@ -348,7 +376,8 @@ def run(argv: list[str], out: Any = None) -> int:
                 metrics.append((f"ROUGE-SU{dist}", f"rougeSU{dist}", False))
     if not metrics:  # e.g. -x without -n, -w or -2: the script prints nothing either
         return 0
-    rouge = Rouge([v for _, v, _ in metrics], compat="rouge155", stem=stem, multi_ref=mode)
+    rouge = Rouge([v for _, v, _ in metrics], compat="rouge155", stem=stem, multi_ref=mode,
+                  max_words=max_words)
     for peer in peers:
         present = [e for e in evals if peer in e.peers]
         for e in evals:
@@ -357,8 +386,11 @@ def run(argv: list[str], out: Any = None) -> int:
                       f"evaluation {e.eval_id}", file=sys.stderr)
         hyp_sents = [_sentences(rest[0], e, e.peers[peer]) for e in present]
         ref_sents = [[_sentences(rest[0], e, m) for m in e.models] for e in present]
-        batch = rouge.batch_score([_tokens(s, opts) for s in hyp_sents],
-                                  [[_tokens(m, opts) for m in r] for r in ref_sents])
+        try:
+            batch = rouge.batch_score([_tokens(s, opts) for s in hyp_sents],
+                                      [[_tokens(m, opts) for m in r] for r in ref_sents])
+        except InputError as err:
+            raise _pair_named(err, rest[0], present, peer) from None
         # Owned (n, 3) arrays: the rows of multi-sentence evaluations are replaced below.
         scores = {var: np.array(batch[var]) for var in rouge.variants}
         # ROUGE-L/W of evaluations with a multi-sentence text: the summary-level LCS.

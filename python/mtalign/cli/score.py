@@ -269,13 +269,7 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
     n_sys, fmt, level = len(systems), args.format, args.sentence_level
     direct = n_sys == 1 and fmt != "text"
     sinks = [_Rows(direct) for _ in systems] if level else []
-    if level and fmt == "json" and direct:  # one JSON line, its sentences streamed first
-        sys.stdout.write(json.dumps({"system": systems[0]}, ensure_ascii=False)[:-1]
-                         + ', "sentences": [')
-    if level and fmt != "json":
-        header = _tsv_header(families)
-        if direct:
-            print(header)
+    header = _tsv_header(families) if level and fmt != "json" else ""
     # MTALIGN_PROGRESS_DELAY: seconds before the bar appears (default 2; tests set 0).
     delay = float(os.environ.get("MTALIGN_PROGRESS_DELAY", "2"))
     lead = streams[0]
@@ -294,6 +288,8 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
             per_fam = [f.score_chunk(hyps, refs, args.threads) for f in families]
         except MtalignError as e:
             raise _located(e, streams, n_sys, k, n) from None
+        if n == 0 and level and direct:  # the first chunk is scored: output can start
+            _start_direct(fmt, systems[0], header)
         for s, sink in enumerate(sinks):
             cols = [fam_cols[s] for fam_cols in per_fam]
             if fmt == "json":
@@ -331,6 +327,18 @@ def _score_streams(args: argparse.Namespace, systems: list[str], families: list[
         outs.append(out)
     _print_results(args, systems, families, outs, sinks)
     return 0
+
+
+def _start_direct(fmt: str, system: str, header: str) -> None:
+    """The start of one system's streamed sentence rows: the opening of its JSON line (its
+    sentences come first), or the TSV header. Written once the first chunk is scored, so an
+    input refused up front (empty files, files that do not line up, a pair over a size limit
+    in the first chunk) prints nothing on stdout."""
+    if fmt == "json":
+        sys.stdout.write(json.dumps({"system": system}, ensure_ascii=False)[:-1]
+                         + ', "sentences": [')
+    else:
+        print(header)
 
 
 def _sentence_signatures(families: list[_Family], n_refs: int) -> dict[str, str]:
@@ -439,9 +447,12 @@ DEMO_METRICS = ["bleu", "chrf", "chrf++", "ter", "rougeL", "rougeSU4", "wer", "r
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from mtalign import meta
+    from mtalign.cli.report import check_writable
     from mtalign.demo import load_mqm_sample
     from mtalign.ranking import orange
 
+    if args.report is not None:
+        check_writable(args.report)  # before the tour, not after it
     systems, refs, mqm = load_mqm_sample()
     names = list(systems)
     n_boot = bootstrap(args.n_bootstrap)
@@ -489,11 +500,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         rows.append((m, sys_c, seg_c, res))
     rows.sort(key=lambda r: -r[1].value)
     r_note, o_note = f"↑ {tables.CORRELATION_SCALE}", f"↓ {tables.ORANGE_SCALE}"
-    columns = [tables.Column("sys r", r_note), tables.Column("95% CI"),
-               tables.Column("seg r", r_note), tables.Column("95% CI"),
-               tables.Column("ORANGE", o_note), tables.Column("95% CI")]
-    cells = [[m, f"{sys_c.value:.3f}", _interval(sys_c.ci), f"{seg_c.value:.3f}",
-              _interval(seg_c.ci), f"{res.orange:.3f}", _interval(res.ci)]
+    ci = [tables.Column("95% CI")] if n_boot else []  # none without resamples
+    columns = [tables.Column("sys r", r_note), *ci, tables.Column("seg r", r_note), *ci,
+               tables.Column("ORANGE", o_note), *ci]
+    cells = [[m, f"{sys_c.value:.3f}", *([_interval(sys_c.ci)] if n_boot else []),
+              f"{seg_c.value:.3f}", *([_interval(seg_c.ci)] if n_boot else []),
+              f"{res.orange:.3f}", *([_interval(res.ci)] if n_boot else [])]
              for m, sys_c, seg_c, res in rows]
     _say(corr_title, tables.table([tables.label("metric")], columns, cells))
     n_sys = len(names)
@@ -507,7 +519,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
          f"{1 / (n_sys + 1):.3f} = the references always ranked first, "
          f"{chance:.3f} = no better than chance, 1 = always last ({lo:.2f} to {hi:.2f} "
          f"here{below}).",
-         "With 8 systems the system-level intervals are wide: read them before the ranks.",
+         f"With {n_sys} systems the system-level intervals are wide: read them before the "
+         f"ranks." if n_boot else f"With {n_sys} systems a system-level r moves a lot with "
+         f"one system: rerun with --n-bootstrap 1000 for its interval before reading ranks.",
          "data: an extract of WMT21 (research use) with MQM scores (Apache-2.0); see "
          "mtalign/data/README.md")
     if args.report is not None:
