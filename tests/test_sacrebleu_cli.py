@@ -182,6 +182,11 @@ SACREBLEU_ERRORS = [
     "-i hyp.UEdin",
     "ref.A -i hyp.UEdin -m bleu --nonsense",
     "ref.A -i hyp.UEdin -tok nonsense",
+    "ref.A -i hyp.UEdin -t wmt21 -l en-de",
+    "-i hyp.UEdin -t nonsense -l en-de",
+    "-i hyp.UEdin -t wmt21",
+    "-i hyp.UEdin -t wmt21 -l xx-yy",
+    "-nr 2 -i hyp.UEdin -t wmt21 -l en-de",
 ]
 
 
@@ -197,7 +202,7 @@ def test_bad_input_as_sacrebleu(files, spec, monkeypatch, capsys):
 # where sacrebleu prints a traceback: one line on stderr, exit 2
 @pytest.mark.parametrize("spec", ["ref.A -i missing.hyp", "missing.ref -i hyp.UEdin",
                                   "ref.A -i dir", "ref.A -i hyp.UEdin --origlang de",
-                                  "ref.A -i hyp.UEdin -t wmt21 -l en-de",
+                                  "-i hyp.UEdin -t wmt20 -l en-de",
                                   "ref.A -i hyp.UEdin -e nonsense-encoding"])
 def test_tracebacks_become_one_line(files, spec, monkeypatch, capsys):
     args = _args(spec, {**files, "missing.hyp": files["dir"] + "/missing.hyp",
