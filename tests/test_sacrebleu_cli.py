@@ -182,6 +182,11 @@ SACREBLEU_ERRORS = [
     "-i hyp.UEdin",
     "ref.A -i hyp.UEdin -m bleu --nonsense",
     "ref.A -i hyp.UEdin -tok nonsense",
+    "ref.A -i hyp.UEdin -t wmt21 -l en-de",
+    "-i hyp.UEdin -t nonsense -l en-de",
+    "-i hyp.UEdin -t wmt21",
+    "-i hyp.UEdin -t wmt21 -l xx-yy",
+    "-nr 2 -i hyp.UEdin -t wmt21 -l en-de",
 ]
 
 
@@ -197,7 +202,7 @@ def test_bad_input_as_sacrebleu(files, spec, monkeypatch, capsys):
 # where sacrebleu prints a traceback: one line on stderr, exit 2
 @pytest.mark.parametrize("spec", ["ref.A -i missing.hyp", "missing.ref -i hyp.UEdin",
                                   "ref.A -i dir", "ref.A -i hyp.UEdin --origlang de",
-                                  "ref.A -i hyp.UEdin -t wmt21 -l en-de",
+                                  "-i hyp.UEdin -t wmt20 -l en-de",
                                   "ref.A -i hyp.UEdin -e nonsense-encoding"])
 def test_tracebacks_become_one_line(files, spec, monkeypatch, capsys):
     args = _args(spec, {**files, "missing.hyp": files["dir"] + "/missing.hyp",
@@ -234,3 +239,20 @@ def test_paired_json_where_sacrebleu_cannot_write_it(files, monkeypatch):
         for row, result in zip(ours, theirs[metric], strict=True):
             expected = {k: None if v is None else float(v) for k, v in result.__dict__.items()}
             assert row[metric] == expected
+
+
+@pytest.mark.parametrize("end", ["\n", "", "\n  "])
+def test_lines_split_as_sacrebleu_reads_them(tmp_path, end, monkeypatch):
+    """Only "\\n" ends a line (sacrebleu opens files with newline="\\n"): \\r, \\v, U+2028 and
+    U+0085 inside a line, trailing blanks, and the last line with or without its newline."""
+    ref = "The cat sat \r\non the\x0bmat.\nA dog\u2028barked \u0085 twice.\t \nOne more line."
+    hyp = "The cat sat\non the mat.\nA dog barked\u2028 twice.\nOne more line  "
+    paths = []
+    for name, text in (("ref", ref + end), ("hyp", hyp + end)):
+        (tmp_path / name).write_bytes(text.encode("utf-8"))
+        paths.append(str(tmp_path / name))
+    for extra in ([], ["-sl"], ["-m", "chrf", "-sl"]):
+        args = [paths[0], "-i", paths[1], *extra]
+        expected = sacrebleu_run(args)
+        assert expected[0] == 0 and expected[1]
+        assert shim_run(args, monkeypatch=monkeypatch) == expected

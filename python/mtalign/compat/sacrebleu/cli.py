@@ -7,9 +7,12 @@ The same options, and on stdout the same bytes sacrebleu 2.6.0 prints to a pipe 
 field, ``version:2.6.0+mtalign-X``, which names both. Differences, all on bad input or
 where sacrebleu needs the network: a missing or unreadable file, a line that is not valid in
 the encoding, ``--origlang``/``--subset`` without a test set, or a JSON table sacrebleu cannot
-write give one line on stderr and exit 2 (sacrebleu prints a traceback); test sets (``-t``,
-``--list``, ``--echo``, ``--download``, ``--citation``) are not read: one line names
-sacrebleu for them, exit 2. Terminal colours are never printed.
+write give one line on stderr and exit 2 (sacrebleu prints a traceback). Test sets (``-t``,
+``--echo``) are read from sacrebleu's cache (``$SACREBLEU``, default ``~/.sacrebleu``), the
+WMT XML ones (WMT21-WMT24, see :mod:`mtalign.compat.sacrebleu.testsets`); one not there, one
+of the older formats, ``--list``, ``--download``, ``--citation``, ``--origlang``/``--subset``
+or ``-d`` with a test set give one line naming sacrebleu for them, exit 2. Terminal colours
+are never printed.
 
 >>> main(["--version"])
 sacrebleu 2.6.0+mtalign-0.1.0
@@ -25,6 +28,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from mtalign.compat.sacrebleu import testsets
+from mtalign.compat.sacrebleu._testsets import OTHER_SETS, WMT_XML
 from mtalign.compat.sacrebleu.metrics import BLEU, CHRF, METRICS
 from mtalign.compat.sacrebleu.metrics.base import VERSION
 from mtalign.compat.sacrebleu.utils import (
@@ -41,8 +46,8 @@ FORMATS = ["json", "text", "latex"]
 #: ``mtalign sacrebleu --help``'s description.
 DESCRIPTION = ("sacrebleu 2.6.0's command line, computed by mtalign: the same options, and on "
                "standard output the same bytes sacrebleu prints; only the signature's version "
-               "field differs (version:2.6.0+mtalign-X). Test sets are not downloaded: pass "
-               "reference files. Usage: mtalign sacrebleu REF [REF ...] -i HYP [HYP ...] "
+               "field differs (version:2.6.0+mtalign-X). Test sets are read from sacrebleu's "
+               "cache, never downloaded. Usage: mtalign sacrebleu REF [REF ...] -i HYP [HYP ...] "
                "-m bleu chrf ter. sacrebleu's options and files are listed below.")
 
 
@@ -78,7 +83,8 @@ def build_parser(prog: str = "sacrebleu") -> argparse.ArgumentParser:
     p.add_argument("--list", default=False, action="store_true",
                    help="Print a list of all available test sets (needs sacrebleu).")
     p.add_argument("--test-set", "-t", type=str, default=None,
-                   help="A sacrebleu test set (not read here: run sacrebleu itself).")
+                   help="A sacrebleu WMT XML test set (wmt21 ... wmt24), read from sacrebleu's "
+                        "cache ($SACREBLEU, default ~/.sacrebleu); never downloaded.")
     p.add_argument("--language-pair", "-l", dest="langpair", default=None,
                    help="Source-target language pair (2-char ISO639-1 codes).")
     p.add_argument("--origlang", "-ol", dest="origlang", default=None,
@@ -90,7 +96,9 @@ def build_parser(prog: str = "sacrebleu") -> argparse.ArgumentParser:
                    help="Download a test set and quit (not done here: mtalign never "
                         "downloads).")
     p.add_argument("--echo", nargs="+", type=str, default=None,
-                   help="Output a field of a test set and quit (needs -t).")
+                   help="Output the source (src), reference (ref), or other available field "
+                        "(docid, ref:A, ...) of the test set and quit. --echo all: every "
+                        "field.")
     p.add_argument("--input", "-i", type=str, nargs="*", default=None,
                    help="Read input from file(s) instead of STDIN.")
     p.add_argument("refs", nargs="*", default=[],
@@ -207,7 +215,13 @@ def _lines(path: str, encoding: str) -> list[str]:
     """A file's lines, right-stripped (``.gz`` read transparently)."""
     try:
         with smart_open(path, encoding=encoding) as f:
-            return [line.rstrip() for line in f]
+            text = f.read()
+        # the lines sacrebleu iterates (newline="\n": split on "\n" alone), right-stripped;
+        # one read and one split instead of a Python step per line
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return list(map(str.rstrip, lines))
     except FileNotFoundError:
         raise _error(f"{path}: no such file", status=2) from None
     except IsADirectoryError:
@@ -276,30 +290,111 @@ def _read_systems(args: argparse.Namespace, paired: bool) -> tuple[list[list[str
 
 def _check(args: argparse.Namespace) -> None:
     """sacrebleu's argument checks (its messages and exit statuses), and one line with exit
-    2 for what needs its test sets."""
+    2 for what mtalign does not do (download, list or cite test sets)."""
     if args.sentence_level and len(args.metrics) > 1:
         raise _error("Only one metric can be used in sentence-level mode.")
     needs_sets = [flag for flag, given in (("--list", args.list), ("--citation", args.citation),
-                                           ("--download", args.download),
-                                           ("-t/--test-set", args.test_set),
-                                           ("--echo", args.echo)) if given]
+                                           ("--download", args.download)) if given]
     if needs_sets:
-        raise _error(f"{needs_sets[0]}: test sets are not read by mtalign's drop-in; fetch "
-                     "and echo them with sacrebleu itself (e.g. sacrebleu -t wmt21 -l en-de "
-                     "--echo ref > ref.txt) and pass the files", status=2)
-    if args.num_refs != 1 and len(args.refs) > 1:
+        raise _error(f"{needs_sets[0]}: not done by mtalign's drop-in (it never downloads); "
+                     "run sacrebleu itself (e.g. sacrebleu -t wmt21 -l en-de --echo src > "
+                     "/dev/null fills its cache, which mtalign sacrebleu -t then reads)",
+                     status=2)
+    if args.num_refs != 1 and (args.test_set is not None or len(args.refs) > 1):
         raise _error("The --num-refs argument allows you to provide any number of "
                      "tab-delimited references in a single file.",
                      "You can only use it with externally provided references, however "
                      "(i.e., not with `-t`),",
                      "and you cannot then provide multiple reference files.")
-    if not args.refs:
-        raise _error("If manual references given, make sure to provide them before the "
-                     "-i/--input argument to avoid confusion.",
-                     "Otherwise, I need a predefined test set (-t) from sacrebleu's list.")
+    test_sets = [] if args.test_set is None else args.test_set.split(",")
+    for test_set in test_sets:
+        if test_set not in WMT_XML and test_set not in OTHER_SETS:
+            raise _error(f"Unknown test set {test_set!r}",
+                         "Please run with --list to see the available test sets.")
+    if args.test_set is None:
+        if not args.refs:
+            raise _error("If manual references given, make sure to provide them before the "
+                         "-i/--input argument to avoid confusion.",
+                         "Otherwise, I need a predefined test set (-t) from sacrebleu's list.")
+    elif args.refs:
+        raise _error("I need exactly one of (a) a predefined test set (-t) or (b) a list of "
+                     "references")
+    elif args.langpair is None:
+        raise _error("I need a language pair (-l). Use --list to see available language pairs "
+                     "for this test set.")
+    else:
+        for test_set in test_sets:
+            langpairs = list(WMT_XML[test_set][1]) if test_set in WMT_XML else []
+            if test_set in WMT_XML and args.langpair not in langpairs:
+                raise _error(f"No such language pair {args.langpair!r}",
+                             f"Available language pairs for {test_set!r} are:",
+                             *(f" > {lp}" for lp in langpairs))
     if args.origlang is not None or args.subset is not None:
-        raise _error("Filtering for --origlang or --subset needs a test (-t) and a language "
-                     "pair (-l).", status=2)
+        if args.test_set is None:
+            raise _error("Filtering for --origlang or --subset needs a test (-t) and a "
+                         "language pair (-l).", status=2)
+        raise _error("--origlang/--subset: not supported by mtalign's drop-in; echo the test "
+                     "set with sacrebleu itself (sacrebleu -t ... -l ... --origlang ... --echo "
+                     "ref > ref.txt) and pass the files", status=2)
+    if args.detail and args.test_set is not None:
+        raise _error("-d/--detail with a test set: not supported by mtalign's drop-in; run "
+                     "sacrebleu itself", status=2)
+
+
+def _test_set_fields(args: argparse.Namespace) -> list[tuple[str, dict[str, list[str]]]]:
+    """Each ``-t`` test set's fields, from sacrebleu's cache (exit 2 when it is not there)."""
+    try:
+        return [(name, testsets.fields(name, args.langpair))
+                for name in args.test_set.split(",")]
+    except testsets.MissingTestSet as e:
+        raise _error(str(e), status=2) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise _error(f"sacrebleu's cache: cannot be read ({e})", status=2) from None
+
+
+def _echo(args: argparse.Namespace) -> None:
+    """``--echo FIELD ...``: sacrebleu's ``print_test_set`` (its messages on a wrong field)."""
+    if args.langpair is None or args.test_set is None:
+        raise _error("--echo requires a test set (--t) and a language pair (-l)")
+    requested = list(args.echo)
+    if "all" in requested and len(requested) != 1:
+        raise _error("Cannot use --echo all with other fields")
+    lines: list[str] = []
+    for test_set, fields in _test_set_fields(args):
+        names = list(fields) if requested == ["all"] else requested
+        if "ref" in names and "ref" not in fields:  # sacrebleu: "ref" is the first ref:X
+            first = min(f for f in fields if f.startswith("ref"))
+            names = [first if f == "ref" else f for f in names]
+        for name in names:
+            if name not in fields:
+                extra = []
+                if "ref" not in fields:
+                    subref = min(f for f in fields if f.startswith("ref"))
+                    extra = [f"'ref' also allowed for backwards compatibility (will return "
+                             f"{subref})"]
+                raise _error(f"No such field {name} in test set {test_set} for language pair "
+                             f"{args.langpair}.",
+                             f"available fields for {test_set}/{args.langpair}: "
+                             f"{', '.join(fields)}", *extra)
+        lines.extend("\t".join(row) for row in zip(*(fields[n] for n in names),
+                                                        strict=False))
+    if lines:
+        sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _test_set_refs(args: argparse.Namespace) -> list[list[str]]:
+    """The references sacrebleu scores ``-t`` against, test sets concatenated."""
+    refs: list[list[str]] = []
+    for test_set, fields in _test_set_fields(args):
+        allowed = testsets.reference_fields(test_set, args.langpair)
+        streams = [fields[f] for f in fields if f in allowed]
+        if not streams:
+            print(f"sacreBLEU: No references found for test set {test_set}/{args.langpair}.",
+                  file=sys.stderr)
+        refs = refs or [[] for _ in streams]
+        for stream, lines in zip(refs, streams, strict=False):
+            stream.extend(lines)
+    return refs or [[]]
 
 
 def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Any]:
@@ -324,9 +419,12 @@ def run(args: argparse.Namespace) -> int:
     """Runs a parsed command; returns the exit status."""
     paired = args.paired_bs or args.paired_ar
     _check(args)
+    if args.echo:
+        _echo(args)
+        return 0
     if args.langpair:  # the target language picks BLEU's tokenizer, as in sacrebleu
         args.bleu_trg_lang = args.langpair.split("-")[1]
-    refs = _read_refs(args)
+    refs = _read_refs(args) if args.test_set is None else _test_set_refs(args)
     args.num_refs = len(refs)
     systems, names = _read_systems(args, paired)
     if args.sentence_level:

@@ -240,17 +240,20 @@ class BLEU(Metric):
             return [f"{x:.{width}f}" for x in scores]
         precisions, bp = _sacrebleu_figures(rows, self.max_ngram_order, self.smooth_method,
                                             self._smooth_value())
-        sys_len = rows[:, 0].astype(np.int64).tolist()
-        ref_len = rows[:, 1].astype(np.int64).tolist()
+        sys_len = rows[:, 0].astype(np.int64)
+        ref_len = rows[:, 1].astype(np.int64)
+        # sacrebleu: ratio = hyp_len / ref_len, 0 without a reference length (IEEE division,
+        # the same double as Python's)
+        ratio = np.divide(sys_len, ref_len, out=np.zeros(len(rows)), where=ref_len > 0)
         head = f"BLEU|{signature} = " if signature else "BLEU = "
-        lines = []
-        for score, prec, b, h, r in zip(scores, precisions.tolist(), bp, sys_len, ref_len,
-                                        strict=True):
-            prec_str = "/".join([f"{p:.1f}" for p in prec])
-            ratio = h / r if r else 0
-            lines.append(f"{head}{score:.{width}f} {prec_str} (BP = {b:.3f} ratio = "
-                         f"{ratio:.3f} hyp_len = {h:d} ref_len = {r:d})")
-        return lines
+        # One format string for a whole line, applied row by row: the same text as
+        # BLEUScore.format(), a third of the time of building each line in pieces.
+        line = (head.replace("{", "{{").replace("}", "}}") + f"{{:.{width}f}} "
+                + "/".join(["{:.1f}"] * precisions.shape[1])
+                + " (BP = {:.3f} ratio = {:.3f} hyp_len = {:d} ref_len = {:d})").format
+        columns = [scores, *precisions.T.tolist(), bp, ratio.tolist(), sys_len.tolist(),
+                   ref_len.tolist()]
+        return [line(*row) for row in zip(*columns, strict=True)]
 
     def _smooth_value(self) -> Any:
         default = self.SMOOTH_DEFAULTS[self.smooth_method]
