@@ -285,8 +285,8 @@ CASES: list[tuple[str, list[str], list[str]]] = [
      ["{d}/adir", "directory"]),
     ("sacrebleu-not-utf8", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/latin1.txt"],
      ["{d}/latin1.txt", "not valid utf-8"]),
-    ("sacrebleu-test-set", ["sacrebleu", "-t", "wmt21", "-l", "en-de", "-i", "{d}/hyp.txt"],
-     ["-t/--test-set", "sacrebleu"]),
+    ("sacrebleu-test-set", ["sacrebleu", "-t", "wmt20", "-l", "en-de", "-i", "{d}/hyp.txt"],
+     ["-t wmt20", "sacrebleu -t wmt20 -l en-de --echo ref"]),
 ]
 
 
