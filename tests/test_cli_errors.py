@@ -104,6 +104,8 @@ CASES: list[tuple[str, list[str], list[str]]] = [
                          "--sia-alpha", "5"], ["argument --sia-alpha", "(0, 1]"]),
     ("score-unknown-metric", ["score", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "-m",
                               "nosuch"], ["unknown metric 'nosuch'"]),
+    ("score-metric-typo", ["score", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "-m", "blue"],
+     ["unknown metric 'blue'", "did you mean 'bleu'?"]),
     ("score-similarity-missing", ["score", "-r", "{d}/ref.txt", "-i", "{d}/hyp.txt", "-m",
                                   "sia", "--similarity", "{d}/missing.tbl"],
      ["argument --similarity", "{d}/missing.tbl"]),

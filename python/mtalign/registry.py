@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -227,11 +228,24 @@ def names_help() -> str:
 
 
 def family_of(name: str) -> Family:
-    """The family owning a metric name; :class:`~mtalign.ConfigError` if none does."""
+    """The family owning a metric name; :class:`~mtalign.ConfigError` if none does, with the
+    closest known name first (a typo is the usual cause).
+
+    >>> family_of("blue")
+    Traceback (most recent call last):
+    ...
+    mtalign.errors.ConfigError: unknown metric 'blue' (did you mean 'bleu'?; known: ...)
+    """
     for fam in FAMILIES:
         if fam.matches(name):
             return fam
-    raise ConfigError(f"unknown metric {name!r} (known: {names_help()})")
+    known = sorted({*example_names(), "bleu", "chrf", "ter", "wer", "per", "nist", "meteor",
+                    "rouge1", "rouge2", "rougeLsum", "sia", "gtm", "ribes"})
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    if not close:  # case slips (ROUGEL, BLEU) are the other usual cause
+        close = [k for k in known if k.lower() == name.lower()][:1]
+    hint = f"did you mean {close[0]!r}?; " if close else ""
+    raise ConfigError(f"unknown metric {name!r} ({hint}known: {names_help()})")
 
 
 def make_metric(name: str, options: MetricOptions | None = None) -> tuple[Any, str | None]:
