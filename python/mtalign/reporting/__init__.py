@@ -136,8 +136,8 @@ def report(systems: Mapping[str, Sequence[str]], refs: Sequence[Any], *,
                                             seed=seed, threads=threads))
         step()
         if human_m is not None:
-            tables[-1].correlation = analysis.correlate_human(
-                tables[-1], hyps, ref_lists, human_m, options, n_boot, seed, threads)
+            tables[-1].correlation = analysis.correlate_human(tables[-1], human_m, n_boot,
+                                                              seed)
             step()
     seg_i = metrics.index(segment_metric) if segment_metric is not None else 0
     order = tables[0].order()

@@ -97,6 +97,8 @@ class MetricTable:
     mean: np.ndarray | None = None
     ranks: list[int] | None = None
     correlation: Correlation | None = None
+    #: the systems' statistics behind ``scores`` (what a system-level correlation resamples)
+    system_scores: SystemScores | None = None
 
     def order(self) -> list[int]:
         """System indices, best first (ties: input order)."""
@@ -124,8 +126,9 @@ def score_metric(name: str, systems: list[list[str]], refs: list[list[str]], *,
     stats = metric._stats(arr)
     per_sys = [stats[s * n:(s + 1) * n] for s in range(n_sys)]
     sentence = np.asarray(metric._sentence_values(arr, k), dtype=np.float64).reshape(n_sys, n)
-    scores = SystemScores(metric, [str(i) for i in range(n_sys)], per_sys,
-                          pick_scalar(metric, variant)).scores
+    by_system = SystemScores(metric, [str(i) for i in range(n_sys)], per_sys,
+                             pick_scalar(metric, variant))
+    scores = by_system.scores
     signature = metric._result(arr[:n], 0, 0, (metric, refs, n_bootstrap or 1, seed)).signature
     hib = bool(getattr(metric, "higher_is_better", True))
     sign = 1.0 if hib else -1.0
@@ -133,7 +136,7 @@ def score_metric(name: str, systems: list[list[str]], refs: list[list[str]], *,
     n_test = n_samples or (1000 if test == "bs" else 10000)
     test_sig = f"test:{test}|n:{n_test}|seed:{seed}|rng:mtalign|version:{__version__}"
     table = MetricTable(name, hib, scores, sentence, signature, test_sig, best,
-                        np.full(n_sys, np.nan))
+                        np.full(n_sys, np.nan), system_scores=by_system)
     if n_sys > 1:
         others = {str(i): per_sys[i] for i in range(n_sys) if i != best}
         res = paired_test(metric, per_sys[best], others, None, kind=test, n_samples=n_test,
@@ -222,17 +225,14 @@ def human_matrix(human: Mapping[str, Any], names: Sequence[str], n: int) -> np.n
     return out
 
 
-def correlate_human(table: MetricTable, systems: list[list[str]], refs: list[list[str]],
-                    human: np.ndarray, options: registry.MetricOptions | None,
-                    n_bootstrap: int | None, seed: int, threads: int | None) -> Correlation:
+def correlate_human(table: MetricTable, human: np.ndarray, n_bootstrap: int | None,
+                    seed: int) -> Correlation:
     """Pearson's r of the corpus scores with the human system scores, as WMT: each system's
     metric score is its corpus score (error rates negated); the interval resamples segments
-    and re-scores each resample's corpus (:func:`mtalign.meta.system_scores`)."""
-    from mtalign.meta.systems import system_scores
-
-    metric, variant = registry.make_metric(table.name, options)
-    ss = system_scores(metric, {str(i): h for i, h in enumerate(systems)}, refs,
-                       variant=variant, threads=threads)
+    and re-scores each resample's corpus from the statistics :func:`score_metric` kept."""
+    ss = table.system_scores
+    if ss is None:
+        raise ValueError(f"{table.name}: the table keeps no statistics to correlate")
     return correlate(ss if table.higher_is_better else -ss, human, level="system",
                      n_bootstrap=n_bootstrap, seed=seed)
 
