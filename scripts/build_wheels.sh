@@ -132,16 +132,8 @@ step "sdist"
 SDIST=$OUT/mtalign-$VERSION.tar.gz
 [[ -f $SDIST ]] || fail "no $SDIST"
 
-# A PATH with the interpreter's directory and the system's, and no Rust toolchain on it.
-norust_path() {
-    local p="" d
-    IFS=: read -ra dirs <<< "$PATH"
-    for d in "${dirs[@]}"; do
-        [[ -x $d/cargo || -x $d/rustc || -x $d/rustup ]] && continue
-        p=${p:+$p:}$d
-    done
-    echo "$p"
-}
+# norust_path: the PATH without any Rust toolchain on it.
+source "$(dirname "${BASH_SOURCE[0]}")/norust_path.sh"
 
 smoke() {  # smoke VENV: runs the installed package from outside the source tree
     local venv=$1

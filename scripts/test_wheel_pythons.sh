@@ -37,16 +37,8 @@ find_python() {
     done
 }
 
-# PATH without any directory holding cargo, rustc or rustup.
-norust_path() {
-    local p="" d
-    IFS=: read -ra dirs <<< "$PATH"
-    for d in "${dirs[@]}"; do
-        [[ -x $d/cargo || -x $d/rustc || -x $d/rustup ]] && continue
-        p=${p:+$p:}$d
-    done
-    echo "$p"
-}
+# norust_path: the PATH without any Rust toolchain on it.
+source "$(dirname "${BASH_SOURCE[0]}")/norust_path.sh"
 
 declare -a SUMMARY=()
 failed=0
