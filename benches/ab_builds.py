@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
@@ -38,6 +39,14 @@ def load(tag: str, path: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
+
+
+def rouge_core(module: ModuleType, variants: list[str]) -> Any:
+    """ROUGE's native object of a build: ``NativeMetric("rouge", ...)``, or the ``RougeCore``
+    of a build from before the one native class."""
+    if hasattr(module, "NativeMetric"):
+        return module.NativeMetric("rouge", variants=variants, tokenize="unicode")
+    return module.RougeCore(variants, "unicode", True, 1.0, "max", False, "paper", None)
 
 
 def main() -> None:
@@ -57,8 +66,7 @@ def main() -> None:
     hyps = list(corpus.hyps) * args.repeat_text
     refs = list(corpus.refs) * args.repeat_text
     variants = args.variants.split(",")
-    cores = {tag: load(tag, path).RougeCore(variants, "unicode", True, 1.0, "max", False,
-                                            "paper", None)
+    cores = {tag: rouge_core(load(tag, path), variants)
              for tag, path in (("a", args.a), ("b", args.b))}
     times: dict[str, list[float]] = {"a": [], "b": []}
     gc.disable()

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ErrorRateCore
+from mtalign._mtalign import NativeMetric
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import lowercase_option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
@@ -40,13 +40,14 @@ class _ErrorRate(Metric[CorpusResult]):
     higher_is_better = False
     aggregation = "sum"
 
+    native = "error_rate"
     tokenize: str = tokenize_option()
     lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tokenize", "multi_ref:min")
 
-    def _build(self, c: dict[str, Any]) -> ErrorRateCore:
-        return ErrorRateCore(self._kind, c["tokenize"], c["lowercase"])
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
+        return self._native(c, kind=self._kind)
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return _rates(rows[:, 0], rows[:, 1])
@@ -57,7 +58,8 @@ class _ErrorRate(Metric[CorpusResult]):
 
     def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's (rate, errors, ref_len): no array is made.
-        return sentence_result(self._name, row[0], {"errors": row[1], "ref_len": row[2]},
+        return sentence_result(self._name, row[0],
+                               {"errors": int(row[1]), "ref_len": int(row[2])},
                                signature)
 
     def _one_sentence(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,

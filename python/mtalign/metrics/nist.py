@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtalign._mtalign import NistCore
+from mtalign._mtalign import NativeMetric
 from mtalign.metrics.base import Metric, _check_bootstrap
-from mtalign.metrics.options import lowercase_option, option, tokenize_option
+from mtalign.metrics.options import CORE, lowercase_option, option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
 
 
@@ -51,27 +51,27 @@ class Nist(Metric[CorpusResult]):
 
     # aggregation None: rows depend on the whole batch (the information weights).
 
-    max_order: int = option(default=5, doc="the longest n-gram, 1 to 12", native=True, sig="order")
+    native = "nist"
+    max_order: int = option(default=CORE, sig="order")
     tokenize: str = tokenize_option()
     lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tokenize", "max_order")
     __slots__ = ("_corpus_core",)
-    _corpus_core: ClassVar[NistCore]  # a slot (ClassVar: not an option)
+    _corpus_core: ClassVar[NativeMetric]  # a slot (ClassVar: not an option)
 
-    def _build(self, c: dict[str, Any]) -> NistCore:
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
         # Sentence NIST weighs n-grams by the sentence's own references; corpus NIST by all.
-        object.__setattr__(self, "_corpus_core",
-                           NistCore(c["max_order"], True, c["tokenize"], c["lowercase"]))
-        return NistCore(c["max_order"], False, c["tokenize"], c["lowercase"])
+        object.__setattr__(self, "_corpus_core", self._native(c, corpus_weights=True))
+        return self._native(c, corpus_weights=False)
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
-        each, _ = self._core.scores(np.ascontiguousarray(rows))
-        return each  # type: ignore[no-any-return]
+        return self._core.sentence_scores(np.ascontiguousarray(rows))  # type: ignore[no-any-return]
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any, core: Any = None) -> CorpusResult:
-        each, total = (core or self._corpus_core).scores(rows)
+        native = core or self._corpus_core
+        each, (total,) = native.sentence_scores(rows), native.corpus_figures(rows)
         n = self._config["max_order"]
         sums = rows.sum(axis=0) if rows.shape[0] else np.zeros(1 + 3 * n)
         details = {"sys_len": int(sums[0]), "ref_len": float(sums[1:1 + n].sum()) / n}
@@ -100,7 +100,7 @@ class Nist(Metric[CorpusResult]):
 
     def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's (NIST, sys_len, ref_len): no array is made.
-        return sentence_result("NIST", row[0], {"sys_len": row[1], "ref_len": row[2]},
+        return sentence_result("NIST", row[0], {"sys_len": int(row[1]), "ref_len": row[2]},
                                signature)
 
     def corpus_score(self, hyps: Any, refs: Any, threads: int | None = None, *,

@@ -5,6 +5,7 @@
 pub mod bleu;
 pub mod chrf;
 pub mod chunked;
+pub mod contract;
 pub mod dcs;
 pub mod error_rate;
 pub mod gtm;
