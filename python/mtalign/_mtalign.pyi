@@ -12,7 +12,6 @@ __all__ = [
     "NativeMetric",
     "OPTIONS",
     "OrangeTexts",
-    "SiaCore",
     "TranslationTableCore",
     "WordSimilarityCore",
     "__version__",
@@ -74,8 +73,8 @@ class _NativeMetric:
 
 @final
 class NativeMetric(_NativeMetric):
-    """Every native metric but SIA: ``NativeMetric(name, **options)``, ``name`` a key of
-    ``OPTIONS`` (its option table)."""
+    """Every native metric: ``NativeMetric(name, **options)``, ``name`` a key of ``OPTIONS``
+    (its option table)."""
 
     def __new__(cls, name: str, **options: Any) -> NativeMetric: ...
     @property
@@ -99,6 +98,17 @@ class NativeMetric(_NativeMetric):
     @property
     def synonyms_on(self) -> bool: ...
     def synonyms(self, word: str) -> list[str]: ...
+    def explain(
+        self, hyp: Any, refs: Any, naive: bool = False
+    ) -> tuple[
+        float,
+        float,
+        float,
+        list[float],
+        list[tuple[int, float, float, list[tuple[int, int]]]],
+        list[str],
+        list[list[str]],
+    ]: ...
 
 @final
 class OrangeTexts:
@@ -170,32 +180,6 @@ class WordSimilarityCore:
     def n_words(self) -> int: ...
     def n_entries(self) -> int: ...
     def same_as(self, other: WordSimilarityCore) -> bool: ...
-
-@final
-class SiaCore(_NativeMetric):
-    def __new__(
-        cls,
-        alpha: float,
-        decay: str,
-        tokenize: str,
-        lowercase: bool,
-        similarity: WordSimilarityCore | None = None,
-        max_words: int | None = None,
-    ) -> SiaCore: ...
-    def score_texts(
-        self, hyps: Any, refs: Any, threads: int | None = None, naive: bool = False
-    ) -> _Batch: ...
-    def explain(
-        self, hyp: Any, refs: Any, naive: bool = False
-    ) -> tuple[
-        float,
-        float,
-        float,
-        list[float],
-        list[tuple[int, float, float, list[tuple[int, int]]]],
-        list[str],
-        list[list[str]],
-    ]: ...
 
 def edit_distance(a: list[int], b: list[int]) -> int: ...
 def meteor_stem(word: str) -> str: ...

@@ -1,7 +1,7 @@
 //! The native metrics: one list, [`native_metrics!`], from which the one Python class
 //! `NativeMetric` ([`native`]) and the exported option tables are made. A metric is its
 //! core file (a `mtalign_core::metrics::contract::Contract`) plus one line here. SIA's
-//! tables (translation and word similarity) and its scorer are in [`sia`].
+//! tables (translation and word similarity) and its `explain` are in [`sia`].
 
 /// Writes, from the list of native metrics, `AnyMetric` (one variant per metric, holding its
 /// `Configured` core), `AnyMetric::build` (by name, from option values), `AnyMetric::TABLES`
@@ -64,6 +64,7 @@ macro_rules! native_metrics {
 
 native_metrics! { $
     Bleu => bleu::BleuConfig,
+    Cer => cer::Cer,
     Chrf => chrf::ChrfConfig,
     Dcs => dcs::Dcs,
     ErrorRate => error_rate::ErrorRate,
@@ -72,6 +73,7 @@ native_metrics! { $
     Nist => nist::Nist,
     Ribes => ribes::RibesConfig,
     Rouge => rouge::RougeConfig,
+    Sia => sia::SiaMetric,
     Ter => ter::TerConfig,
 }
 
@@ -84,7 +86,6 @@ use pyo3::prelude::*;
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<native::NativeMetric>()?;
     native::register_tables(m)?;
-    m.add_class::<sia::SiaCore>()?;
     m.add_class::<sia::WordSimilarityCore>()?;
     m.add_class::<sia::TranslationTableCore>()?;
     Ok(())

@@ -3,6 +3,7 @@
 //! metric's core option table; its methods are written once over `dispatch!`. The tables
 //! themselves are exported as `OPTIONS`.
 
+use super::sia::{self, Explained, WordSimilarityCore};
 use super::AnyMetric;
 use crate::batch::{BatchOut, BatchScorer, BlocksOut, CellScore, OneOut};
 use crate::convert::{stats_slice, type_name};
@@ -47,10 +48,14 @@ impl<M: Contract> BatchScorer for Configured<M> {
     }
 }
 
-/// The option value of a Python object (None, bool, int, float, str, a list of str).
+/// The option value of a Python object (None, bool, int, float, str, a list of str, a
+/// word-similarity table).
 fn value_of(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     if obj.is_none() {
         return Ok(Value::None);
+    }
+    if let Ok(sim) = obj.cast::<WordSimilarityCore>() {
+        return Ok(Value::Object(sim.get().table.clone()));
     }
     if obj.is_instance_of::<PyBool>() {
         return Ok(Value::Bool(obj.extract()?));
@@ -359,6 +364,24 @@ impl NativeMetric {
         out.sort();
         out.dedup();
         Ok(out)
+    }
+
+    /// SIA: the rounds of one hypothesis (`hyp` a str or token list, `refs` a list of the
+    /// same kind); `naive` uses the O(M²N²) programme (tests).
+    #[pyo3(signature = (hyp, refs, naive=false))]
+    fn explain(
+        &self,
+        hyp: &Bound<'_, PyAny>,
+        refs: &Bound<'_, PyAny>,
+        naive: bool,
+    ) -> PyResult<Explained> {
+        match &self.metric {
+            AnyMetric::Sia(m) => sia::explain(m, hyp, refs, naive),
+            _ => Err(ConfigError::new_err(format!(
+                "{} has no explain (SIA's)",
+                self.name
+            ))),
+        }
     }
 
     fn __repr__(&self) -> String {

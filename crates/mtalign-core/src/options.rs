@@ -151,6 +151,20 @@ pub enum Value {
     Object(Arc<dyn Any + Send + Sync>),
 }
 
+impl std::fmt::Debug for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::None => f.write_str("None"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x:?}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+            Value::Names(n) => write!(f, "{n:?}"),
+            Value::Object(_) => f.write_str("<object>"),
+        }
+    }
+}
+
 impl Value {
     fn of_default(d: DefaultValue) -> Self {
         match d {
@@ -212,7 +226,7 @@ impl Value {
 /// assert!(err.unwrap_err().to_string().contains("toy has no option 'gamma'"));
 /// # Ok::<(), mtalign_core::Error>(())
 /// ```
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct Options {
     table: &'static [OptionSpec],
     values: Vec<Value>,

@@ -120,7 +120,7 @@ pub trait Contract: Metric + Sized + Send + 'static {
 /// use mtalign_core::options::Value;
 /// let c = configure::<ChrfConfig>(vec![("word_order".into(), Value::Int(2))])?;
 /// assert_eq!((c.metric.char_order, c.metric.word_order), (6, 2));
-/// assert_eq!(c.metric.columns()[..3], ["hyp_1", "ref_1", "match_1"]);
+/// assert_eq!(c.metric.columns()[..3], ["c1_hyp", "c1_ref", "c1_match"]);
 /// assert!(configure::<ChrfConfig>(vec![("beta".into(), Value::Float(0.0))]).is_err());
 /// # Ok::<(), mtalign_core::Error>(())
 /// ```
