@@ -27,9 +27,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign import registry
+from mtalign import registry, tables
 from mtalign._mtalign import InputError, __version__
-from mtalign.cli import tables
 from mtalign.cli.common import (
     add_progress_options,
     bootstrap,

@@ -614,25 +614,20 @@ def _finish(cand_scores: list[np.ndarray], ref_scores: list[np.ndarray], oracle:
     sizes = np.array([c.size for c in cands], dtype=np.int64)
     ranks, _ = _oracle_ranks(cands, refs, oracle, higher_is_better, [])
     ratios = ranks / (sizes + 1)
+    ci, rank_ci = _bootstrap([ratios, ranks], n_bootstrap, seed)
+    signature = (f"orange:{oracle}|higher:{'yes' if higher_is_better else 'no'}|"
+                 f"min_size:{min_size if min_size is not None else 'none'}|"
+                 f"boot:{n_bootstrap}|seed:{seed}" + (f"|{signature}" if signature else ""))
     res = OrangeResult.__new__(OrangeResult)
-    res.orange = math.fsum(ratios.tolist()) / len(keep)
-    res.avg_rank = math.fsum(ranks.tolist()) / len(keep)
-    res.ci, res.rank_ci = _bootstrap([ratios, ranks], n_bootstrap, seed)
-    res.ranks = ranks
-    res.list_sizes = sizes
-    res.sentence_ids = np.asarray(keep, dtype=np.int64)
-    res.n_sentences = len(keep)
-    res.n_dropped = len(cand_scores) - len(keep)
-    res.candidate_scores = cands
-    res.reference_scores = refs
-    res.oracle = oracle
-    res.higher_is_better = higher_is_better
-    res.n_bootstrap = n_bootstrap
-    res.seed = seed
-    res.label = label
-    res.signature = (f"orange:{oracle}|higher:{'yes' if higher_is_better else 'no'}|"
-                     f"min_size:{min_size if min_size is not None else 'none'}|"
-                     f"boot:{n_bootstrap}|seed:{seed}" + (f"|{signature}" if signature else ""))
+    res.__setstate__({  # every slot, as unpickling sets them
+        "orange": math.fsum(ratios.tolist()) / len(keep),
+        "avg_rank": math.fsum(ranks.tolist()) / len(keep),
+        "ci": ci, "rank_ci": rank_ci, "ranks": ranks, "list_sizes": sizes,
+        "sentence_ids": np.asarray(keep, dtype=np.int64), "n_sentences": len(keep),
+        "n_dropped": len(cand_scores) - len(keep), "candidate_scores": cands,
+        "reference_scores": refs, "oracle": oracle, "higher_is_better": higher_is_better,
+        "n_bootstrap": n_bootstrap, "seed": seed, "label": label, "signature": signature,
+    })
     return res
 
 

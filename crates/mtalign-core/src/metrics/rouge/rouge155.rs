@@ -156,6 +156,7 @@ impl Wlcs155Scratch {
                 &mut cm,
                 // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
                 |diag, k| diag + f[k as usize + 1] - f[k as usize],
+                (0.0, 0),
             );
             if let Some(stride) = bits {
                 // "Took the upper value" (up >= left) for every cell, then not for matches.
@@ -265,7 +266,7 @@ impl Wlcs155Scratch {
                     )
                 };
                 let f = &self.f;
-                wlcs_rows::row_from(
+                wlcs_rows::row(
                     &self.prev_c,
                     &mut self.cur_c,
                     w,
@@ -371,7 +372,7 @@ impl Wlcs155Scratch {
                 let f = &self.f;
                 let (c_here, _) = left(r + 1);
                 let (_, k_above) = left(r);
-                wlcs_rows::row_from(
+                wlcs_rows::row(
                     &self.prev_c,
                     &mut self.cur_c,
                     w,
@@ -544,11 +545,9 @@ mod tests {
 
     #[test]
     fn paper_y1_y2_recounted() {
-        // X = A B C D E F G; Y1 = A B C D H I K; Y2 = A H B K C I D. ROUGE-1.5.5 gives both
-        // 4^w: Y2's matches are consecutive on the reference side.
-        let x = [0, 1, 2, 3, 4, 5, 6];
-        let y1 = [0, 1, 2, 3, 7, 8, 9];
-        let y2 = [0, 7, 1, 9, 2, 8, 3];
+        // ROUGE-1.5.5 gives both Y1 and Y2 4^w: Y2's matches are consecutive on the
+        // reference side.
+        let [x, y1, y2] = crate::kernels::wlcs::PAPER_X_Y1_Y2;
         let mut s = Wlcs155Scratch::default();
         assert_eq!(s.hit(&x, &y1, 2.0), 16.0);
         assert_eq!(s.hit(&x, &y2, 2.0), 16.0);
@@ -680,26 +679,30 @@ mod tests {
         }
     }
 
+    /// `hit` on an `m` × `n` pair above the full-table limit, checked against the banded
+    /// pass with a band that cuts nothing; the scratch `hit` used, to see what it kept.
+    fn hit_long_pair(m: u32, n: u32) -> Wlcs155Scratch {
+        let x: Vec<u32> = (0..m).map(|i| (i * 7) % 13).collect();
+        let y: Vec<u32> = (0..n).map(|i| (i * 5) % 11).collect();
+        let mut s = Wlcs155Scratch::default();
+        let h = s.hit(&x, &y, 1.2);
+        let want = Wlcs155Scratch::default().hit_banded(&x, &y, 1.2, m as usize);
+        assert_eq!(h.to_bits(), want.to_bits());
+        s
+    }
+
     #[test]
     fn long_pairs_blocked() {
         // 6000 × 5000 cells: above the full-table limit, so blocked.
-        let x: Vec<u32> = (0..6000u32).map(|i| (i * 7) % 13).collect();
-        let y: Vec<u32> = (0..5000u32).map(|i| (i * 5) % 11).collect();
-        let mut s = Wlcs155Scratch::default();
-        let h = s.hit(&x, &y, 1.2);
+        let s = hit_long_pair(6000, 5000);
         assert_eq!(s.col_c.capacity(), 0, "a long pair's tables are released");
-        assert_eq!(h.to_bits(), s.hit_banded(&x, &y, 1.2, 6000).to_bits());
     }
 
     #[test]
     fn long_pairs_in_linear_memory() {
         // 5000 × 4000 cells: above the full-table limit, so banded.
-        let x: Vec<u32> = (0..5000u32).map(|i| (i * 7) % 13).collect();
-        let y: Vec<u32> = (0..4000u32).map(|i| (i * 5) % 11).collect();
-        let mut s = Wlcs155Scratch::default();
-        let h = s.hit(&x, &y, 1.2);
+        let s = hit_long_pair(5000, 4000);
         assert_eq!(s.saved_c.capacity(), 0, "a long pair's tables are released");
-        assert_eq!(h.to_bits(), s.hit_banded(&x, &y, 1.2, 5000).to_bits());
     }
 
     #[test]
