@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError, OrangeTexts, orange_ranks
-from mtalign._travel import Travels, plain
+from mtalign._travel import Travels, plain, plain_interval
 from mtalign.checks import check_nonempty_list
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
@@ -77,10 +77,6 @@ class OrangeCurve(Travels):
 
     def __repr__(self) -> str:
         return f"OrangeCurve({self.label!r}, sizes={self.sizes.size})"
-
-
-def _json_interval(ci: tuple[float, float]) -> list[float] | None:
-    return None if any(math.isnan(x) for x in ci) else [float(x) for x in ci]
 
 
 class OrangeResult(Travels):
@@ -127,8 +123,7 @@ class OrangeResult(Travels):
         """A JSON-ready dict; ``sentences=True`` adds per-sentence ranks and list sizes."""
         out: dict[str, Any] = {
             "orange": self.orange, "avg_rank": self.avg_rank,
-            # JSON has no NaN: an interval not computed (n_bootstrap=0) is null.
-            "ci": _json_interval(self.ci), "rank_ci": _json_interval(self.rank_ci),
+            "ci": plain_interval(self.ci), "rank_ci": plain_interval(self.rank_ci),
             "n_sentences": self.n_sentences, "n_dropped": self.n_dropped,
             "oracle": self.oracle, "higher_is_better": self.higher_is_better,
             "n_bootstrap": self.n_bootstrap, "seed": self.seed, "signature": self.signature,

@@ -146,39 +146,11 @@ impl Wlcs155Scratch {
                 done = false;
                 break;
             }
-            let f = &self.f;
-            wlcs_rows::row(
-                &self.prev_c,
-                &mut self.cur_c,
-                cols,
-                self.columns.of(x[i]),
-                &pm,
-                &mut cm,
-                // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
-                |diag, k| diag + f[k as usize + 1] - f[k as usize],
-                (0.0, 0),
-            );
+            self.row(x[i], cols, &pm, &mut cm, (0.0, 0));
             if let Some(stride) = bits {
-                // "Took the upper value" (up >= left) for every cell, then not for matches.
                 let base = (i - first) * stride;
-                let (prev, cur) = (&self.prev_c, &self.cur_c);
-                for (w, word) in self.up[base..base + cols.div_ceil(64)]
-                    .iter_mut()
-                    .enumerate()
-                {
-                    let lo = w * 64;
-                    let hi = (lo + 64).min(cols);
-                    let mut b = 0u64;
-                    for (t, (&up, &left)) in prev[lo + 1..=hi].iter().zip(&cur[lo..hi]).enumerate()
-                    {
-                        b |= u64::from(up >= left) << t;
-                    }
-                    *word = b;
-                }
-                for &c in &cm.matches {
-                    let bit = c as usize - 1;
-                    self.up[base + bit / 64] &= !(1 << (bit % 64));
-                }
+                let words = &mut self.up[base..base + cols.div_ceil(64)];
+                up_bits(words, &self.prev_c, &self.cur_c, cols, &cm.matches);
             }
             std::mem::swap(&mut self.prev_c, &mut self.cur_c);
             std::mem::swap(&mut pm, &mut cm);
@@ -265,18 +237,7 @@ impl Wlcs155Scratch {
                         self.col_k[i * samples + at],
                     )
                 };
-                let f = &self.f;
-                wlcs_rows::row(
-                    &self.prev_c,
-                    &mut self.cur_c,
-                    w,
-                    self.columns.of(xi),
-                    &pm,
-                    &mut cm,
-                    // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
-                    |diag, k| diag + f[k as usize + 1] - f[k as usize],
-                    left,
-                );
+                self.row(xi, w, &pm, &mut cm, left);
                 std::mem::swap(&mut self.prev_c, &mut self.cur_c);
                 std::mem::swap(&mut pm, &mut cm);
                 if strip < samples {
@@ -352,12 +313,12 @@ impl Wlcs155Scratch {
             }
             pm.from_row(&self.prev_c, &self.prev_k, w);
             // Cells and run lengths of column c0 in row `r` (zero in column 0).
-            let left = |r: usize| -> (f64, u32) {
+            let left = |s: &Self, r: usize| -> (f64, u32) {
                 if c0 == 0 {
                     (0.0, 0)
                 } else {
                     let at = r * samples + c0 / every_col - 1;
-                    (self.col_c[at], self.col_k[at])
+                    (s.col_c[at], s.col_k[at])
                 }
             };
             self.columns.prepare(&y[c0..j]);
@@ -369,35 +330,12 @@ impl Wlcs155Scratch {
                     interrupted = true;
                     break 'blocks;
                 }
-                let f = &self.f;
-                let (c_here, _) = left(r + 1);
-                let (_, k_above) = left(r);
-                wlcs_rows::row(
-                    &self.prev_c,
-                    &mut self.cur_c,
-                    w,
-                    self.columns.of(xr),
-                    &pm,
-                    &mut cm,
-                    |diag, k| diag + f[k as usize + 1] - f[k as usize],
-                    (c_here, k_above),
-                );
-                // "Took the upper value" (up >= left) for every cell, then not for matches.
+                let (c_here, _) = left(self, r + 1);
+                let (_, k_above) = left(self, r);
+                self.row(xr, w, &pm, &mut cm, (c_here, k_above));
                 let base = (r - r0) * stride;
-                let (prev, cur) = (&self.prev_c, &self.cur_c);
-                for (wd, word) in self.up[base..base + stride].iter_mut().enumerate() {
-                    let lo = wd * 64;
-                    let hi = (lo + 64).min(w);
-                    let mut b = 0u64;
-                    for (t, (&up, &lf)) in prev[lo + 1..=hi].iter().zip(&cur[lo..hi]).enumerate() {
-                        b |= u64::from(up >= lf) << t;
-                    }
-                    *word = b;
-                }
-                for &c in &cm.matches {
-                    let bit = c as usize - 1;
-                    self.up[base + bit / 64] &= !(1 << (bit % 64));
-                }
+                let words = &mut self.up[base..base + stride];
+                up_bits(words, &self.prev_c, &self.cur_c, w, &cm.matches);
                 std::mem::swap(&mut self.prev_c, &mut self.cur_c);
                 std::mem::swap(&mut pm, &mut cm);
             }
@@ -531,6 +469,55 @@ impl Wlcs155Scratch {
             (hyp.len() as f64).powf(weight),
             (reference.len() as f64).powf(weight * weight),
         )
+    }
+}
+
+impl Wlcs155Scratch {
+    /// Row `cur_c` of the table from row `prev_c` over the first `cols` columns prepared in
+    /// `columns`, for the row of x holding `symbol` ([`wlcs_rows::row`], its `left` too),
+    /// with ROUGE-1.5.5's weighting.
+    #[inline]
+    fn row(
+        &mut self,
+        symbol: u32,
+        cols: usize,
+        pm: &RowMarks,
+        cm: &mut RowMarks,
+        left: (f64, u32),
+    ) {
+        let f = &self.f;
+        // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
+        let weighted = |diag: f64, k: u32| diag + f[k as usize + 1] - f[k as usize];
+        let matches = self.columns.of(symbol);
+        wlcs_rows::row(
+            &self.prev_c,
+            &mut self.cur_c,
+            cols,
+            matches,
+            pm,
+            cm,
+            weighted,
+            left,
+        );
+    }
+}
+
+/// The back pointers of one row of `cols` cells, one bit a cell into `words`: "took the
+/// upper value" (the cell above `prev` >= the cell to the left in `cur`), cleared at the
+/// row's `matches` (1-based columns), which took the diagonal.
+fn up_bits(words: &mut [u64], prev: &[f64], cur: &[f64], cols: usize, matches: &[u32]) {
+    for (w, word) in words.iter_mut().enumerate() {
+        let lo = w * 64;
+        let hi = (lo + 64).min(cols);
+        let mut b = 0u64;
+        for (t, (&up, &left)) in prev[lo + 1..=hi].iter().zip(&cur[lo..hi]).enumerate() {
+            b |= u64::from(up >= left) << t;
+        }
+        *word = b;
+    }
+    for &c in matches {
+        let bit = c as usize - 1;
+        words[bit / 64] &= !(1 << (bit % 64));
     }
 }
 
