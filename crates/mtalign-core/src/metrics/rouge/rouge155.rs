@@ -24,6 +24,19 @@ const CHECKPOINT_BYTES: usize = 64 << 20;
 /// would need more falls back to the row-band traceback.
 const MAX_BLOCK_SIDE: usize = 1 << 13;
 
+/// What one pass of [`Wlcs155Scratch::rows`] computes and keeps.
+struct Pass {
+    /// The rows of the table it computes (of x)...
+    rows: std::ops::Range<usize>,
+    /// ... over columns 1..=`cols` (of y).
+    cols: usize,
+    /// Records each cell's "took the upper value" bit (band-relative rows, this many words
+    /// a row).
+    bits: Option<usize>,
+    /// Copies every this many-th row into the saved rows (checkpoints).
+    save: Option<usize>,
+}
+
 /// Reusable tables of the ROUGE-1.5.5 weighted LCS.
 #[derive(Debug, Default)]
 pub struct Wlcs155Scratch {
@@ -65,22 +78,18 @@ impl Wlcs155Scratch {
         self.f[k]
     }
 
-    /// Computes rows `rows` of the table (columns 1..=`cols`) starting from `prev_c` /
-    /// `prev_k` (the row before), leaving the last row in `prev_c` / `prev_k`. With `bits`,
-    /// records each cell's "took the upper value" bit (band-relative rows, `stride` words a
-    /// row); with `save`, copies every `every`-th row end into the saved rows.
-    fn rows(
-        &mut self,
-        x: &[u32],
-        y: &[u32],
-        rows: std::ops::Range<usize>,
-        cols: usize,
-        bits: Option<usize>,
-        save: Option<usize>,
-    ) -> bool {
-        if rows.len() * cols > SEGMENT_CELLS {
-            return self.rows_by_segments(x, y, rows, cols, bits, save);
+    /// Computes the rows of `pass` starting from `prev_c` / `prev_k` (the row before),
+    /// leaving the last row in `prev_c` / `prev_k`; false if interrupted.
+    fn rows(&mut self, x: &[u32], y: &[u32], pass: Pass) -> bool {
+        if pass.rows.len() * pass.cols > SEGMENT_CELLS {
+            return self.rows_by_segments(x, y, pass);
         }
+        let Pass {
+            rows,
+            cols,
+            bits,
+            save,
+        } = pass;
         let n1 = y.len() + 1;
         let first = rows.start;
         let mut poll = crate::interrupt::Poll::new(cols);
@@ -125,15 +134,13 @@ impl Wlcs155Scratch {
     }
 
     /// [`Self::rows`] by segments (`kernels/wlcs_rows.rs`): the same cells and bits.
-    fn rows_by_segments(
-        &mut self,
-        x: &[u32],
-        y: &[u32],
-        rows: std::ops::Range<usize>,
-        cols: usize,
-        bits: Option<usize>,
-        save: Option<usize>,
-    ) -> bool {
+    fn rows_by_segments(&mut self, x: &[u32], y: &[u32], pass: Pass) -> bool {
+        let Pass {
+            rows,
+            cols,
+            bits,
+            save,
+        } = pass;
         let n1 = y.len() + 1;
         let first = rows.start;
         self.columns.prepare(&y[..cols]);
@@ -407,7 +414,13 @@ impl Wlcs155Scratch {
         let stride = n.div_ceil(64);
         // Forward pass: only the checkpoint rows (rows band, 2·band, ... < m) are kept.
         let bands = m.div_ceil(band);
-        if bands > 1 && !self.rows(x, y, 0..m, n, None, Some(band)) {
+        let checkpoints = Pass {
+            rows: 0..m,
+            cols: n,
+            bits: None,
+            save: Some(band),
+        };
+        if bands > 1 && !self.rows(x, y, checkpoints) {
             return 0.0;
         }
         // Backward: per band, from its checkpoint, recompute its rows up to column j with
@@ -434,7 +447,13 @@ impl Wlcs155Scratch {
             let rows = i - start;
             self.up.clear();
             self.up.resize(rows * stride, 0);
-            if !self.rows(x, y, start..i, j, Some(stride), None) {
+            let traced = Pass {
+                rows: start..i,
+                cols: j,
+                bits: Some(stride),
+                save: None,
+            };
+            if !self.rows(x, y, traced) {
                 return 0.0;
             }
             while i > start && j > 0 {
