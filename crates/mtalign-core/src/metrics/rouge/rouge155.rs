@@ -135,33 +135,27 @@ impl Wlcs155Scratch {
 
     /// [`Self::rows`] by segments (`kernels/wlcs_rows.rs`): the same cells and bits.
     fn rows_by_segments(&mut self, x: &[u32], y: &[u32], pass: Pass) -> bool {
-        let Pass {
-            rows,
-            cols,
-            bits,
-            save,
-        } = pass;
-        let n1 = y.len() + 1;
-        let first = rows.start;
+        let (n1, cols) = (y.len() + 1, pass.cols);
+        let first = pass.rows.start;
         self.columns.prepare(&y[..cols]);
         let [mut pm, mut cm] = std::mem::take(&mut self.marks);
         pm.from_row(&self.prev_c, &self.prev_k, cols);
         let mut poll = crate::interrupt::Poll::new(cols);
         let mut done = true;
-        for i in rows {
+        for i in pass.rows {
             if poll.stop() {
                 done = false;
                 break;
             }
             self.row(x[i], cols, &pm, &mut cm, (0.0, 0));
-            if let Some(stride) = bits {
+            if let Some(stride) = pass.bits {
                 let base = (i - first) * stride;
                 let words = &mut self.up[base..base + cols.div_ceil(64)];
                 up_bits(words, &self.prev_c, &self.cur_c, cols, &cm.matches);
             }
             std::mem::swap(&mut self.prev_c, &mut self.cur_c);
             std::mem::swap(&mut pm, &mut cm);
-            if let Some(every) = save {
+            if let Some(every) = pass.save {
                 if (i + 1).is_multiple_of(every) && i + 1 < x.len() {
                     self.saved_c.extend_from_slice(&self.prev_c[..n1]);
                     let at = self.saved_k.len();
