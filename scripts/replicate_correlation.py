@@ -146,8 +146,9 @@ def system_table(ds: Dataset, mats: dict[str, dict[str, meta.SystemScores]], n_b
     human = ds.seg_human if ds.seg_human is not None else ds.sys_human
     assert human is not None
     out = [f"### {ds.name}: {len(ds.systems)} systems, system level",
-           "", "Pearson / Spearman with 95% bootstrap CI (resampling segments; systems when "
-           "only system-level judgments exist). `**` best, `*` not significantly worse than "
+           "", "Pearson / Spearman with 95% bootstrap CI (resampling segments, each resample's "
+           "corpus scores computed from its statistics; systems when only system-level "
+           "judgments exist). `**` best, `*` not significantly worse than "
            "the best (paired bootstrap, p > 0.05).", ""]
     sets = list(mats)
     out.append("| metric | " + " | ".join(f"{s} Pearson | {s} Spearman" for s in sets) + " |")
@@ -250,8 +251,9 @@ def orange_section(data: Path, mats: dict[str, np.ndarray], ds: Dataset, n_boot:
         + (" (the interval includes 0: no evidence that the rankings agree)."
            if lo <= 0 <= hi else "."))
     out = ["## Does ORANGE rank the metrics as the humans do?", "",
-           "ORANGE (Lin & Och 2004): the average rank of the references among the 20 en-de "
-           "system outputs (references A, C and D; lower is better), against each metric's "
+           "ORANGE (Lin & Och 2004): the references' average rank among the 20 en-de system "
+           "outputs over N + 1 = 21, on 0-1 (references A, C and D; lower is better), against "
+           "each metric's "
            "segment-level Pearson correlation with MQM (8 systems, reference A). Kendall's "
            "tau-b between the two rankings of the metrics, with a 95% interval from "
            "resampling the MQM segments (ORANGE held fixed):", "",
