@@ -320,7 +320,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     cells = []
     for m in order:
         r = results[m]
-        lo, hi = r["ci"]
+        lo, hi = r["ci"] or (math.nan, math.nan)  # None: no interval (an undefined value)
         cells.append([m, f"{r['value']:.4f}",
                       *([f"[{lo:.4f}, {hi:.4f}]"] if args.n_bootstrap else []), str(r["n"]),
                       *([str(r.get("rank", ""))] if ranking else [])])
