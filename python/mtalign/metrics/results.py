@@ -64,8 +64,8 @@ class Scores(np.ndarray):
     >>> s = Scores(np.array([[0.5, 1.0], [0.25, 0.0]]), ("cs0", "dcs"))
     >>> s["dcs"].tolist(), s.table.shape, s[1]["cs0"]
     ([1.0, 0.0], (2, 2), 0.25)
-    >>> Scores([20.0, 30.0], ("score",)).tolist()
-    [20.0, 30.0]
+    >>> Scores([20.0, 30.0], ("score",))
+    Scores([20., 30.], columns=('score',))
     >>> Scores([[0.5, 1.0, 0.6]], ("rougeL_P", "rougeL_R", "rougeL_F"))["rougeL"][:, 2]
     array([0.6])
     """
@@ -73,22 +73,46 @@ class Scores(np.ndarray):
     columns: tuple[str, ...]
 
     def __new__(cls, values: Any, columns: tuple[str, ...]) -> Scores:
-        columns = tuple(columns)
-        arr = np.asarray(values, dtype=np.float64)
-        n = arr.size // len(columns)
-        shape = (n,) if len(columns) == 1 else (n, len(columns))
-        obj = np.ascontiguousarray(arr.reshape(shape)).view(cls)
+        if columns.__class__ is not tuple:
+            columns = tuple(columns)
+        arr = values
+        if arr.__class__ is not np.ndarray or arr.dtype != np.float64:
+            arr = np.asarray(values, dtype=np.float64)
+        k = len(columns)
+        if k == 1:
+            if arr.ndim != 1:
+                arr = arr.reshape(-1)
+        elif arr.ndim != 2 or arr.shape[1] != k:
+            arr = arr.reshape(arr.size // k, k)
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr)
+        obj = arr.view(cls)
         obj.columns = columns
         return obj
 
     def __array_finalize__(self, obj: Any) -> None:
         self.columns = getattr(obj, "columns", ())
 
+    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        # Elementwise results keep the columns (``scores / 100``); reductions (``mean``,
+        # ``sum``) are plain NumPy numbers and arrays: their entries are not sentences.
+        if arr.shape == self.shape:
+            return np.ndarray.__array_wrap__(self, arr, context, return_scalar)
+        plain_arr = arr.view(np.ndarray)
+        return plain_arr[()] if return_scalar or plain_arr.ndim == 0 else plain_arr
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Scores, (self.view(np.ndarray), self.columns))
 
     def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
         return self.__reduce__()
+
+    def __repr__(self) -> str:
+        body = repr(self.view(np.ndarray))
+        if not body.startswith("array("):
+            return body
+        inner = body[len("array("):-1].replace("\n      ", "\n       ")
+        return f"Scores({inner}, columns={self.columns!r})"
 
     @property
     def table(self) -> np.ndarray:
@@ -98,7 +122,11 @@ class Scores(np.ndarray):
 
     def __getitem__(self, key: Any) -> Any:
         if key.__class__ is not str:
-            return np.ndarray.__getitem__(self, key)
+            out = np.ndarray.__getitem__(self, key)
+            if key.__class__ is tuple and isinstance(out, Scores) and not (
+                    out.ndim == 2 and out.shape[1] == len(self.columns)):
+                return out.view(np.ndarray)  # columns picked by position: no names left
+            return out
         columns = self.columns
         if key in columns:
             where: Any = columns.index(key)
