@@ -89,6 +89,9 @@ def test_one_result_shape(mtalign: Any, metric: Any) -> None:
     assert one.per_sentence.columns == columns
     assert one.per_sentence.table.tolist() == \
         metric.at_sentence_level().batch_score(HYPS[:1], REFS[:1]).table.tolist()
+    for variant in metric.scalar_names():  # ranking reads the column scalar_column names
+        assert np.array_equal(metric.scalar_scores(HYPS, REFS, variant),
+                              batch[metric.scalar_column(variant)])
     travelled = pickle.loads(pickle.dumps(batch))
     assert type(travelled) is mtalign.Scores and travelled.columns == columns
     assert np.array_equal(travelled, batch)

@@ -67,16 +67,17 @@ def _fields(name: str, columns: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def _headline(name: str, columns: tuple[str, ...]) -> tuple[str, str]:
-    """The (field, column) the corpus tables show for ``name``: its F-measure where it has
-    precision and recall, else its score.
+def _headline(metric: Any, variant: str | None) -> tuple[str, str]:
+    """The (field, column) of the number ``metric`` ranks by (``variant``; None: its first):
+    ROUGE's F-measure, another metric's score.
 
-    >>> _headline("rougeL", ("rougeL_P", "rougeL_R", "rougeL_F"))
+    >>> from mtalign import Rouge
+    >>> _headline(Rouge("rougeL"), None)
     ('fmeasure', 'rougeL_F')
     """
-    fields = dict(_fields(name, columns))
-    return ("fmeasure", fields["fmeasure"]) if "fmeasure" in fields else ("score",
-                                                                          fields["score"])
+    column = metric.scalar_column(variant)
+    fields = _fields(variant or metric.scalar_names()[0], metric.score_columns())
+    return next((f, c) for f, c in fields if c == column)
 
 
 class _Family:
@@ -486,8 +487,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for m, (metric, variant) in metrics.items():
         seg[m] = np.stack([metric.scalar_scores(systems[s], refs, variant, args.threads)
                            for s in names])
-    shown = {m: _headline(variant or metric.scalar_names()[0], metric.score_columns())
-             for m, (metric, variant) in metrics.items()}
+    shown = {m: _headline(metric, variant) for m, (metric, variant) in metrics.items()}
 
     def corpus(m: str, metric: Any, hyps: list[str]) -> float:
         # ROUGE: the F-measure, on its 0-1 scale

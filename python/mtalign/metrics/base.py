@@ -480,6 +480,18 @@ class Metric(Generic[R]):
         """
         return (SCORE,)
 
+    def scalar_column(self, variant: str | None = None) -> str:
+        """The column of :meth:`batch_score` (and of a result's ``per_sentence`` and
+        ``column_scores``) that ``scalar_scores(variant=variant)`` reads: ``"score"`` for a
+        metric with one number per sentence, else the scalar's own column.
+
+        >>> from mtalign import Dcs, Rouge, Wer
+        >>> Wer().scalar_column(), Dcs().scalar_column("cs1"), Rouge("rougeL").scalar_column()
+        ('score', 'cs1', 'rougeL_F')
+        """
+        name = self._pick_scalar(variant)
+        return SCORE if self.score_columns() == (SCORE,) else name
+
     def _sentences(self, rows: np.ndarray) -> Scores:
         """The :class:`~mtalign.Scores` of native rows (default: the sentence scores)."""
         return Scores(self._sentence_values(rows, 0), self.score_columns())

@@ -186,6 +186,10 @@ class Rouge(Metric[RougeResult]):
         """
         return rouge_columns(self._config["variants"])
 
+    def scalar_column(self, variant: str | None = None) -> str:
+        """The F-measure column of the variant (ranking reads F)."""
+        return f"{self._pick_scalar(variant)}_F"
+
     def _sentences(self, rows: np.ndarray) -> Scores:
         return Scores(rows, self.score_columns())
 
