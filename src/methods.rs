@@ -341,7 +341,7 @@ pub(crate) fn row_scores<'py, S: BatchScorer>(
     let rows = stats_slice(&stats, w)?;
     Ok(Some(PyArray1::from_vec(
         py,
-        rows.chunks_exact(w).map(|r| cell(r)).collect(),
+        rows.chunks_exact(w).map(cell).collect(),
     )))
 }
 
@@ -370,7 +370,7 @@ pub(crate) fn set_scores<'py, S: BatchScorer>(
     let rows = stats_slice(&stats, cols)?;
     Ok(Some(PyArray1::from_vec(
         py,
-        rows.chunks_exact(cols).map(|r| combine(r)).collect(),
+        rows.chunks_exact(cols).map(combine).collect(),
     )))
 }
 
