@@ -184,6 +184,20 @@ _new_tuple = tuple.__new__  # builds a NamedTuple from a list without checks
 DCS_FIELDS = DcsScore._fields
 
 
+def column_means(table: np.ndarray) -> list[float]:
+    """The mean of each column of an (n, k) table (the corpus figures of a metric whose
+    corpus is the mean sentence: ROUGE, DCS): one row is itself, no rows give zeros.
+
+    >>> column_means(np.array([[0.5, 1.0], [0.0, 1.0]])), column_means(np.zeros((0, 2)))
+    ([0.25, 1.0], [0.0, 0.0])
+    """
+    if table.shape[0] == 1:  # the mean of one row is the row
+        return table[0].tolist()  # type: ignore[no-any-return]
+    if table.shape[0] == 0:
+        return [0.0] * table.shape[1]
+    return table.mean(axis=0).tolist()  # type: ignore[no-any-return]
+
+
 def rouge_columns(variants: tuple[str, ...]) -> tuple[str, ...]:
     """The :class:`Scores` columns of ROUGE variants: P, R and F of each.
 
@@ -608,13 +622,7 @@ class RougeResult(Result):
                 self._scores = {v: _new_tuple(Score, rows[3 * k:3 * k + 3])
                                 for k, v in enumerate(self.variants)}
                 return self._scores
-            table = self.per_sentence.table
-            if table.shape[0] == 1:  # the mean of one row is the row
-                flat = table[0].tolist()
-            elif table.shape[0]:
-                flat = [float(x) for x in table.mean(axis=0)]
-            else:
-                flat = [0.0] * table.shape[1]
+            flat = column_means(self.per_sentence.table)
             self._scores = {v: _new_tuple(Score, flat[3 * k:3 * k + 3])
                             for k, v in enumerate(self.variants)}
         return self._scores
@@ -740,12 +748,7 @@ class DcsResult(Result):
     def scores(self) -> DcsScore:
         """:class:`DcsScore` of the means over sentences."""
         if self._scores is None:
-            rows = self.per_sentence.table
-            if rows.shape[0] == 1:
-                self._scores = DcsScore._make(rows[0].tolist())
-            else:
-                means = rows.mean(axis=0) if rows.shape[0] else np.zeros(4)
-                self._scores = DcsScore(*(float(x) for x in means))
+            self._scores = _new_tuple(DcsScore, column_means(self.per_sentence.table))
         return self._scores
 
     @property
