@@ -196,3 +196,19 @@ def test_one_pair_calls_sharing_a_reference_equal_batches_of_one(mtalign: Any) -
         got = metric.sentence_score(h, ref)
         want = metric.at_sentence_level().corpus_score([h], [ref])
         assert _view(metric, got) == _view(metric, want), (name, h)
+
+
+def test_native_row_figures_check_their_input(mtalign: Any) -> None:
+    """row_scores / set_scores (the core's figures of statistics rows): a wrong width is
+    refused by name; a metric without the figure answers None (then Python has none
+    either)."""
+    core = mtalign.Wer()._core
+    assert core.row_scores(np.array([[1.0, 4.0], [2.0, 0.0], [0.0, 0.0]])).tolist() == \
+        [0.25, 1.0, 0.0]
+    assert core.set_scores(np.array([[1.0, 4.0, 3.0, 4.0]])).tolist() == [0.25]
+    with pytest.raises(mtalign.InputError, match="2 columns"):
+        core.row_scores(np.zeros((1, 3)))
+    with pytest.raises(mtalign.InputError, match="multiple of 2"):
+        core.set_scores(np.zeros((1, 3)))
+    assert mtalign.Dcs()._core.row_scores(np.zeros((1, 4))) is None
+    assert mtalign.Bleu()._core.set_scores(np.zeros((1, 10))) is None

@@ -96,8 +96,11 @@ class Scores(np.ndarray):
     def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
         # Elementwise results keep the columns (``scores / 100``); reductions (``mean``,
         # ``sum``) are plain NumPy numbers and arrays: their entries are not sentences.
+        # (No call to ndarray.__array_wrap__: NumPy 1.x's takes no return_scalar.)
         if arr.shape == self.shape:
-            return np.ndarray.__array_wrap__(self, arr, context, return_scalar)
+            out = arr.view(Scores)
+            out.columns = self.columns
+            return out
         plain_arr = arr.view(np.ndarray)
         return plain_arr[()] if return_scalar or plain_arr.ndim == 0 else plain_arr
 
