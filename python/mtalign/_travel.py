@@ -8,7 +8,8 @@ reranking, MBR, meta-evaluation).
   back; ``None`` (``null``) means "not computed", as a bootstrap interval without resamples
   (:func:`plain_interval`). The command line's ``-f json`` is strict JSON: every number that
   is not finite is ``null`` there.
-* :func:`same`: equality as results compare: NaN equals NaN, arrays by shape and values.
+* :func:`same`: equality as results compare: NaN equals NaN, arrays by shape, values and
+  column names (:class:`~mtalign.Scores`).
 * :class:`Travels`: pickling, copying and ``==`` for a class with ``__slots__`` whose lazy
   views are computed before it travels (so what travels is data, never a closure or a
   native object).
@@ -69,7 +70,8 @@ def same(a: Any, b: Any) -> bool:
     (False, True, False)
     """
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape:
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape \
+                or getattr(a, "columns", None) != getattr(b, "columns", None):
             return False
         try:
             return bool(np.array_equal(a, b, equal_nan=True))
