@@ -326,6 +326,31 @@ impl NativeMetric {
         dispatch!(&self.metric, m => methods::orange_scores_of(m, py, t, s, threads, g))
     }
 
+    /// Scalar `scalar` of each statistics row, computed natively as `score_matrix` computes
+    /// a cell, shape (n,); None where the metric has no native cell score.
+    #[pyo3(signature = (stats, scalar=0))]
+    fn row_scores<'py>(
+        &self,
+        py: Python<'py>,
+        stats: PyReadonlyArray2<'py, f64>,
+        scalar: usize,
+    ) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+        dispatch!(&self.metric, m => methods::row_scores(m, py, stats, scalar))
+    }
+
+    /// Scalar `scalar` of each hypothesis against a reference set from its rows against
+    /// each member alone (`stats` shaped `[n, set size * width]`), shape (n,), bit-identical
+    /// to scoring the set; None where the statistics do not allow it.
+    #[pyo3(signature = (stats, scalar=0))]
+    fn set_scores<'py>(
+        &self,
+        py: Python<'py>,
+        stats: PyReadonlyArray2<'py, f64>,
+        scalar: usize,
+    ) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+        dispatch!(&self.metric, m => methods::set_scores(m, py, stats, scalar))
+    }
+
     /// What `score_one` returns for the statistics row `row` (a list of floats): the row
     /// itself unless the metric makes its result from other figures.
     fn result_of_row<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Obj<'py>> {

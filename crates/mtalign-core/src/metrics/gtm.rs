@@ -500,7 +500,7 @@ mod tests {
 /// GTM's contract: options, columns and figures.
 mod native {
     use super::{mms, prf, GtmConfig};
-    use crate::metrics::contract::{sum_rows, Configured, Contract, OneResult};
+    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, OneResult};
     use crate::metrics::sia::DEFAULT_MAX_WORDS;
     use crate::options::{
         DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
@@ -561,6 +561,12 @@ mod native {
             let total = sum_rows(rows, 3);
             let (p, r, f) = prf(&total, self.exponent);
             Some(vec![f, p, r, mms(total[0], self.exponent)])
+        }
+
+        /// The sentence F.
+        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            let e = self.exponent;
+            Some(Box::new(move |row| prf(row, e).2))
         }
 
         /// One pair's (F, precision, recall, MMS): the figures of its result, made from the
