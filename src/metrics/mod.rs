@@ -42,11 +42,16 @@ macro_rules! native_metrics {
                         return Ok(Self::$variant(configure(given)?));
                     }
                 )+
+                Err(Self::unknown(name))
+            }
+
+            /// The refusal of a name that is not in the list.
+            pub(crate) fn unknown(name: &str) -> mtalign_core::Error {
                 let names: Vec<&str> = Self::TABLES.iter().map(|(n, _)| *n).collect();
-                Err(mtalign_core::Error::Config(format!(
+                mtalign_core::Error::Config(format!(
                     "unknown native metric '{name}' (choose from: {})",
                     names.join(", ")
-                )))
+                ))
             }
         }
 

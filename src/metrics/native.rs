@@ -106,13 +106,12 @@ impl NativeMetric {
             let value = value_of(&k, &v)?;
             given.push((k, value));
         }
-        let table = AnyMetric::TABLES.iter().find(|(n, _)| *n == name);
-        let reads_files = table.is_some_and(|(_, t)| {
-            given.iter().any(|(k, v)| {
-                !matches!(v, Value::None) && t.iter().any(|o| o.name == k && o.kind == Kind::Path)
-            })
+        let Some(&(name, table)) = AnyMetric::TABLES.iter().find(|(n, _)| *n == name) else {
+            return Err(to_py(AnyMetric::unknown(name)));
+        };
+        let reads_files = given.iter().any(|(k, v)| {
+            !matches!(v, Value::None) && table.iter().any(|o| o.name == k && o.kind == Kind::Path)
         });
-        let name = table.map_or("", |(n, _)| *n);
         let metric = if reads_files {
             run_detached(py, None, || AnyMetric::build(name, given))?
         } else {

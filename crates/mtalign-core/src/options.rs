@@ -35,6 +35,19 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind with its article, for messages: "an int", "a float", ...
+    pub fn described(self) -> &'static str {
+        match self {
+            Kind::Bool => "a bool",
+            Kind::Int => "an int",
+            Kind::Float => "a float",
+            Kind::Str => "a str",
+            Kind::Names => "a list of names",
+            Kind::Path => "a path",
+            Kind::Object => "an object",
+        }
+    }
+
     /// The kind's name in messages and in the exported tables.
     pub fn name(self) -> &'static str {
         match self {
@@ -257,8 +270,8 @@ impl Options {
                     let got = v.kind_name();
                     v.of_kind(spec.kind).ok_or_else(|| {
                         Error::Config(format!(
-                            "{name} must be a {}{} (got {got})",
-                            spec.kind.name(),
+                            "{name} must be {}{} (got {got})",
+                            spec.kind.described(),
                             if spec.optional { " or None" } else { "" }
                         ))
                     })?

@@ -133,7 +133,7 @@ class Cer(_ErrorRate):
     Example:
         >>> float(Cer().sentence_score("a b", "a c"))
         0.3333333333333333
-        >>> print(Cer().corpus_score(["a b", " xy "], ["a c", "xyz"]))
+        >>> print(Cer().corpus_score(["a c", "xyz"], ["a b", " xy "]))
         CER = 0.4000 (errors = 2 ref_len = 5)
         >>> Cer().signature(1)
         'nrefs:1|case:mixed|tok:char|multi_ref:min|version:0.1.0'

@@ -124,7 +124,7 @@ class Option:
     """
 
     __slots__ = ("name", "default", "doc", "kind", "choices", "native", "optional", "kw_only",
-                 "sig", "show", "_own_show", "convert")
+                 "sig", "show", "_own_show", "convert", "table")
 
     def __init__(self, default: Any = REQUIRED, doc: str = "", *, name: str = "",
                  kind: type | None = None, choices: Sequence[Any] | None = None,
@@ -146,6 +146,7 @@ class Option:
         self.show = show if show is not None else _show_of(kind)
         self._own_show = show is not None
         self.convert = convert
+        self.table: str | None = None  # the native metric whose table declared it
 
     def from_table(self, metric: str) -> None:
         """Takes the default, doc, kind, choices and optionality of a ``default=CORE``
@@ -162,6 +163,7 @@ class Option:
             raise TypeError(f"option {self.name!r}: the core table of {metric!r} has no such "
                             f"option (it has: {', '.join(OPTIONS.get(metric, {}))})")
         default = row["default"]
+        self.table = metric
         self.default = REQUIRED if row["required"] else default
         self.doc = self.doc or row["doc"]
         if self.kind is None:
