@@ -501,6 +501,7 @@ impl Metric for BleuConfig {
     type Scratch = BleuScratch;
     type Context = ();
     const PAIR_LOCAL_IDS: bool = true;
+    const DIRECT_IDS_BELOW: u32 = 1 << PACK_BITS;
     const TASK_PAIRS: usize = 64;
 
     fn width(&self) -> usize {
