@@ -481,5 +481,5 @@ def _one(obj: Any, what: str) -> np.ndarray:
     return np.ascontiguousarray(_ids(obj, what, 1))
 
 
-__all__ = ["IdRefs", "RefSetIds", "TokenIds", "hyp_ids", "is_token_ids", "line_sep_of", "one_pair_arrays",
-           "concat_grids", "ids_signature", "pair_grid", "ref_ids"]
+__all__ = ["IdRefs", "RefSetIds", "TokenIds", "concat_grids", "hyp_ids", "ids_signature",
+           "is_token_ids", "line_sep_of", "one_pair_arrays", "pair_grid", "ref_ids"]

@@ -290,7 +290,9 @@ class Metric(Generic[R]):
         same bits as scoring it. ``pseudo_refs[j]`` is one text (or one token list when
         ``hyps`` are token lists) or a list of texts used together as a reference set. Text
         input goes to one native call: each distinct text is encoded once, the work runs in
-        parallel with the GIL released, and no n·m pair list is built.
+        parallel with the GIL released, and no n·m pair list is built. Token ids (a
+        :class:`~mtalign.TokenIds` or a list of 1-D arrays) go to one native batch of the
+        n·m pairs over one buffer of the sequences (no id copied per pair).
 
         >>> from mtalign import Rouge
         >>> Rouge("rouge1").pairwise(["a b", "a"], ["a b", "b", "c"]).tolist()
@@ -300,6 +302,8 @@ class Metric(Generic[R]):
         """
         if is_token_ids(hyps):
             # Token ids: every pair in one native batch over one buffer (no copy per pair).
+            grid_h: Any
+            grid_r: Any
             grid_h, grid_r, n, m = pair_grid(hyps, pseudo_refs)
             scores = self.scalar_scores(grid_h, grid_r, variant, threads)
             return np.asarray(scores, dtype=np.float64).reshape(n, m)
@@ -357,6 +361,8 @@ class Metric(Generic[R]):
         """:meth:`pairwise_blocks` of token ids: every pair of every block in one native
         batch."""
         grids = [pair_grid(h, r) for h, r in blocks]
+        hyps: Any
+        refs: Any
         hyps, refs = concat_grids(grids)
         scores = np.asarray(self.scalar_scores(hyps, refs, variant, threads), dtype=np.float64)
         out, start = [], 0

@@ -16,8 +16,7 @@ from mtalign._mtalign import InputError
 from mtalign.checks import check_ordered, check_stream_shape
 from mtalign.errors import MtalignWarning
 from mtalign.metrics.options import check_threads
-from mtalign.token_ids import (IdRefs, hyp_ids, is_token_ids, line_sep_of, one_pair_arrays,
-                                ref_ids)
+from mtalign.token_ids import IdRefs, hyp_ids, is_token_ids, line_sep_of, one_pair_arrays, ref_ids
 
 
 def as_list(obj: Any, name: str) -> list | tuple:

@@ -501,7 +501,10 @@ impl Metric for BleuConfig {
     type Scratch = BleuScratch;
     type Context = ();
     const PAIR_LOCAL_IDS: bool = true;
-    const DIRECT_IDS_BELOW: u32 = 1 << PACK_BITS;
+    /// Always numbered within the pair: packed keys need ids below 2^15, and they hash
+    /// better when dense (numbered in order of appearance) than as a tokenizer's ids
+    /// (measured on 512 pairs of 1,024 ids from 32,000: 26 ms against 31 ms on one thread).
+    const DIRECT_IDS_BELOW: u32 = 0;
     const TASK_PAIRS: usize = 64;
 
     fn width(&self) -> usize {

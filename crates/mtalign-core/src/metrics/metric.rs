@@ -118,8 +118,9 @@ pub trait Metric: Sync {
 
     /// For a [`Metric::PAIR_LOCAL_IDS`] metric given token ids
     /// ([`crate::metrics::ids::statistics_of_ids`]): a pair's ids are used as they are when
-    /// all are below this bound (a power of two), else numbered within the pair. A kernel
-    /// with a faster path for small ids (BLEU's packed n-gram keys) lowers it.
+    /// all are below this bound (a power of two; 0: never), else numbered within the pair.
+    /// A kernel with a faster path for small or dense ids (BLEU's packed n-gram keys)
+    /// lowers it.
     const DIRECT_IDS_BELOW: u32 = crate::text::ids::DIRECT_LIMIT;
 
     /// Columns of one statistics row.

@@ -274,10 +274,19 @@ fn number_chunk(
 /// through their equality within a pair ([`crate::metrics::metric::Metric::PAIR_LOCAL_IDS`]):
 /// the ids themselves when every one is below a bound the metric gives, else the pair's
 /// distinct ids numbered in order of first appearance (so a pair has at most as many ids as
-/// tokens, whatever the vocabulary). Either way equal ids get equal numbers and different
+/// tokens, whatever the vocabulary): through a table indexed by id below [`DIRECT_LIMIT`],
+/// by hashing above. Either way equal ids get equal numbers and different
 /// ids different ones, which is all such a metric reads. The table is kept between pairs.
 #[derive(Debug, Default)]
 pub struct LocalIds {
+    /// The pair's ids as read (below 2^32 when used), and each sequence's length.
+    raw: Vec<u32>,
+    lens: Vec<usize>,
+    /// Ids below [`DIRECT_LIMIT`]: per id, the stamp of the last pair that saw it (high
+    /// half) and its number there (low half).
+    stamps: Vec<u64>,
+    stamp: u32,
+    /// Larger ids: open addressing over the exact integers.
     keys: Vec<i128>,
     ids: Vec<u32>,
     used: Vec<u32>,
@@ -292,7 +301,7 @@ impl LocalIds {
 
     /// Writes sequence `i` of `part` for each `(part, i)` of `seqs`, in order, as one
     /// sentence each into `out` (cleared first): the ids as they are when all are in
-    /// `0..limit` (a power of two, at most [`DIRECT_LIMIT`]), else numbered; an id equal to
+    /// `0..limit` (a power of two at most [`DIRECT_LIMIT`], or 0), else numbered; an id equal to
     /// `line_sep` is written as [`LINE_BREAK`] and takes no number.
     pub fn encode<'s, 'a: 's>(
         &mut self,
@@ -301,36 +310,45 @@ impl LocalIds {
         line_sep: Option<i64>,
         out: &mut Sentences,
     ) {
-        debug_assert!(limit.is_power_of_two() && limit <= DIRECT_LIMIT);
+        debug_assert!((limit == 0 || limit.is_power_of_two()) && limit <= DIRECT_LIMIT);
         let sep = line_sep.map(i128::from);
         out.clear();
-        let mut small = true;
+        // First the ids as they are, and the OR of them all: the bounds are powers of two,
+        // so every id is below one when the OR is (a negative id wraps to a huge value).
+        self.raw.clear();
+        self.lens.clear();
+        let mut bits = 0u64;
         for (part, i) in seqs.clone() {
+            let start = self.raw.len();
             with_slice!(part.data, |s| {
                 let ids = s[part.range(i)].iter();
                 match sep {
-                    // Branch-free: the bound is a power of two, so every id is below it
-                    // when their OR is (a negative id wraps to a huge value).
-                    None => {
-                        let mut bits = 0u64;
-                        out.extend_ids(ids.map(|&id| {
-                            bits |= id.wide();
-                            id.wide() as u32
-                        }));
-                        small &= bits < u64::from(limit);
-                    }
-                    Some(sep) => out.extend_ids(ids.map(|&id| {
+                    None => self.raw.extend(ids.map(|&id| {
+                        bits |= id.wide();
+                        id.wide() as u32
+                    })),
+                    Some(sep) => self.raw.extend(ids.map(|&id| {
                         if id.key() == sep {
                             return LINE_BREAK;
                         }
-                        small &= id.wide() < u64::from(limit);
+                        bits |= id.wide();
                         id.wide() as u32
                     })),
                 }
             });
-            out.end_sentence();
+            self.lens.push(self.raw.len() - start);
         }
-        if small {
+        if bits < u64::from(limit) {
+            let mut start = 0;
+            for &len in &self.lens {
+                out.extend_ids(self.raw[start..start + len].iter().copied());
+                out.end_sentence();
+                start += len;
+            }
+            return;
+        }
+        if bits < u64::from(DIRECT_LIMIT) {
+            self.number_small(bits as usize + 1, out);
             return;
         }
         out.clear();
@@ -349,6 +367,41 @@ impl LocalIds {
                 }
             });
             out.end_sentence();
+        }
+    }
+
+    /// Numbers the ids read into `raw` (all below `size` ≤ [`DIRECT_LIMIT`]) into `out`,
+    /// through a table indexed by id: each slot holds the pair's stamp and the id's number,
+    /// so nothing is cleared between pairs and nothing is hashed.
+    fn number_small(&mut self, size: usize, out: &mut Sentences) {
+        if self.stamps.len() < size {
+            self.stamps.resize(size, 0);
+        }
+        if self.stamp == u32::MAX {
+            // Stamps wrapped: no slot may keep one that a later pair could take for its own.
+            self.stamps.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let stamp = u64::from(self.stamp) << 32;
+        let (raw, stamps) = (&self.raw, &mut self.stamps);
+        let mut next = 0u32;
+        let mut start = 0;
+        for &len in &self.lens {
+            out.extend_ids(raw[start..start + len].iter().map(|&id| {
+                if id == LINE_BREAK {
+                    return LINE_BREAK;
+                }
+                // Without branches (whether an id was seen is not predictable).
+                let slot = &mut stamps[id as usize];
+                let seen = *slot & !0xFFFF_FFFF == stamp;
+                let number = if seen { *slot as u32 } else { next };
+                *slot = stamp | u64::from(number);
+                next += u32::from(!seen);
+                number
+            }));
+            out.end_sentence();
+            start += len;
         }
     }
 
@@ -463,6 +516,9 @@ mod tests {
             &mut out,
         );
         assert_eq!(out, Sentences::from_ids(&[vec![9, 1 << 15], vec![9, 4]]));
+        // A bound of 0: always numbered.
+        local.encode([(&all, 0)].into_iter(), 0, None, &mut out);
+        assert_eq!(out, Sentences::from_ids(&[[0, 1]]));
         // An int64 -1 and a uint64 2^64 - 1 are different ids.
         let (minus, max) = ([-1i64, 5], [u64::MAX, 5]);
         let a = seqs(IdData::I64(&minus), &[0], &[2]);
