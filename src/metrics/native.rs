@@ -11,7 +11,7 @@ use crate::enter::run_detached;
 use crate::errors::{to_py, ConfigError};
 use crate::methods::{self, Input, Obj};
 use crate::ranking::{OrangeManyOut, OrangeOut, OrangeTexts};
-use mtalign_core::metrics::contract::{Configured, Contract, OneResult};
+use mtalign_core::metrics::contract::{Configured, Contract, Figure, OneResult};
 use mtalign_core::options::{DefaultValue, Kind, OptionSpec, Value};
 use mtalign_core::text::encoder::Encoder;
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
@@ -42,7 +42,13 @@ impl<M: Contract> BatchScorer for Configured<M> {
     fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {
         Ok(match self.metric.one_result(row) {
             OneResult::Row(row) => row.into_pyobject(py)?.into_any(),
-            OneResult::Figures(f) => PyTuple::new(py, f)?.into_any(),
+            OneResult::Figures(f) => {
+                let items = f.into_iter().map(|x| match x {
+                    Figure::Real(v) => PyFloat::new(py, v).into_any(),
+                    Figure::Count(c) => PyInt::new(py, c).into_any(),
+                });
+                PyTuple::new(py, items)?.into_any()
+            }
             OneResult::ScoreAndRow(score, row) => (score, row).into_pyobject(py)?.into_any(),
         })
     }

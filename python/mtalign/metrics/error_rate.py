@@ -35,8 +35,7 @@ class _ErrorRate(Metric[CorpusResult]):
 
     def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's (rate, errors, ref_len): no array is made.
-        return sentence_result(self._name, row[0],
-                               {"errors": int(row[1]), "ref_len": int(row[2])},
+        return sentence_result(self._name, row[0], {"errors": row[1], "ref_len": row[2]},
                                signature)
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,

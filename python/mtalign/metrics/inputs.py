@@ -111,7 +111,7 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int,
     >>> w = Wer(tokenize="whitespace")
     >>> row, n_empty_hyp, n_empty_refs, _ = run_one(w._core, "a b", "a c", w)
     >>> row, n_empty_hyp, n_empty_refs
-    ((0.5, 1.0, 2.0), 0, 0)
+    ((0.5, 1, 2), 0, 0)
     >>> run_one(w._core, ["a", "b"], [["a", "c"]], w)[0].tolist()
     [[1.0, 2.0]]
     """

@@ -74,7 +74,7 @@ class Nist(Metric[CorpusResult]):
         each, (total,) = native.sentence_scores(rows), native.corpus_figures(rows)
         # The lengths of the summed row, as the one-pair call reports a sentence's.
         _, sys_len, ref_len = native.result_of_row(rows.sum(axis=0).tolist())
-        details = {"sys_len": int(sys_len), "ref_len": ref_len}
+        details = {"sys_len": sys_len, "ref_len": ref_len}
         return CorpusResult("NIST", total, each, details, n_empty_hyps, n_empty_refs,
                             signature)
 
@@ -100,7 +100,7 @@ class Nist(Metric[CorpusResult]):
 
     def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's (NIST, sys_len, ref_len): no array is made.
-        return sentence_result("NIST", row[0], {"sys_len": int(row[1]), "ref_len": row[2]},
+        return sentence_result("NIST", row[0], {"sys_len": row[1], "ref_len": row[2]},
                                signature)
 
     def corpus_score(self, hyps: Any, refs: Any, threads: int | None = None, *,

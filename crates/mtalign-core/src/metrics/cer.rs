@@ -6,7 +6,7 @@
 //! the one with the lowest rate is kept (the first on ties).
 
 use crate::kernels::edit_distance::EditScratch;
-use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, OneResult};
+use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, Figure, OneResult};
 use crate::metrics::error_rate::{best_rate, rate};
 use crate::metrics::metric::{Metric, Pair};
 use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
@@ -101,7 +101,11 @@ impl Contract for Cer {
 
     /// One pair's (rate, errors, reference characters), the figures of its result.
     fn one_result(&self, row: Vec<f64>) -> OneResult {
-        OneResult::Figures(vec![rate(row[0], row[1]), row[0], row[1]])
+        OneResult::Figures(vec![
+            Figure::Real(rate(row[0], row[1])),
+            Figure::Count(row[0] as i64),
+            Figure::Count(row[1] as i64),
+        ])
     }
 }
 

@@ -29,10 +29,19 @@ pub enum OneResult {
     /// The statistics row.
     Row(Vec<f64>),
     /// The result's figures, in [`Contract::fields`] order.
-    Figures(Vec<f64>),
+    Figures(Vec<Figure>),
     /// The headline score and the row (BLEU: the other figures are made from the row when
     /// first asked for).
     ScoreAndRow(f64, Vec<f64>),
+}
+
+/// One figure of a result: a number, or a count (a whole number, shown as one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Figure {
+    /// A number.
+    Real(f64),
+    /// A count.
+    Count(i64),
 }
 
 /// A native metric: its options, encoding, column and field names and figures from rows.
@@ -235,7 +244,7 @@ mod tests {
         );
         assert_eq!(
             wer.one_result(vec![1.0, 0.0]),
-            OneResult::Figures(vec![1.0, 1.0, 0.0])
+            OneResult::Figures(vec![Figure::Real(1.0), Figure::Count(1), Figure::Count(0)])
         );
     }
 }

@@ -207,7 +207,7 @@ mod tests {
 /// WER's and PER's contract: options, columns and figures.
 mod native {
     use super::{best_rate, rate, ErrorRate};
-    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, OneResult};
+    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, Figure, OneResult};
     use crate::options::{
         DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
     };
@@ -262,7 +262,11 @@ mod native {
 
         /// One pair's (rate, errors, reference length), the figures of its result.
         fn one_result(&self, row: Vec<f64>) -> OneResult {
-            OneResult::Figures(vec![rate(row[0], row[1]), row[0], row[1]])
+            OneResult::Figures(vec![
+                Figure::Real(rate(row[0], row[1])),
+                Figure::Count(row[0] as i64),
+                Figure::Count(row[1] as i64),
+            ])
         }
     }
 }

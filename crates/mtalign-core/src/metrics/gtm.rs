@@ -500,7 +500,7 @@ mod tests {
 /// GTM's contract: options, columns and figures.
 mod native {
     use super::{mms, prf, GtmConfig};
-    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, OneResult};
+    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, Figure, OneResult};
     use crate::metrics::sia::DEFAULT_MAX_WORDS;
     use crate::options::{
         DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
@@ -574,7 +574,7 @@ mod native {
         fn one_result(&self, row: Vec<f64>) -> OneResult {
             let e = self.exponent;
             let (p, r, f) = prf(&row, e);
-            OneResult::Figures(vec![f, p, r, mms(row[0], e)])
+            OneResult::Figures([f, p, r, mms(row[0], e)].map(Figure::Real).to_vec())
         }
     }
 }

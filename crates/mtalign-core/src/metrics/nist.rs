@@ -412,7 +412,7 @@ pub fn length_penalty(ref_len: f64, hyp_len: f64) -> f64 {
 mod native {
     use super::{score, width, Nist};
     use crate::metrics::contract::{
-        numbered, sum_rows, CellScore, Configured, Contract, OneResult,
+        numbered, sum_rows, CellScore, Configured, Contract, Figure, OneResult,
     };
     use crate::options::{
         DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
@@ -496,7 +496,12 @@ mod native {
             let n = self.max_order();
             // Counts are whole numbers, so the sum is exact in any order.
             let ref_len = row[1..1 + n].iter().sum::<f64>() / n as f64;
-            OneResult::Figures(vec![score(n, &row), row[0], ref_len])
+            let sys_len = Figure::Count(row[0] as i64);
+            OneResult::Figures(vec![
+                Figure::Real(score(n, &row)),
+                sys_len,
+                Figure::Real(ref_len),
+            ])
         }
     }
 }
