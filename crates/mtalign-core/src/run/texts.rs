@@ -389,3 +389,149 @@ pub fn aggregate(
         &weights,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::bleu::BleuConfig;
+    use crate::metrics::error_rate::ErrorRate;
+    use crate::metrics::rouge::{Compat, MultiRef, RougeConfig, Variant};
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
+
+    const WORDS: [&str; 10] = [
+        "the",
+        "The",
+        "cat",
+        "sat",
+        "on",
+        "a",
+        "mat",
+        "Übersetzung",
+        "!",
+        "x",
+    ];
+
+    /// A text batch of `n` pairs: references shared by neighbours (one object, one key),
+    /// equal texts under other keys, hypotheses that repeat, texts that vanish ("?!"), a
+    /// vanished reference equal to a hypothesis, and some items with two references.
+    fn batch(texts: &mut Vec<String>, n: usize) -> Collected<'_> {
+        let mut state = 7u64;
+        let mut next = move |m: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) as usize) % m
+        };
+        let text = |next: &mut dyn FnMut(usize) -> usize| match next(15) {
+            0 => "?! ...".to_string(),
+            1 => String::new(),
+            _ => (0..1 + next(12))
+                .map(|_| WORDS[next(WORDS.len())])
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        texts.clear();
+        let refs: Vec<String> = (0..n / 3 + 1).map(|_| text(&mut next)).collect();
+        let hyps: Vec<String> = (0..n)
+            .map(|i| {
+                if i % 5 == 0 {
+                    refs[i / 3].clone()
+                } else {
+                    text(&mut next)
+                }
+            })
+            .collect();
+        texts.extend(hyps);
+        texts.extend(refs);
+        texts.push("the cat".into());
+        texts.push("the cat".into()); // equal text, another key
+        let texts: &[String] = texts;
+        let mut out = Collected::default();
+        out.hyps = texts[..n].iter().map(String::as_str).collect();
+        for i in 0..n {
+            let start = out.refs.len() as u32;
+            let mut push = |k: usize, j: usize| {
+                out.refs.push(texts[k].as_str());
+                out.keys.push(k);
+                out.origin.push((i, j));
+            };
+            push(n + i / 3, 0);
+            if i % 7 == 0 {
+                push(texts.len() - 2 + (i / 7) % 2, 1);
+            }
+            out.ref_sets.push(start..out.refs.len() as u32);
+        }
+        out.bytes = out.hyps.iter().chain(&out.refs).map(|s| s.len()).sum();
+        out
+    }
+
+    fn same<M: Metric>(metric: &M, encoder: Encoder) {
+        let mut store = Vec::new();
+        let batch = batch(&mut store, 5 * CHUNK_PAIRS + 17);
+        let wide = texts_batch_wide(&encoder, &batch, |d, h, r| {
+            statistics_batch(metric, d, h, r)
+        })
+        .unwrap();
+        assert!(!wide.hyp_vanished.is_empty() && wide.ref_vanished.len() >= 2);
+        for threads in [1, 2, 3] {
+            let by_chunks = crate::pool::run(Some(threads), || chunked(metric, &encoder, &batch))
+                .unwrap()
+                .unwrap();
+            let bits = |r: &BatchRows| r.rows.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&by_chunks), bits(&wide), "{threads} threads");
+            assert_eq!(by_chunks.hyp_vanished, wide.hyp_vanished);
+            assert_eq!(by_chunks.ref_vanished, wide.ref_vanished);
+            let chosen = crate::pool::run(Some(threads), || super::texts(metric, &encoder, &batch));
+            assert_eq!(chosen.unwrap().unwrap(), wide);
+        }
+    }
+
+    #[test]
+    fn chunked_and_batch_wide_give_the_same_rows_and_vanished_places() {
+        let unicode = Encoder::plain(Tokenizer::new(TokenizerKind::Unicode, true));
+        let variants = ["rougeL", "rougeW-1.2", "rougeS4", "rougeSU4", "rouge2"];
+        let variants = variants
+            .iter()
+            .map(|v| Variant::parse(v).unwrap())
+            .collect();
+        let rouge = RougeConfig::new(variants, 1.0, MultiRef::Max, false, Compat::Paper).unwrap();
+        same(&rouge, unicode);
+        let bleu = BleuConfig::new(4, "add1", None, "closest", true).unwrap();
+        same(&bleu, unicode);
+        same(&ErrorRate::Wer, unicode);
+    }
+
+    #[test]
+    fn the_policy_follows_the_metric_and_the_batch() {
+        let mut store = Vec::new();
+        let large = batch(&mut store, CHUNKED_PAIRS);
+        let unicode = Encoder::plain(Tokenizer::new(TokenizerKind::Unicode, true));
+        let stemmed = Encoder {
+            stemmer: Some(crate::text::stem::Stemmer::Rouge155),
+            ..unicode
+        };
+        let nist = crate::metrics::nist::Nist::new(5, true).unwrap();
+        assert_eq!(
+            text_path(&ErrorRate::Wer, &unicode, &large, 2),
+            Path::Chunked
+        );
+        assert_eq!(
+            text_path(&ErrorRate::Wer, &stemmed, &large, 2),
+            Path::BatchWide
+        );
+        assert_eq!(text_path(&nist, &unicode, &large, 2), Path::BatchWide);
+        let mut repeated = large.clone();
+        repeated.hyps.iter_mut().for_each(|h| *h = "the same");
+        assert_eq!(
+            text_path(&ErrorRate::Wer, &unicode, &repeated, 2),
+            Path::Chunked
+        );
+        assert_eq!(
+            text_path(&ErrorRate::Wer, &unicode, &repeated, 1),
+            Path::BatchWide
+        );
+        let mut misaligned = large.clone();
+        misaligned.hyps.pop();
+        assert!(super::texts(&ErrorRate::Wer, &unicode, &misaligned).is_err());
+    }
+}
