@@ -118,11 +118,15 @@ const PREFETCH_OBJECTS: usize = 8;
 
 /// Asks for the header of the object [`PREFETCH_OBJECTS`] after item `i`: the objects of a
 /// large batch are scattered over the heap, and each pass over them (type checks, the text's
-/// address) otherwise waits for memory at every item.
+/// address) otherwise waits for memory at every item. A str's header is 40 to 64 bytes from
+/// a 16-byte boundary (its kind at byte 32, its UTF-8 form's address at byte 56), so it often
+/// spans two cache lines: both are asked for (reading the kind was a third of the read).
 fn prefetch_item(items: &Bound<'_, PyTuple>, i: usize) {
     if i + PREFETCH_OBJECTS < items.len() {
         if let Ok(obj) = items.get_borrowed_item(i + PREFETCH_OBJECTS) {
-            prefetch(obj.as_ptr());
+            let header = obj.as_ptr().cast::<u8>();
+            prefetch(header);
+            prefetch(header.wrapping_add(56));
         }
     }
 }
