@@ -390,6 +390,24 @@ pub fn aggregate(
     ))
 }
 
+/// Rows from which [`row_scores`] scores on the pool.
+const PARALLEL_ROWS: usize = 4096;
+
+/// `score` of each row of `rows` (row-major, `width` each; sentence scores from statistics):
+/// on the current pool for many rows (a batch's sentence BLEU is an exp and logs a row).
+pub fn row_scores(rows: &[f64], width: usize, score: impl Fn(&[f64]) -> f64 + Sync) -> Vec<f64> {
+    if width == 0 {
+        return Vec::new();
+    }
+    if rows.len() / width < PARALLEL_ROWS {
+        return rows.chunks_exact(width).map(score).collect();
+    }
+    rows.par_chunks_exact(width)
+        .with_min_len(1024)
+        .map(&score)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
