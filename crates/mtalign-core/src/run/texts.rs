@@ -464,8 +464,10 @@ mod tests {
         texts.push("the cat".into());
         texts.push("the cat".into()); // equal text, another key
         let texts: &[String] = texts;
-        let mut out = Collected::default();
-        out.hyps = texts[..n].iter().map(String::as_str).collect();
+        let mut out = Collected {
+            hyps: texts[..n].iter().map(String::as_str).collect(),
+            ..Collected::default()
+        };
         for i in 0..n {
             let start = out.refs.len() as u32;
             let mut push = |k: usize, j: usize| {
