@@ -52,11 +52,17 @@ def machine_info(dists: Iterable[str]) -> dict[str, Any]:
 
 
 def score_column(out: Any, name: str | None = None) -> Any:
-    """One float column of a ``batch_score`` result, whatever its shape: a plain (n,) array,
-    a structured array with named columns (``name``, else ``score``, else the first one), or
-    a dict of arrays (``name``'s; an (n, 3) precision/recall/F array gives F)."""
+    """One float column of a ``batch_score`` result, whatever its shape: a
+    :class:`mtalign.Scores` (column ``name``, a ROUGE variant's F, else the last), a plain
+    (n,) array, a structured array with named columns (``name``, else ``score``, else the
+    first one), or a dict of arrays (``name``'s; an (n, 3) precision/recall/F array gives
+    F)."""
     import numpy as np
 
+    columns = getattr(out, "columns", None)
+    if columns and isinstance(out, np.ndarray):  # mtalign.Scores: by column name
+        block = np.asarray(out[name] if name is not None else out.table)
+        return block[:, -1] if block.ndim == 2 else block  # ROUGE: F of the variant
     if isinstance(out, dict):
         arr = np.asarray(out[name] if name is not None else next(iter(out.values())))
         return arr[:, -1] if arr.ndim == 2 else arr
@@ -81,18 +87,40 @@ def headline(result: Any) -> float:
     return float(score if score is not None else result)
 
 
+class Timing(float):
+    """The seconds of a timed call (a float: the median of its runs, or their minimum), with
+    every run's seconds in ``times`` and what the last run returned in ``result``."""
+
+    times: list[float]
+    result: Any
+
+
 def timed(fn: Callable[[], Any], repeat: int, *, best: bool = False,
-          collect: bool = False) -> float:
+          warm_up: bool = False) -> Timing:
     """Wall seconds of ``fn()`` over ``repeat`` runs: their median, or with ``best`` their
-    minimum; with ``collect``, a garbage collection before each run (outside the timing)."""
-    times = []
-    for _ in range(repeat):
-        if collect:
-            gc.collect()
-        t = time.perf_counter()
+    minimum. A garbage collection before each run and none during it (outside the timing);
+    with ``warm_up``, one untimed call first (thread pool, caches)."""
+    if warm_up:
         fn()
-        times.append(time.perf_counter() - t)
-    return min(times) if best else statistics.median(times)
+    times, result = [], None
+    for _ in range(repeat):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            result = fn()
+            times.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+    out = Timing(min(times) if best else statistics.median(times))
+    out.times, out.result = times, result
+    return out
+
+
+def print_targets(issue: str, verdicts: Sequence[str], when_none: str) -> None:
+    """The ``## Targets (issue)`` section of a report: one verdict a line, or ``when_none``."""
+    print(f"\n## Targets ({issue})")
+    print("\n".join(verdicts) if verdicts else when_none)
 
 
 def edit_words(words: list[str], rng: random.Random, vocab: Sequence[str], keep: int) -> None:
