@@ -46,7 +46,7 @@ def metrics(mtalign: Any) -> dict[str, Any]:
     }
 
 
-def timed(call: Callable[[], Any], detached: Callable[[], float],
+def serial_timing(call: Callable[[], Any], detached: Callable[[], float],
           calls: int) -> tuple[float, float, float]:
     """Median seconds of a call, median seconds of it spent holding the GIL, and the median
     share of the process's CPU time that the calling thread used."""
@@ -86,9 +86,9 @@ def main() -> None:
           f"{'s':>6} {'x16':>6} {'s (CPU)':>8} {'x16':>6}")
     gc.disable()
     for name, metric in metrics(mtalign).items():
-        t1, g1, _ = timed(lambda m=metric: m.batch_score(hyps, refs, threads=1),
+        t1, g1, _ = serial_timing(lambda m=metric: m.batch_score(hyps, refs, threads=1),
                        _mtalign._detached_seconds, args.calls)
-        t2, g2, c2 = timed(lambda m=metric: m.batch_score(hyps, refs, threads=2),
+        t2, g2, c2 = serial_timing(lambda m=metric: m.batch_score(hyps, refs, threads=2),
                        _mtalign._detached_seconds, args.calls)
         held = min(g1, g2)  # the same serial work; the lower is the less disturbed
         s = held / t1
