@@ -8,9 +8,7 @@ use crate::convert::{
 };
 use crate::enter::{enter, is_small, INLINE_BYTES};
 use crate::errors::{input_err, to_py};
-use mtalign_core::metrics::matrix::{
-    scores_matrices, statistics_matrices, MatrixBlock, MATRIX_INLINE_CELLS,
-};
+use mtalign_core::metrics::matrix::{MatrixBlock, MATRIX_INLINE_CELLS};
 use mtalign_core::metrics::metric::{statistics_batch, statistics_of_pair, with_scratch, Metric};
 use mtalign_core::run::{self, BatchRows, Collected};
 use mtalign_core::text::docs::Docs;
@@ -203,44 +201,18 @@ pub(crate) fn score_text_matrices<'py, M: Metric>(
     let (texts, specs) = read_blocks(blocks)?;
     let cells: usize = specs.iter().map(|b| b.hyps.len() * b.cols.len()).sum();
     let small = is_small_matrix(cells, texts.bytes());
-    let (scores, vanished) = enter(py, threads, small, || {
+    let out = enter(py, threads, small, || {
         let all: Vec<&str> = texts.iter().collect();
-        let encoded = encoder.encode_texts(&all);
-        let docs = encoded.docs()?;
-        let scores = match &cell {
-            Some(f) => scores_matrices(metric, &docs, &specs, f)?,
-            None => statistics_matrices(metric, &docs, &specs)?,
-        };
-        Ok((scores, encoded.vanished))
+        run::matrices(metric, &encoder, &all, &specs, cell.as_deref())
     })?;
     let shape: &[usize] = if cell.is_some() { &[] } else { shape };
-    let mut is_vanished = vec![false; texts.len()];
-    vanished.iter().for_each(|&k| is_vanished[k] = true);
-    let (mut hyp_vanished, mut ref_vanished) = (Vec::new(), Vec::new());
-    let width: usize = shape.iter().product();
     let mut arrays = Vec::with_capacity(specs.len());
-    let mut rest = scores.as_slice();
-    for (b, spec) in specs.iter().enumerate() {
-        let (n, m) = (spec.hyps.len(), spec.cols.len());
-        hyp_vanished.extend(
-            (0..n)
-                .filter(|&i| is_vanished[spec.hyps[i] as usize])
-                .map(|i| (b, i)),
-        );
-        for j in 0..m {
-            for (k, &t) in spec.cols.get(j).iter().enumerate() {
-                if is_vanished[t as usize] {
-                    ref_vanished.push((b, j, k));
-                }
-            }
-        }
-        let (head, tail) = rest.split_at(n * m * width);
-        rest = tail;
-        let mut matrix_shape = vec![m];
+    for (spec, rows) in specs.iter().zip(out.rows) {
+        let mut matrix_shape = vec![spec.cols.len()];
         matrix_shape.extend_from_slice(shape);
-        arrays.push(to_array(py, head.to_vec(), n, &matrix_shape)?);
+        arrays.push(to_array(py, rows, spec.hyps.len(), &matrix_shape)?);
     }
-    Ok((arrays, hyp_vanished, ref_vanished))
+    Ok((arrays, out.hyp_vanished, out.ref_vanished))
 }
 
 /// Reads `blocks` (a list of (hyps, refs or None)): the distinct texts, and per block its

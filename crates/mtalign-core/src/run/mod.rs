@@ -26,6 +26,6 @@ mod texts;
 
 pub use source::{collect, Collected, TextSource};
 pub use texts::{
-    aggregate, matrix, number, row_scores, text_path, texts, texts_batch_wide, BatchRows, CellFn,
-    Numbered, Path, CHUNKED_PAIRS,
+    aggregate, matrices, matrix, number, row_scores, text_path, texts, texts_batch_wide, BatchRows,
+    BlockRows, CellFn, Numbered, Path, CHUNKED_PAIRS,
 };

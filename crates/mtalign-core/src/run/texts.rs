@@ -3,7 +3,9 @@
 
 use super::source::Collected;
 use crate::metrics::chunked::{grouped_order, statistics_of_chunk, ChunkRows, CHUNK_PAIRS};
-use crate::metrics::matrix::{scores_matrices, statistics_matrix, MatrixBlock};
+use crate::metrics::matrix::{
+    scores_matrices, statistics_matrices, statistics_matrix, MatrixBlock,
+};
 use crate::metrics::metric::{statistics_batch, Metric};
 use crate::text::distinct::DistinctTexts;
 use crate::text::docs::Docs;
@@ -343,6 +345,62 @@ pub fn matrix<M: Metric>(
         None => statistics_matrix(metric, &docs, &block)?,
     };
     Ok(numbered.rows(rows, &encoded.vanished))
+}
+
+/// What [`matrices`] gives: one row-major block of rows (or cell scores) per matrix, the
+/// hypotheses whose text vanished as (block, i), the references as (block, column, member).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BlockRows {
+    /// Per block, its rows `[n_b, m_b, width]` (or `[n_b, m_b]` of cell scores).
+    pub rows: Vec<Vec<f64>>,
+    /// Vanished hypotheses (block, i).
+    pub hyp_vanished: Vec<(usize, usize)>,
+    /// Vanished references (block, column j, member k).
+    pub ref_vanished: Vec<(usize, usize, usize)>,
+}
+
+/// Many matrices in one call (one per source sentence in MBR decoding), every distinct text
+/// of `texts` encoded once; `blocks` index into `texts`. `cell` as in [`matrix`].
+pub fn matrices<M: Metric>(
+    metric: &M,
+    encoder: &Encoder,
+    texts: &[&str],
+    blocks: &[MatrixBlock],
+    cell: Option<&CellFn<'_>>,
+) -> Result<BlockRows> {
+    let encoded = encoder.encode_texts(texts);
+    let docs = encoded.docs()?;
+    let scores = match cell {
+        Some(f) => scores_matrices(metric, &docs, blocks, f)?,
+        None => statistics_matrices(metric, &docs, blocks)?,
+    };
+    let width = match cell {
+        Some(_) => 1,
+        None => metric.width(),
+    };
+    let mut is_vanished = vec![false; texts.len()];
+    encoded.vanished.iter().for_each(|&k| is_vanished[k] = true);
+    let mut out = BlockRows::default();
+    let mut rest = scores.as_slice();
+    for (b, block) in blocks.iter().enumerate() {
+        let (n, m) = (block.hyps.len(), block.cols.len());
+        out.hyp_vanished.extend(
+            (0..n)
+                .filter(|&i| is_vanished[block.hyps[i] as usize])
+                .map(|i| (b, i)),
+        );
+        for j in 0..m {
+            for (k, &t) in block.cols.get(j).iter().enumerate() {
+                if is_vanished[t as usize] {
+                    out.ref_vanished.push((b, j, k));
+                }
+            }
+        }
+        let (head, tail) = rest.split_at(n * m * width);
+        rest = tail;
+        out.rows.push(head.to_vec());
+    }
+    Ok(out)
 }
 
 /// Reference aggregation: each hypothesis against the weighted mean of the samples' (the
