@@ -149,10 +149,16 @@ fn chunked<M: Metric>(metric: &M, encoder: &Encoder, batch: &Collected<'_>) -> R
             None => run(),
         }
     };
+    // One task a chunk: a thread that the system stops (a loaded machine) then holds one
+    // chunk, never half the batch, which the others would wait for.
     let parts: Vec<Result<ChunkRows>> = if order.len() <= CHUNK_PAIRS {
         vec![score(&order)]
     } else {
-        order.par_chunks(CHUNK_PAIRS).map(score).collect()
+        order
+            .par_chunks(CHUNK_PAIRS)
+            .with_max_len(1)
+            .map(score)
+            .collect()
     };
     if interrupt::is_set(&cancel) {
         return Err(Error::Interrupted);
