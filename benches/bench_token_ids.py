@@ -32,6 +32,7 @@ Usage (from the repository root)::
 
     python benches/bench_token_ids.py              # about half a minute on 2 cores
     python benches/bench_token_ids.py --repeat 3 --peers none
+    python benches/bench_token_ids.py --vocab 128000 --peers none   # ids past 2^15
     python benches/bench_token_ids.py --scaling 1,2,4,8,16   # TokenIds rows only
 """
 
@@ -90,6 +91,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=512)
     ap.add_argument("--length", type=int, default=1024)
+    ap.add_argument("--vocab", type=int, default=32_000,
+                    help="ids are drawn from 0..VOCAB (128000: a Llama 3 sized vocabulary)")
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--peers", default=",".join(PEERS),
                     help="comma-separated peers to time, or 'none'")
@@ -101,9 +104,10 @@ def main() -> None:
 
     info = machine_info(["mtalign", "numpy", "sacrebleu", "nltk", "torchmetrics",
                          "rouge-score"])
-    print(f"# {args.pairs} × {args.length} ids; {info['nproc']} usable cores ({info['cpu']}); "
+    print(f"# {args.pairs} × {args.length} ids from {args.vocab:,}; {info['nproc']} usable cores "
+          f"({info['cpu']}); "
           f"{info['python']}; versions {info['versions']}")
-    h, r = make_batch(args.pairs, args.length, 32_000, 0.3, 12345)
+    h, r = make_batch(args.pairs, args.length, args.vocab, 0.3, 12345)
     full = np.full(args.pairs, args.length)
     hyps = TokenIds.from_padded(h, lengths=full)
     refs = TokenIds.from_padded(r, lengths=full)

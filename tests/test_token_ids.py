@@ -60,14 +60,17 @@ def texts(seqs: list[np.ndarray]) -> list[str]:
 
 
 def make_batch(rng: np.random.Generator, n: int, dtype: type, alphabet: int, max_len: int,
-               max_refs: int, big: bool, negative: bool = True
+               max_refs: int, big: bool, negative: bool = True, around: int | None = None
                ) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
     """n hypotheses and 1..max_refs references each, ids over a small alphabet (so there
-    are matches), shifted to 2^31 and above when ``big`` (uint32 / int64), or negative
-    for int32 / int64 now and then."""
+    are matches), shifted to 2^31 and above when ``big`` (uint32 / int64), or to straddle
+    ``around`` (2^15: BLEU's packed keys; 2^21: ids used as they are) where the dtype holds
+    it, or negative for int32 / int64 now and then."""
     info = np.iinfo(dtype)
     base = 0
-    if big and info.max >= 2**32 - 1:
+    if around is not None and info.max >= around + alphabet:
+        base = around - alphabet // 2
+    elif big and info.max >= 2**32 - 1:
         base = 2**31 if dtype == np.uint32 else 2**40
     elif negative and info.min < 0 and rng.random() < 0.3:
         base = -alphabet // 2
@@ -127,13 +130,15 @@ def check_same(metric: mtalign.Metric, hyps: list[np.ndarray], refs: list[list[n
        dtype=st.sampled_from(DTYPES), big=st.booleans(),
        way=st.sampled_from(["list", "offsets", "pad_id", "lengths"]),
        max_refs=st.sampled_from([1, 1, 3]), alphabet=st.sampled_from([2, 5, 40]),
-       threads=st.sampled_from([1, 2]), name=st.sampled_from([m for m, _ in METRICS]))
+       threads=st.sampled_from([1, 2]), name=st.sampled_from([m for m, _ in METRICS]),
+       around=st.sampled_from([None, None, 2**15, 2**21]))
 def test_ids_score_as_their_text(seed: int, n: int, dtype: type, big: bool, way: str,
                                  max_refs: int, alphabet: int, threads: int,
-                                 name: str) -> None:
+                                 name: str, around: int | None) -> None:
     metric = dict(METRICS)[name]
     rng = np.random.default_rng(seed)
-    hyps, refs = make_batch(rng, n, dtype, alphabet, 12, max_refs, big, name not in NON_NEGATIVE)
+    hyps, refs = make_batch(rng, n, dtype, alphabet, 12, max_refs, big, name not in NON_NEGATIVE,
+                            around)
     check_same(metric, hyps, refs, way, dtype, threads)
 
 
@@ -143,10 +148,13 @@ def test_ids_on_the_pool_score_as_their_text(name: str, threads: int) -> None:
     """Batches past the inline bound (64 pairs), long enough for the bit-parallel kernels'
     64-token words, with small and big ids."""
     metric = dict(METRICS)[name]
-    for k, (dtype, big) in enumerate([(np.int32, False), (np.uint32, True), (np.int64, True)]):
+    kinds = [(np.int32, False, None), (np.uint32, True, None), (np.int64, True, None),
+             (np.uint16, False, 2**15), (np.int64, False, 2**21)]
+    for k, (dtype, big, around) in enumerate(kinds):
         rng = np.random.default_rng(1000 * k + threads)
-        hyps, refs = make_batch(rng, 150, dtype, 30, 90, 2, big, name not in NON_NEGATIVE)
-        check_same(metric, hyps, refs, ["offsets", "pad_id", "list"][k], dtype, threads)
+        hyps, refs = make_batch(rng, 150, dtype, 30, 90, 2, big, name not in NON_NEGATIVE,
+                                around)
+        check_same(metric, hyps, refs, ["offsets", "pad_id", "list"][k % 3], dtype, threads)
 
 
 @pytest.mark.parametrize("name", MOST_USED)
@@ -158,7 +166,7 @@ def test_sentence_score_of_arrays_is_the_text_score(name: str) -> None:
     for refs, text_refs in cases:
         got, want = metric.sentence_score(h, refs), metric.sentence_score(texts([h])[0], text_refs)
         assert float(got) == float(want)
-        assert got.signature == want.signature
+        assert "tok:ids" in got.signature.split("|")
 
 
 def test_bleu_of_ids_is_sacrebleu_on_the_joined_ids() -> None:
@@ -335,3 +343,44 @@ def test_two_line_separators_are_refused() -> None:
     r = TokenIds([np.array([1, 2])]).with_line_sep(6)
     with pytest.raises(InputError, match="different line separators"):
         mtalign.Rouge("rougeLsum").batch_score(h, r)
+
+
+def test_signatures_of_ids_say_token_ids() -> None:
+    """A result scored from ids names no text tokenizer and no case (ids have none); every
+    other field is the metric's."""
+    h, r = np.array([4, 8, 15, 16]), np.array([4, 8, 15, 23])
+    bleu = mtalign.Bleu()
+    assert bleu.sentence_score(h, [r]).signature == \
+        "nrefs:1|eff:yes|tok:ids|smooth:exp|order:4|ref_len:closest|version:0.1.0"
+    assert bleu.corpus_score([h], [[r, r]], n_bootstrap=10).signature == \
+        "nrefs:2|bs:10|seed:12345|eff:no|tok:ids|smooth:exp|order:4|ref_len:closest|version:0.1.0"
+    assert mtalign.Rouge("rougeL").corpus_score(TokenIds([h]), TokenIds([r])).signature == \
+        "nrefs:1|tok:ids|stem:no|multi_ref:max|jk:no|beta:1|compat:paper|version:0.1.0"
+    assert mtalign.Ter().sentence_score(h, r).signature == \
+        "nrefs:1|tok:ids|norm:no|punct:yes|asian:no|version:0.1.0"
+    # Text keeps its tokenizer's name.
+    assert "tok:13a" in bleu.corpus_score(["4 8"], ["4 8"]).signature
+
+
+@pytest.mark.parametrize("name", ["bleu-ws-eff", "rouge", "wer", "ter", "gtm", "nist"])
+def test_pairwise_matrices_of_ids_are_those_of_their_text(name: str) -> None:
+    """pairwise (with and without pseudo-references, a reference set among them),
+    pairwise_blocks and MBR over ids straddling 2^15 and above 2^31 equal the text
+    path's, past the inline bound (12 x 12 pairs)."""
+    metric = dict(METRICS)[name]
+    rng = np.random.default_rng(5)
+    for dtype, big, around in [(np.uint16, False, 2**15), (np.int64, True, None)]:
+        hyps, refs = make_batch(rng, 12, dtype, 6, 20, 1, big, False, around)
+        pseudo: list = [r[0] for r in refs[:-1]] + [[refs[-1][0], hyps[0]]]
+        text_pseudo: list = texts(pseudo[:-1]) + [texts(pseudo[-1])]
+        group = TokenIds(hyps)
+        np.testing.assert_array_equal(metric.pairwise(group), metric.pairwise(texts(hyps)))
+        np.testing.assert_array_equal(metric.pairwise(hyps, pseudo),
+                                      metric.pairwise(texts(hyps), text_pseudo))
+        got = metric.pairwise_blocks([(group, None), (hyps[:3], pseudo[:5]),
+                                      (TokenIds(hyps[5:]), TokenIds(pseudo[:2]))])
+        want = metric.pairwise_blocks([(texts(hyps), None), (texts(hyps[:3]), text_pseudo[:5]),
+                                       (texts(hyps[5:]), text_pseudo[:2])])
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(g, w)
+        assert mtalign.mbr(metric, group).best == mtalign.mbr(metric, texts(hyps)).best

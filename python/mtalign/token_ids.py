@@ -258,6 +258,25 @@ def _joined(seqs: Any, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(arrays).astype(dtype, copy=False), starts, lengths
 
 
+class IdRefs(list):  # type: ignore[type-arg]
+    """The references of a result scored from token ids, as its signature counts them
+    (``nrefs``); marks the signature as one of ids (:func:`ids_signature`)."""
+
+    __slots__ = ()
+
+
+def ids_signature(sig: str) -> str:
+    """The signature of a result scored from token ids: ``tok:ids`` in place of the
+    metric's tokenizer, and no ``case``/``lc`` field (ids have no case; neither option
+    applies to them).
+
+    >>> ids_signature("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:0.1.0")
+    'nrefs:1|eff:no|tok:ids|smooth:exp|version:0.1.0'
+    """
+    parts = [p for p in sig.split("|") if not p.startswith(("case:", "lc:"))]
+    return "|".join("tok:ids" if p.startswith("tok:") else p for p in parts)
+
+
 def is_token_ids(obj: Any) -> bool:
     """Whether ``obj`` is id input: a :class:`TokenIds`, an array (2-D arrays are refused by
     :func:`hyp_ids` with a hint), or a list whose first item is an array.
@@ -295,6 +314,8 @@ def hyp_ids(hyps: Any) -> TokenIds:
 def line_sep_of(hyps: TokenIds, refs: Any) -> int | None:
     """The line separator of a batch: the one its hypotheses or references (a
     :class:`TokenIds`) name; InputError when they name two."""
+    if isinstance(refs, RefSetIds):
+        refs = refs.ids
     seps = {t.line_sep for t in (hyps, refs)
             if isinstance(t, TokenIds) and t.line_sep is not None}
     if len(seps) > 1:
@@ -310,6 +331,11 @@ def ref_ids(refs: Any, n: int) -> tuple[TokenIds, np.ndarray | None, list[Any]]:
         if len(refs) != n:
             raise InputError(f"hyps has {n} items but refs has {len(refs)}")
         return refs, None, [(None,)] * n
+    if isinstance(refs, RefSetIds):
+        if len(refs) != n:
+            raise InputError(f"hyps has {n} items but refs has {len(refs)}")
+        sizes = np.diff(refs.ends, prepend=0).tolist()
+        return refs.ids, refs.ends, [(None,) * k for k in sizes]
     if not isinstance(refs, (list, tuple)):
         arr = _array(refs, "refs")
         hint = (" with TokenIds.from_padded(refs, pad_id=...) or lengths=..." if arr.ndim == 2
@@ -338,6 +364,104 @@ def ref_ids(refs: Any, n: int) -> tuple[TokenIds, np.ndarray | None, list[Any]]:
     return TokenIds._of(*_joined(arrays, "refs")), ends, shapes
 
 
+class RefSetIds:
+    """Reference sets over one :class:`TokenIds`: set i is ``ids[ends[i-1]:ends[i]]`` (what
+    :func:`ref_ids` makes of a list of lists of arrays, built directly by :func:`pair_grid`
+    without one Python object per pair)."""
+
+    __slots__ = ("ids", "ends")
+
+    def __init__(self, ids: TokenIds, ends: np.ndarray) -> None:
+        self.ids = ids
+        self.ends = ends
+
+    def __len__(self) -> int:
+        return int(self.ends.shape[0])
+
+
+def pair_grid(hyps: Any, pseudo_refs: Any) -> tuple[TokenIds, TokenIds | RefSetIds, int, int]:
+    """Every pair of a pairwise matrix as one batch: ``hyps[i]`` against ``pseudo_refs[j]``
+    in row-major order (``pseudo_refs`` None: the hypotheses themselves; item j a 1-D array,
+    or a list of them used together as one reference set). Returns (the n·m hypotheses, their
+    references, n, m). The pairs index one buffer of the distinct sequences, so no id is
+    copied per pair.
+
+    >>> import numpy as np
+    >>> h, r, n, m = pair_grid([np.array([1, 2]), np.array([3])], [np.array([4]), [np.array(
+    ...     [5]), np.array([6])]])
+    >>> [x.tolist() for x in h], [x.tolist() for x in r.ids], r.ends.tolist(), (n, m)
+    ([[1, 2], [1, 2], [3], [3]], [[4], [5], [6], [4], [5], [6]], [1, 3, 4, 6], (2, 2))
+    """
+    h = hyp_ids(hyps)
+    n = len(h)
+    if pseudo_refs is None:
+        r, ends, m = h, None, n
+    elif isinstance(pseudo_refs, TokenIds):
+        r, ends, m = pseudo_refs, None, len(pseudo_refs)
+    else:
+        refs = list(pseudo_refs)
+        m = len(refs)
+        if any(isinstance(x, (list, tuple)) for x in refs):
+            r, ends, _ = ref_ids(refs, m)
+        else:
+            r, ends = TokenIds._of(*_joined(refs, "pseudo_refs")), None
+    sep = line_sep_of(h, r)
+    if r is h:
+        data, r_starts = h._data, h._starts
+    else:
+        dtype = np.result_type(h._data.dtype, r._data.dtype)
+        if dtype.kind not in "iu":
+            raise InputError(f"hyps ({h._data.dtype}) and pseudo_refs ({r._data.dtype}) have "
+                             "no common integer dtype: cast them to one")
+        data = np.concatenate([h._data.astype(dtype, copy=False),
+                               r._data.astype(dtype, copy=False)])
+        r_starts = r._starts + h._data.shape[0]
+    grid_h = TokenIds._of(data, np.repeat(h._starts, m), np.repeat(h._lengths, m))
+    grid_h._line_sep = sep
+    if ends is None:
+        grid_r = TokenIds._of(data, np.tile(r_starts, n), np.tile(r._lengths, n))
+        grid_r._line_sep = sep
+        return grid_h, grid_r, n, m
+    total = len(r)
+    all_refs = TokenIds._of(data, np.tile(r_starts, n), np.tile(r._lengths, n))
+    all_refs._line_sep = sep
+    grid_ends = (np.arange(n, dtype=_I64)[:, None] * total + ends[None, :]).reshape(-1)
+    return grid_h, RefSetIds(all_refs, grid_ends), n, m
+
+
+def concat_grids(grids: Sequence[tuple[TokenIds, TokenIds | RefSetIds, int, int]]
+                 ) -> tuple[TokenIds, TokenIds | RefSetIds]:
+    """The pairs of several :func:`pair_grid` results as one batch, in order (each grid's
+    buffer is copied once into one; no id is copied per pair)."""
+    sets = [g[1] if isinstance(g[1], RefSetIds) else
+            RefSetIds(g[1], np.arange(1, len(g[1]) + 1, dtype=_I64)) for g in grids]
+    datas = [g[0]._data for g in grids]
+    dtype = np.result_type(*datas) if datas else _I64
+    if dtype.kind not in "iu":
+        raise InputError("the blocks' ids have no common integer dtype: cast them to one")
+    shift = np.cumsum([0] + [d.shape[0] for d in datas[:-1]])
+    data = np.concatenate([d.astype(dtype, copy=False) for d in datas]) if datas else \
+        np.zeros(0, dtype=_I64)
+
+    def joined(parts: list[TokenIds]) -> TokenIds:
+        starts = [p._starts + k for p, k in zip(parts, shift, strict=True)]
+        out = TokenIds._of(data, np.concatenate(starts) if starts else np.zeros(0, _I64),
+                           np.concatenate([p._lengths for p in parts]) if parts else
+                           np.zeros(0, _I64))
+        seps = {p.line_sep for p in parts if p.line_sep is not None}
+        if len(seps) > 1:
+            raise InputError(f"the blocks name different line separators: {sorted(seps)}")
+        out._line_sep = seps.pop() if seps else None
+        return out
+
+    hyps = joined([g[0] for g in grids])
+    if all(isinstance(g[1], TokenIds) for g in grids):
+        return hyps, joined([g[1] for g in grids])  # type: ignore[misc]
+    offsets = np.cumsum([0] + [len(s.ids) for s in sets[:-1]])
+    ends = np.concatenate([s.ends + k for s, k in zip(sets, offsets, strict=True)])
+    return hyps, RefSetIds(joined([s.ids for s in sets]), ends)
+
+
 def one_pair_arrays(hyp: Any, refs: Any) -> tuple[np.ndarray, list[np.ndarray], list[Any]]:
     """One hypothesis array and its reference array (or list of them) as contiguous 1-D
     integer arrays: (hyp, the references, the references as given in a list)."""
@@ -357,4 +481,5 @@ def _one(obj: Any, what: str) -> np.ndarray:
     return np.ascontiguousarray(_ids(obj, what, 1))
 
 
-__all__ = ["TokenIds", "hyp_ids", "is_token_ids", "line_sep_of", "one_pair_arrays", "ref_ids"]
+__all__ = ["IdRefs", "RefSetIds", "TokenIds", "concat_grids", "hyp_ids", "ids_signature",
+           "is_token_ids", "line_sep_of", "one_pair_arrays", "pair_grid", "ref_ids"]

@@ -57,7 +57,7 @@ from mtalign.metrics.inputs import (
 )
 from mtalign.metrics.options import REQUIRED, Option, check_threads, option
 from mtalign.metrics.results import SCORE, Confidence, Result, Scores
-from mtalign.token_ids import is_token_ids, one_pair_arrays
+from mtalign.token_ids import IdRefs, concat_grids, is_token_ids, one_pair_arrays, pair_grid
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
     from typing import dataclass_transform
@@ -291,7 +291,9 @@ class Metric(Generic[R]):
         same bits as scoring it. ``pseudo_refs[j]`` is one text (or one token list when
         ``hyps`` are token lists) or a list of texts used together as a reference set. Text
         input goes to one native call: each distinct text is encoded once, the work runs in
-        parallel with the GIL released, and no n·m pair list is built.
+        parallel with the GIL released, and no n·m pair list is built. Token ids (a
+        :class:`~mtalign.TokenIds` or a list of 1-D arrays) go to one native batch of the
+        n·m pairs over one buffer of the sequences (no id copied per pair).
 
         >>> from mtalign import Rouge
         >>> Rouge("rouge1").pairwise(["a b", "a"], ["a b", "b", "c"]).tolist()
@@ -299,6 +301,13 @@ class Metric(Generic[R]):
         >>> Rouge("rouge1").pairwise(["a b", "a"]).tolist()
         [[1.0, 0.6666666666666666], [0.6666666666666666, 1.0]]
         """
+        if is_token_ids(hyps):
+            # Token ids: every pair in one native batch over one buffer (no copy per pair).
+            grid_h: Any
+            grid_r: Any
+            grid_h, grid_r, n, m = pair_grid(hyps, pseudo_refs)
+            scores = self.scalar_scores(grid_h, grid_r, variant, threads)
+            return np.asarray(scores, dtype=np.float64).reshape(n, m)
         hyps = as_list(hyps, "hyps")
         refs = None if pseudo_refs is None else as_list(pseudo_refs, "pseudo_refs")
         if not self._native_matrix(hyps, refs):
@@ -336,6 +345,8 @@ class Metric(Generic[R]):
             lists.append((h, r))
         if not lists:
             return []
+        if all(is_token_ids(h) for h, _ in lists):
+            return self._pairwise_blocks_of_ids(lists, variant, threads)
         native = all(self._native_matrix(h, r) for h, r in lists)
         if not native:
             return [self.pairwise(h, r, variant, threads) for h, r in lists]
@@ -345,6 +356,21 @@ class Metric(Generic[R]):
             warn_vanished([i for _, i in hv], [(j, k2) for _, j, k2 in rv],
                           self._tokenizer_name(), 3)
         return [self._matrix_values(a, k) for a in arrays]
+
+    def _pairwise_blocks_of_ids(self, blocks: list[tuple[Any, Any]], variant: str | None,
+                                threads: int | None) -> list[np.ndarray]:
+        """:meth:`pairwise_blocks` of token ids: every pair of every block in one native
+        batch."""
+        grids = [pair_grid(h, r) for h, r in blocks]
+        hyps: Any
+        refs: Any
+        hyps, refs = concat_grids(grids)
+        scores = np.asarray(self.scalar_scores(hyps, refs, variant, threads), dtype=np.float64)
+        out, start = [], 0
+        for _, _, n, m in grids:
+            out.append(scores[start:start + n * m].reshape(n, m))
+            start += n * m
+        return out
 
     def expected_scores(self, hyps: Sequence[Any], samples: Sequence[Any] | None = None,
                         weights: Sequence[float] | np.ndarray | None = None,
@@ -597,7 +623,8 @@ class Metric(Generic[R]):
             # Token ids: the one-pair call of ids (nothing vanishes from ids).
             self._check_token_ids()
             hyp, arrays, refs = one_pair_arrays(hyp, refs)
-            return self._sentence_result(self._core.score_one_ids(hyp, arrays), (self, refs))
+            return self._sentence_result(self._core.score_one_ids(hyp, arrays),
+                                         (self, IdRefs(refs)))
         row, nh, nr, refs = run_one(self._core, hyp, refs, self)
         if isinstance(row, np.ndarray):  # a batch of one (token input, or no one-pair call)
             return self._result_one(row, nh, nr, (self, refs))

@@ -16,7 +16,7 @@ from mtalign._mtalign import InputError
 from mtalign.checks import check_ordered, check_stream_shape
 from mtalign.errors import MtalignWarning
 from mtalign.metrics.options import check_threads
-from mtalign.token_ids import hyp_ids, is_token_ids, line_sep_of, one_pair_arrays, ref_ids
+from mtalign.token_ids import IdRefs, hyp_ids, is_token_ids, line_sep_of, one_pair_arrays, ref_ids
 
 
 def as_list(obj: Any, name: str) -> list | tuple:
@@ -91,7 +91,7 @@ def run_ids(core: Any, hyps: Any, refs: Any, threads: int | None
     r, ends, shape = ref_ids(refs, len(h))
     arr, _, _ = core.score_ids(h._native(), r._native(), ends, check_threads(threads),
                                line_sep_of(h, refs))
-    return arr, 0, 0, shape
+    return arr, 0, 0, IdRefs(shape)
 
 
 def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int, Any]:
@@ -129,7 +129,7 @@ def run_one(core: Any, hyp: Any, refs: Any, metric: Any) -> tuple[Any, int, int,
     elif is_token_ids(hyp):
         metric._check_token_ids(core)
         h, arrays, refs = one_pair_arrays(hyp, refs)
-        return core.score_one_ids(h, arrays), 0, 0, refs
+        return core.score_one_ids(h, arrays), 0, 0, IdRefs(refs)
     else:
         raise InputError(f"hyp must be a str, a list of str tokens or a 1-D array of token ids "
                          f"(got {type(hyp).__name__})")

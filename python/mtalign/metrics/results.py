@@ -40,6 +40,7 @@ import numpy as np
 
 from mtalign._travel import Travels, plain
 from mtalign.metrics.inputs import nrefs
+from mtalign.token_ids import IdRefs, ids_signature
 
 #: The column of a metric with one number per sentence.
 SCORE = "score"
@@ -237,9 +238,12 @@ def _make_signature(lazy: tuple[Any, ...]) -> str:
     None: no ``nrefs``, as ``corpus_from_statistics``)."""
     if len(lazy) == 2:
         metric, refs = lazy
-        return metric.signature(nrefs([refs]))  # type: ignore[no-any-return]
+        sig: str = metric.signature(nrefs([refs]))
+        return ids_signature(sig) if isinstance(refs, IdRefs) else sig
     metric, refs, n_bootstrap, seed = lazy
-    sig: str = metric.signature(None if refs is None else nrefs(refs))
+    sig = metric.signature(None if refs is None else nrefs(refs))
+    if isinstance(refs, IdRefs):
+        sig = ids_signature(sig)
     if n_bootstrap > 1:
         head, _, rest = sig.partition("|")
         sig = f"{head}|bs:{n_bootstrap}|seed:{str(seed).lower()}|{rest}"

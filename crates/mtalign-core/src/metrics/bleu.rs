@@ -501,6 +501,11 @@ impl Metric for BleuConfig {
     type Scratch = BleuScratch;
     type Context = ();
     const PAIR_LOCAL_IDS: bool = true;
+    /// Always numbered within the pair: packed keys need ids below 2^15, and they hash
+    /// better when dense (numbered in order of appearance) than as a tokenizer's ids
+    /// (`examples/profile_ids.rs`, 512 pairs of 1,024 ids from 32,000, one thread: 22 ms of
+    /// CPU time numbered, 28 ms as they are).
+    const DIRECT_IDS_BELOW: u32 = 0;
     const TASK_PAIRS: usize = 64;
 
     fn width(&self) -> usize {

@@ -1,18 +1,33 @@
-//! A metric over token ids ([`crate::text::ids`]): the ids encoded as the metric's
-//! [`Encoder`] would encode the same words as text, then the one batch runner.
+//! A metric over token ids ([`crate::text::ids`]): rows equal to those of the same ids given
+//! as text, space-joined, with a whitespace tokenizer.
+//!
+//! Two ways, by what the metric reads of an id:
+//! * a metric that sees ids only through their equality within a pair
+//!   ([`Metric::PAIR_LOCAL_IDS`]: BLEU, ROUGE, WER/PER, TER, RIBES) gets each pair encoded on
+//!   the pool, by the task that scores it, with ids local to the pair ([`LocalIds`]): nothing
+//!   runs serially before the pairs, no batch-sized buffer is written, and a pair's ids stay
+//!   below the metric's bound ([`Metric::DIRECT_IDS_BELOW`]: BLEU's packed n-gram keys)
+//!   whatever the vocabulary;
+//! * any other metric gets the batch encoded as its [`Encoder`] encodes text (distinct ids
+//!   numbered batch-wide), then the one batch runner.
 
-use crate::metrics::metric::{statistics_batch, Metric};
+use crate::interrupt;
+use crate::metrics::metric::{statistics_batch, with_scratch, Metric, Pair, INLINE_PAIRS};
+use crate::text::docs::Docs;
 use crate::text::encoder::Encoder;
-use crate::text::ids::{IdMapping, IdSeqs};
+use crate::text::ids::{IdSeqs, LocalIds, LINE_BREAK};
+use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
+use rayon::prelude::*;
+use std::ops::Range;
 
 /// Statistics rows (row-major, `metric.width()` each) of hypothesis `i` of `hyps` against
 /// its references, the sequences of `refs` (its parts' in order): reference `i` alone when
 /// `ref_ends` is None (one reference per hypothesis), else references
 /// `ref_ends[i-1]..ref_ends[i]`. Rows equal those of the same ids given as text,
 /// space-joined, with a whitespace tokenizer, and a line break for each `line_sep` id. Runs
-/// on the current rayon pool (inline for a few pairs).
+/// on the current rayon pool (inline for a few pairs); no row depends on the thread count.
 pub fn statistics_of_ids<M: Metric>(
     metric: &M,
     encoder: &Encoder,
@@ -22,32 +37,32 @@ pub fn statistics_of_ids<M: Metric>(
     line_sep: Option<i64>,
 ) -> Result<Vec<f64>> {
     let n = hyps.len();
-    let ref_sets = ref_sets_of(n, refs.iter().map(IdSeqs::len).sum(), ref_ends)?;
-    // A metric that sees ids only through their equality within a pair takes small ids as
-    // they are; any other gets the text path's numbering.
-    let mapping = if M::PAIR_LOCAL_IDS {
-        IdMapping::Direct
-    } else {
-        IdMapping::Dense
-    };
+    let m: usize = refs.iter().map(IdSeqs::len).sum();
+    check_ref_ends(n, m, ref_ends)?;
+    encoder.check_ids()?;
+    if M::PAIR_LOCAL_IDS {
+        return pair_local_rows(metric, encoder.lines, hyps, refs, ref_ends, line_sep);
+    }
     let mut parts = Vec::with_capacity(1 + refs.len());
     parts.push(*hyps);
     parts.extend_from_slice(refs);
-    let encoded = encoder.encode_ids(&parts, mapping, line_sep)?;
+    let encoded = encoder.encode_ids(&parts, line_sep)?;
     let hyp_ids: Vec<u32> = (0..n as u32).collect();
-    statistics_batch(metric, &encoded.docs()?, &hyp_ids, &ref_sets)
+    let mut sets = RefSets::new();
+    for i in 0..n {
+        sets.push(ref_range(i, ref_ends).map(|k| (n + k) as u32));
+    }
+    statistics_batch(metric, &encoded.docs()?, &hyp_ids, &sets)
 }
 
-/// The reference set of each of `n` hypotheses: text `n + i` (`ref_ends` None), else texts
-/// `n + ref_ends[i-1]..n + ref_ends[i]` of the `m` references.
-fn ref_sets_of(n: usize, m: usize, ref_ends: Option<&[i64]>) -> Result<RefSets> {
-    let mut sets = RefSets::new();
+/// Checks `ref_ends` against `n` hypotheses and `m` references: None needs `m == n`; else
+/// `n` ends growing from 0 to `m`, no set empty.
+fn check_ref_ends(n: usize, m: usize, ref_ends: Option<&[i64]>) -> Result<()> {
     let Some(ends) = ref_ends else {
         if m != n {
             return Err(Error::Input(format!("hyps has {n} items but refs has {m}")));
         }
-        (0..n).for_each(|i| sets.push([(n + i) as u32]));
-        return Ok(sets);
+        return Ok(());
     };
     if ends.len() != n {
         return Err(Error::Input(format!(
@@ -62,7 +77,6 @@ fn ref_sets_of(n: usize, m: usize, ref_ends: Option<&[i64]>) -> Result<RefSets> 
                 "the reference sets' ends must grow from 0 to {m} (refs[{i}] ends at {end})"
             )));
         }
-        sets.push((start as usize..end as usize).map(|k| (n + k) as u32));
         start = end;
     }
     if start as usize != m {
@@ -70,6 +84,289 @@ fn ref_sets_of(n: usize, m: usize, ref_ends: Option<&[i64]>) -> Result<RefSets> 
             "the reference sets hold {start} of {m} references"
         )));
     }
-    sets.check(n)?;
-    Ok(sets)
+    match (0..n).find(|&i| ref_range(i, ref_ends).is_empty()) {
+        Some(i) => Err(Error::Input(format!("refs[{i}] is empty"))),
+        None => Ok(()),
+    }
+}
+
+/// The references of hypothesis `i` (indices into all references), `ref_ends` checked.
+fn ref_range(i: usize, ref_ends: Option<&[i64]>) -> Range<usize> {
+    match ref_ends {
+        None => i..i + 1,
+        Some(e) => (if i == 0 { 0 } else { e[i - 1] as usize })..e[i] as usize,
+    }
+}
+
+/// Reference `k` of all the references: its part and its index there.
+fn locate<'s, 'a>(refs: &'s [IdSeqs<'a>], mut k: usize) -> (&'s IdSeqs<'a>, usize) {
+    for part in refs {
+        if k < part.len() {
+            return (part, k);
+        }
+        k -= part.len();
+    }
+    unreachable!("reference index checked against the total")
+}
+
+/// One thread's buffers for the pair being encoded, kept between pairs and calls.
+#[derive(Default)]
+struct PairScratch {
+    local: LocalIds,
+    /// The pair's texts (references first, then the hypothesis), one sentence each.
+    texts: Sentences,
+    /// The same split into lines or with the separators dropped, and where texts end.
+    lines: Sentences,
+    ends: Vec<usize>,
+    /// The texts' indices of the references, `0..n_refs`.
+    ref_ids: Vec<u32>,
+}
+
+/// [`statistics_of_ids`] for a [`Metric::PAIR_LOCAL_IDS`] metric: each pair encoded by the
+/// task that scores it (references first, so that pairs sharing references give them the
+/// same ids and a metric's per-reference tables are reused). A metric that checks pairs
+/// checks each before scoring it; the refusal of the first refused pair is returned.
+fn pair_local_rows<M: Metric>(
+    metric: &M,
+    lines: bool,
+    hyps: &IdSeqs<'_>,
+    refs: &[IdSeqs<'_>],
+    ref_ends: Option<&[i64]>,
+    line_sep: Option<i64>,
+) -> Result<Vec<f64>> {
+    let n = hyps.len();
+    let width = metric.width();
+    let mut out = vec![0.0; n * width];
+    if width == 0 {
+        return Ok(out);
+    }
+    // A pair-local metric reads no batch context (see `Metric::PAIR_LOCAL_IDS`).
+    let context = M::Context::default();
+    let checks = metric.checks_pairs();
+    let cancel = interrupt::current();
+    let fill = |i: usize, row: &mut [f64]| -> Option<Error> {
+        if interrupt::is_set(&cancel) {
+            return None;
+        }
+        with_scratch(|s: &mut PairScratch| {
+            let range = ref_range(i, ref_ends);
+            let n_refs = range.len();
+            let seqs = range.map(|k| locate(refs, k)).chain([(hyps, i)]);
+            s.local
+                .encode(seqs, M::DIRECT_IDS_BELOW, line_sep, &mut s.texts);
+            s.ref_ids.clear();
+            s.ref_ids.extend(0..n_refs as u32);
+            let docs = if lines || line_sep.is_some() {
+                split_lines(&s.texts, lines, &mut s.lines, &mut s.ends);
+                if lines {
+                    match Docs::from_lines(&s.lines, &s.ends) {
+                        Ok(d) => d,
+                        Err(e) => return Some(e),
+                    }
+                } else {
+                    Docs::single_lines(&s.lines)
+                }
+            } else {
+                Docs::single_lines(&s.texts)
+            };
+            let pair = Pair::new(&docs, n_refs as u32, &s.ref_ids);
+            if checks {
+                if let Err(e) = metric.check_batch_pair(pair, i) {
+                    return Some(e);
+                }
+            }
+            with_scratch(|ms: &mut M::Scratch| metric.pair_statistics(&context, ms, pair, row));
+            None
+        })
+    };
+    let refused = if n <= INLINE_PAIRS {
+        out.chunks_exact_mut(width)
+            .enumerate()
+            .find_map(|(i, row)| fill(i, row))
+    } else {
+        out.par_chunks_mut(width)
+            .with_min_len(M::TASK_PAIRS)
+            .enumerate()
+            .filter_map(|(i, row)| fill(i, row).map(|e| (i, e)))
+            .min_by_key(|(i, _)| *i)
+            .map(|(_, e)| e)
+    };
+    if let Some(e) = refused {
+        return Err(e);
+    }
+    if interrupt::is_set(&cancel) {
+        return Err(Error::Interrupted);
+    }
+    Ok(out)
+}
+
+/// `texts` with their [`LINE_BREAK`]s: split into lines (`lines`: text `d` is lines
+/// `ends[d-1]..ends[d]`, empty lines dropped, as text splits at `'\n'`), else one sentence
+/// each with the separators dropped.
+fn split_lines(texts: &Sentences, lines: bool, out: &mut Sentences, ends: &mut Vec<usize>) {
+    out.clear();
+    ends.clear();
+    for ids in texts.iter() {
+        for line in ids.split(|&id| id == LINE_BREAK) {
+            if !line.is_empty() {
+                out.extend_ids(line.iter().copied());
+                if lines {
+                    out.end_sentence();
+                }
+            }
+        }
+        if !lines {
+            out.end_sentence();
+        }
+        ends.push(out.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::bleu::BleuConfig;
+    use crate::metrics::rouge::{Compat, MultiRef, RougeConfig, Variant};
+    use crate::text::ids::IdData;
+    use crate::text::tokenize::Tokenizer;
+    use proptest::prelude::*;
+
+    /// Rows of the same ids written as text (space-joined, whitespace tokens), `sep` as a
+    /// line break.
+    fn text_rows<M: Metric>(
+        metric: &M,
+        lines: bool,
+        hyps: &[Vec<i64>],
+        sets: &[Vec<Vec<i64>>],
+        sep: Option<i64>,
+    ) -> Vec<f64> {
+        let join = |s: &Vec<i64>| {
+            s.iter()
+                .map(|&x| {
+                    if Some(x) == sep {
+                        "\n".to_string()
+                    } else {
+                        x.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut texts: Vec<String> = hyps.iter().map(join).collect();
+        let mut ref_sets = RefSets::new();
+        for set in sets {
+            let first = texts.len() as u32;
+            texts.extend(set.iter().map(join));
+            ref_sets.push(first..texts.len() as u32);
+        }
+        let encoder = Encoder {
+            lines,
+            ..Encoder::plain(Tokenizer::parse("whitespace", false).unwrap())
+        };
+        let encoded = encoder.encode_texts(&texts);
+        let hyp_ids: Vec<u32> = (0..hyps.len() as u32).collect();
+        statistics_batch(metric, &encoded.docs().unwrap(), &hyp_ids, &ref_sets).unwrap()
+    }
+
+    /// Rows of the ids, on a pool of `threads`.
+    fn id_rows<M: Metric>(
+        metric: &M,
+        lines: bool,
+        hyps: &[Vec<i64>],
+        sets: &[Vec<Vec<i64>>],
+        sep: Option<i64>,
+        threads: usize,
+    ) -> Result<Vec<f64>> {
+        let flat = |seqs: &mut dyn Iterator<Item = &Vec<i64>>| {
+            let (mut data, mut starts, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
+            for s in seqs {
+                starts.push(data.len() as i64);
+                lengths.push(s.len() as i64);
+                data.extend_from_slice(s);
+            }
+            (data, starts, lengths)
+        };
+        let (hd, hs, hl) = flat(&mut hyps.iter());
+        let (rd, rs, rl) = flat(&mut sets.iter().flatten());
+        let ends: Vec<i64> = sets
+            .iter()
+            .scan(0, |e, s| {
+                *e += s.len() as i64;
+                Some(*e)
+            })
+            .collect();
+        let h = IdSeqs::new(IdData::I64(&hd), &hs, &hl, "hyps").unwrap();
+        let r = IdSeqs::new(IdData::I64(&rd), &rs, &rl, "refs").unwrap();
+        let encoder = Encoder {
+            lines,
+            ..Encoder::plain(Tokenizer::parse("whitespace", false).unwrap())
+        };
+        crate::pool::run(Some(threads), || {
+            statistics_of_ids(metric, &encoder, &h, &[r], Some(&ends), sep)
+        })?
+    }
+
+    fn seq(base: i64) -> impl Strategy<Value = Vec<i64>> {
+        proptest::collection::vec((0i64..6).prop_map(move |x| base + x), 0..40)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+        /// Pair-local ids (as they are below the metric's bound, numbered within the pair
+        /// above it) give the text path's rows, for batches inline and on the pool.
+        #[test]
+        fn pair_local_rows_are_the_text_rows(
+            base in prop_oneof![Just(0i64), Just((1 << 15) - 3), Just((1 << 21) - 3),
+                                Just(1 << 40), Just(-3)],
+            batch in proptest::collection::vec(
+                (seq(0), proptest::collection::vec(seq(0), 1..3)), 0..80),
+            sep in prop_oneof![Just(None), Just(Some(2i64))],
+            threads in 1usize..3,
+        ) {
+            let shift = |s: &Vec<i64>| s.iter().map(|x| x + base).collect::<Vec<_>>();
+            let hyps: Vec<Vec<i64>> = batch.iter().map(|(h, _)| shift(h)).collect();
+            let sets: Vec<Vec<Vec<i64>>> =
+                batch.iter().map(|(_, r)| r.iter().map(shift).collect()).collect();
+            let sep = sep.map(|s| s + base);
+            let bleu = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
+            prop_assert_eq!(
+                id_rows(&bleu, false, &hyps, &sets, sep, threads).unwrap(),
+                text_rows(&bleu, false, &hyps, &sets, sep)
+            );
+            let rouge = RougeConfig::new(
+                vec![Variant::Lcs, Variant::Ngram(2), Variant::LcsSum],
+                1.0, MultiRef::Max, false, Compat::RougeScore,
+            ).unwrap();
+            prop_assert_eq!(
+                id_rows(&rouge, true, &hyps, &sets, sep, threads).unwrap(),
+                text_rows(&rouge, true, &hyps, &sets, sep)
+            );
+        }
+    }
+
+    #[test]
+    fn the_first_refused_pair_is_named_on_any_pool() {
+        let mut rouge = RougeConfig::new(
+            vec![Variant::Wlcs(1.2)],
+            1.0,
+            MultiRef::Max,
+            false,
+            Compat::Paper,
+        )
+        .unwrap();
+        rouge.max_words = Some(3);
+        // Grids over 3² cells are refused: hypotheses of 3 or more words against 4.
+        for (n, first) in [(40, 2), (100, 2), (100, 97)] {
+            let mut hyps: Vec<Vec<i64>> = (0..n).map(|i| vec![1; 1 + i % 5]).collect();
+            if first > 2 {
+                hyps.iter_mut().take(first).for_each(|h| h.truncate(2));
+            }
+            let sets: Vec<Vec<Vec<i64>>> = (0..n).map(|_| vec![vec![1, 2, 3, 4]]).collect();
+            for threads in [1, 2] {
+                let err = id_rows(&rouge, false, &hyps, &sets, None, threads).unwrap_err();
+                let msg = err.to_string();
+                assert!(msg.starts_with(&format!("hyps[{first}]")), "{msg}");
+            }
+        }
+    }
 }

@@ -116,6 +116,13 @@ pub trait Metric: Sync {
     /// context or `Docs::vocab` must leave it off.
     const PAIR_LOCAL_IDS: bool = false;
 
+    /// For a [`Metric::PAIR_LOCAL_IDS`] metric given token ids
+    /// ([`crate::metrics::ids::statistics_of_ids`]): a pair's ids are used as they are when
+    /// all are below this bound (a power of two; 0: never), else numbered within the pair.
+    /// A kernel with a faster path for small or dense ids (BLEU's packed n-gram keys)
+    /// lowers it.
+    const DIRECT_IDS_BELOW: u32 = crate::text::ids::DIRECT_LIMIT;
+
     /// Columns of one statistics row.
     fn width(&self) -> usize;
 

@@ -3,7 +3,7 @@
 //! every metric, instead of one copied text runner per metric.
 
 use crate::text::docs::Docs;
-use crate::text::ids::{encode_ids, IdMapping, IdSeqs, LINE_BREAK};
+use crate::text::ids::{encode_ids, IdSeqs, LINE_BREAK};
 use crate::text::intern::{
     encode_texts, encode_texts_into, encode_tokens, Encoded, Sentences, Vocab, WARM_VOCAB,
 };
@@ -198,17 +198,9 @@ impl Encoder {
         }
     }
 
-    /// Token ids (`parts`: hypotheses, then references; see [`crate::text::ids`]) as this
-    /// encoder gives the same ids written as text, space-joined, to a whitespace tokenizer,
-    /// with a line break in place of each `line_sep` id: texts of lines (`rougeLsum`) are
-    /// split there (empty lines dropped), other texts lose the separators. Ids have no
-    /// characters and no stems: a character tokenizer or a stemmer is refused.
-    pub fn encode_ids(
-        &self,
-        parts: &[IdSeqs<'_>],
-        mapping: IdMapping,
-        line_sep: Option<i64>,
-    ) -> Result<EncodedTexts> {
+    /// Whether this encoder can take token ids: ids have no characters and no stems, so a
+    /// character tokenizer or a stemmer is refused (`Error::Config`).
+    pub fn check_ids(&self) -> Result<()> {
         if matches!(
             self.tokenizer.kind,
             TokenizerKind::Char | TokenizerKind::Codepoint
@@ -225,7 +217,17 @@ impl Encoder {
                     .into(),
             ));
         }
-        let mut encoded = encode_ids(parts, mapping, line_sep);
+        Ok(())
+    }
+
+    /// Token ids (`parts`: hypotheses, then references; see [`crate::text::ids`]) as this
+    /// encoder gives the same ids written as text, space-joined, to a whitespace tokenizer,
+    /// with a line break in place of each `line_sep` id: texts of lines (`rougeLsum`) are
+    /// split there (empty lines dropped), other texts lose the separators. Ids have no
+    /// characters and no stems: a character tokenizer or a stemmer is refused.
+    pub fn encode_ids(&self, parts: &[IdSeqs<'_>], line_sep: Option<i64>) -> Result<EncodedTexts> {
+        self.check_ids()?;
+        let mut encoded = encode_ids(parts, line_sep);
         if !self.lines && line_sep.is_none() {
             return Ok(EncodedTexts {
                 encoded,
