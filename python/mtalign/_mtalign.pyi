@@ -24,6 +24,7 @@ __all__ = [
     "TranslationTableCore",
     "WordSimilarityCore",
     "__version__",
+    "_detached_seconds",
     "dcs",
     "default_threads",
     "edit_distance",
