@@ -217,17 +217,8 @@ pub(crate) fn score_batch<'py, S: BatchScorer>(
     let (encoder, shape, kernel) = (s.encoder(), s.shape(), batch::kernel(s.core()));
     match input {
         Input::Texts => {
-            let chunked = batch::chunked_kernel(s.core());
-            batch::score_text_batch(
-                py,
-                encoder,
-                hyps,
-                refs,
-                threads,
-                &shape,
-                kernel,
-                chunked.as_ref(),
-            )
+            let rows = batch::text_rows(s.core(), &encoder);
+            batch::score_text_batch(py, hyps, refs, threads, &shape, rows)
         }
         Input::Tokens => batch::score_token_batch(py, encoder, hyps, refs, threads, &shape, kernel),
     }
@@ -449,6 +440,11 @@ pub(crate) fn sentence_scores<'py, S: RowScores>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let w = s.width();
     let rows = stats_slice(&stats, w)?;
-    let scores: Vec<f64> = rows.chunks_exact(w).map(|r| s.row_score(r)).collect();
+    // Off the GIL and in parallel for a large batch: under the GIL it was half of a sentence
+    // BLEU batch's serial part.
+    let small = rows.len() <= w * crate::enter::INLINE_PAIRS;
+    let scores = crate::enter::enter(py, None, small, || {
+        Ok(mtalign_core::run::row_scores(rows, w, |r| s.row_score(r)))
+    })?;
     Ok(PyArray1::from_vec(py, scores))
 }

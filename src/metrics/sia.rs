@@ -1,7 +1,7 @@
 //! Bindings of SIA: translation tables (read or trained by IBM-1), word similarity
 //! tables, and the SIA scorer. Thin: conversion, GIL release, error mapping.
 
-use crate::batch::{finish_text_batch, score_text_batch, score_token_batch, BatchOut};
+use crate::batch::{batch_out, score_text_batch, score_token_batch, BatchOut};
 use crate::convert::{items, read_token_batch, text_batch_items, to_array, type_name};
 use crate::enter::run_detached;
 use crate::errors::{input_err, to_py, ConfigError};
@@ -10,6 +10,7 @@ use mtalign_core::metrics::sia::ibm1;
 use mtalign_core::metrics::sia::lexfile::{self, Entry};
 use mtalign_core::metrics::sia::similarity::WordSimilarity;
 use mtalign_core::metrics::sia::{self, Decay, SiaConfig};
+use mtalign_core::run::{self, Collected};
 use mtalign_core::text::docs::Docs;
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::intern::encode_tokens;
@@ -368,28 +369,23 @@ impl SiaCore {
         let fast = !naive;
         let Some(table) = &self.table else {
             let encoder = Encoder::plain(self.tokenizer);
-            return score_text_batch(
-                py,
-                encoder,
-                hyps,
-                refs,
-                threads,
-                &[],
-                |d, h, r| self.batch(d, h, r, fast),
-                None,
-            );
+            let rows = |batch: &Collected<'_>| {
+                run::texts_batch_wide(&encoder, batch, |d, h, r| self.batch(d, h, r, fast))
+            };
+            return score_text_batch(py, hyps, refs, threads, &[], rows);
         };
         // With a table, tokens are numbered by the table so its rows apply directly.
         let items = text_batch_items(hyps, refs)?;
-        let batch = items.read()?;
+        let batch = items.collect()?;
         let tokenizer = self.tokenizer;
-        let (scores, vanished) = run_detached(py, threads, || {
-            let (sentences, vanished) = table.encode_texts(&tokenizer, batch.texts.as_slice());
+        let out = run_detached(py, threads, || {
+            let numbered = run::number(&batch);
+            let (sentences, vanished) = table.encode_texts(&tokenizer, numbered.texts.as_slice());
             let docs = Docs::single_lines(&sentences);
-            let scores = self.batch(&docs, &batch.hyp_ids, &batch.ref_sets, fast)?;
-            Ok((scores, vanished))
+            let scores = self.batch(&docs, &numbered.hyp_ids, &numbered.ref_sets, fast)?;
+            Ok(numbered.rows(scores, &vanished))
         })?;
-        finish_text_batch(py, &batch, scores, vanished, &[])
+        batch_out(py, out, batch.len(), &[])
     }
 
     /// Scores pre-tokenized input (tokens verbatim).
