@@ -1,0 +1,232 @@
+//! sacrebleu's sentence-level output (`sacrebleu REF -i HYP -sl`): one line per segment,
+//! `BLEU|SIGNATURE = 34.6 70.0/47.4/33.3/23.5 (BP = 0.861 ratio = 0.870 hyp_len = 20
+//! ref_len = 23)`, the text of sacrebleu 2.6.0's `BLEUScore.format(width, score_only,
+//! signature)` byte for byte (`-b`: the score alone).
+//!
+//! Why here: printed from Python, each line costs a score object and a dozen float
+//! formattings under the GIL, more than tokenizing and counting the sentence. Here every
+//! chunk of segments is tokenized, counted, scored and printed on the pool, and only the
+//! finished text goes back. The figures are [`bleu`]'s sacrebleu arithmetic (bit-identical
+//! to `BLEU.compute_bleu`), and Rust's `{:.N}` rounds the exact binary value half to even,
+//! as Python's `{:.Nf}` does.
+
+use crate::metrics::bleu::{self, BleuConfig};
+use crate::metrics::chunked::{statistics_of_chunk, CHUNK_PAIRS};
+use crate::text::encoder::Encoder;
+use crate::text::lines::stripped_lines;
+use crate::text::refs::RefSets;
+use crate::{Error, Result};
+use rayon::prelude::*;
+use std::fmt::Write;
+
+/// How each line is printed (sacrebleu's `-w`, `-b` and signature).
+#[derive(Debug, Clone, Copy)]
+pub struct LineFormat<'a> {
+    /// What precedes the score: `BLEU|SIGNATURE = ` (`BLEU = ` without a signature).
+    pub head: &'a str,
+    /// Decimals of the score (`-w`, 1 by default on sacrebleu's command line).
+    pub width: usize,
+    /// The score alone (`-b`), without the head and the figures after it.
+    pub score_only: bool,
+}
+
+/// Appends the line of one sentence's statistics `row` (see [`bleu`]), newline included.
+///
+/// ```
+/// use mtalign_core::metrics::bleu::BleuConfig;
+/// use mtalign_core::metrics::bleu_lines::{write_line, LineFormat};
+/// let cfg = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
+/// // 3 hypothesis tokens, 4 reference tokens, matches 3/2/1/0 of totals 3/2/1/0
+/// let row = [3.0, 4.0, 3.0, 2.0, 1.0, 0.0, 3.0, 2.0, 1.0, 0.0, 3.0, 2.0, 1.0, 1.0];
+/// let mut out = String::new();
+/// write_line(&cfg, &row, &LineFormat { head: "BLEU = ", width: 1, score_only: false }, &mut out);
+/// assert_eq!(out, "BLEU = 71.7 100.0/100.0/100.0/0.0 \
+///                  (BP = 0.717 ratio = 0.750 hyp_len = 3 ref_len = 4)\n");
+/// ```
+pub fn write_line(cfg: &BleuConfig, row: &[f64], format: &LineFormat<'_>, out: &mut String) {
+    let f = bleu::figures(cfg, row);
+    let w = format.width;
+    // Writing to a String cannot fail.
+    if format.score_only {
+        let _ = writeln!(out, "{:.w$}", f.score);
+        return;
+    }
+    let (sys_len, ref_len) = (row[0], row[1]);
+    // sacrebleu: ratio = hyp_len / ref_len, 0 without a reference length.
+    let ratio = if ref_len != 0.0 { sys_len / ref_len } else { 0.0 };
+    let _ = write!(out, "{}{:.w$} ", format.head, f.score);
+    for (n, p) in f.precisions[..cfg.max_order].iter().enumerate() {
+        let sep = if n == 0 { "" } else { "/" };
+        let _ = write!(out, "{sep}{p:.1}");
+    }
+    let _ = writeln!(
+        out,
+        " (BP = {:.3} ratio = {ratio:.3} hyp_len = {} ref_len = {})",
+        f.bp, sys_len as u64, ref_len as u64
+    );
+}
+
+/// The lines of hypotheses `hyps` against the reference streams `refs` (each as long as
+/// `hyps`; segment `i`'s references are `refs[..][i]`), tokenized by `encoder`, as one text:
+/// chunk by chunk on the current rayon pool (each chunk's texts tokenized, counted, scored
+/// and printed while in cache), in segment order.
+///
+/// ```
+/// use mtalign_core::metrics::bleu::BleuConfig;
+/// use mtalign_core::metrics::bleu_lines::{sentence_lines, LineFormat};
+/// use mtalign_core::text::encoder::Encoder;
+/// use mtalign_core::text::tokenize::Tokenizer;
+/// let cfg = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
+/// let encoder = Encoder::plain(Tokenizer::parse("13a", false).unwrap());
+/// let format = LineFormat { head: "", width: 2, score_only: true };
+/// let out = sentence_lines(&cfg, &encoder, &["The cat sat.", "x"], &[vec!["The cat sat.", "y"]],
+///                          &format).unwrap();
+/// assert_eq!(out, "100.00\n0.00\n");
+/// ```
+pub fn sentence_lines(
+    cfg: &BleuConfig,
+    encoder: &Encoder,
+    hyps: &[&str],
+    refs: &[Vec<&str>],
+    format: &LineFormat<'_>,
+) -> Result<String> {
+    if let Some(stream) = refs.iter().find(|stream| stream.len() != hyps.len()) {
+        return Err(Error::Input(format!(
+            "{} hypotheses but {} references in a stream",
+            hyps.len(),
+            stream.len()
+        )));
+    }
+    let chunk_text = |(c, chunk): (usize, &[&str])| -> Result<String> {
+        let start = c * CHUNK_PAIRS;
+        let n_refs = refs.len();
+        let ref_texts: Vec<&str> = (start..start + chunk.len())
+            .flat_map(|i| refs.iter().map(move |stream| stream[i]))
+            .collect();
+        let mut ref_sets = RefSets::new();
+        for i in 0..chunk.len() {
+            ref_sets.push((i * n_refs..(i + 1) * n_refs).map(|r| r as u32));
+        }
+        let names: Vec<u32> = (start..start + chunk.len()).map(|i| i as u32).collect();
+        let rows = match statistics_of_chunk(cfg, encoder, chunk, &ref_texts, &ref_sets, &names)? {
+            Ok((rows, _vanished)) => rows, // sacrebleu scores such texts 0, silently
+            Err(refusal) => return Err(refusal.error),
+        };
+        let mut out = String::with_capacity(chunk.len() * (format.head.len() + 80));
+        for row in rows.chunks_exact(cfg.width()) {
+            write_line(cfg, row, format, &mut out);
+        }
+        Ok(out)
+    };
+    let parts: Vec<String> = hyps
+        .par_chunks(CHUNK_PAIRS)
+        .enumerate()
+        .map(chunk_text)
+        .collect::<Result<_>>()?;
+    Ok(parts.concat())
+}
+
+/// [`sentence_lines`] of files' texts: the hypotheses' file `hyp` and one file per
+/// reference stream, each split into lines as sacrebleu reads a file
+/// ([`stripped_lines`]), the files split in parallel.
+///
+/// ```
+/// use mtalign_core::metrics::bleu::BleuConfig;
+/// use mtalign_core::metrics::bleu_lines::{lines_of_files, LineFormat};
+/// use mtalign_core::text::encoder::Encoder;
+/// use mtalign_core::text::tokenize::Tokenizer;
+/// let cfg = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
+/// let encoder = Encoder::plain(Tokenizer::parse("13a", false).unwrap());
+/// let format = LineFormat { head: "", width: 1, score_only: true };
+/// let out = lines_of_files(&cfg, &encoder, "a b c d \r\nx\n", &["a b c d\ny"], &format);
+/// assert_eq!(out.unwrap(), "100.0\n0.0\n");
+/// ```
+pub fn lines_of_files(
+    cfg: &BleuConfig,
+    encoder: &Encoder,
+    hyp: &str,
+    refs: &[&str],
+    format: &LineFormat<'_>,
+) -> Result<String> {
+    let (hyps, refs) = rayon::join(
+        || stripped_lines(hyp),
+        || refs.par_iter().map(|r| stripped_lines(r)).collect::<Vec<_>>(),
+    );
+    sentence_lines(cfg, encoder, &hyps, &refs, format)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(smooth: &str, value: Option<f64>, row: &[f64], width: usize) -> String {
+        let cfg = BleuConfig::new(4, smooth, value, "closest", true).unwrap();
+        let mut out = String::new();
+        let format = LineFormat {
+            head: "BLEU|sig = ",
+            width,
+            score_only: false,
+        };
+        write_line(&cfg, row, &format, &mut out);
+        out
+    }
+
+    /// Lines printed by sacrebleu 2.6.0 for these rows: `BLEU(effective_order=True,
+    /// smooth_method=..., tokenize="none").sentence_score("a b c d e", ["a b c x e f"])
+    /// .format(width, signature="sig")`, and `"q"` against `[""]`.
+    #[test]
+    fn lines_as_sacrebleu_prints_them() {
+        // "a b c d e" against "a b c x e f": 5 tokens, 6 reference tokens
+        let row = [5.0, 6.0, 4.0, 2.0, 1.0, 0.0, 5.0, 4.0, 3.0, 2.0, 5.0, 4.0, 3.0, 2.0];
+        assert_eq!(
+            line("exp", None, &row, 1),
+            "BLEU|sig = 35.0 80.0/50.0/33.3/25.0 \
+             (BP = 0.819 ratio = 0.833 hyp_len = 5 ref_len = 6)\n"
+        );
+        assert_eq!(
+            line("floor", Some(0.1), &row, 3),
+            "BLEU|sig = 23.395 80.0/50.0/33.3/5.0 \
+             (BP = 0.819 ratio = 0.833 hyp_len = 5 ref_len = 6)\n"
+        );
+        // nothing matches: every figure 0, the ratio still printed
+        let none = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0];
+        assert_eq!(
+            line("exp", None, &none, 1),
+            "BLEU|sig = 0.0 0.0/0.0/0.0/0.0 (BP = 1.000 ratio = 0.000 hyp_len = 1 ref_len = 0)\n"
+        );
+    }
+
+    #[test]
+    fn streams_of_another_length_are_refused() {
+        let cfg = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
+        let encoder = Encoder::plain(crate::text::tokenize::Tokenizer::parse("13a", false).unwrap());
+        let format = LineFormat {
+            head: "",
+            width: 1,
+            score_only: true,
+        };
+        assert!(sentence_lines(&cfg, &encoder, &["a"], &[vec![]], &format).is_err());
+    }
+
+    /// Many chunks come back in segment order, each line the line of its pair alone.
+    #[test]
+    fn chunks_keep_segment_order() {
+        let cfg = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
+        let encoder = Encoder::plain(crate::text::tokenize::Tokenizer::parse("13a", false).unwrap());
+        let format = LineFormat {
+            head: "B = ",
+            width: 2,
+            score_only: false,
+        };
+        let texts: Vec<String> = (0..3 * CHUNK_PAIRS + 7)
+            .map(|i| format!("w{} x y z {}", i % 13, i % 5))
+            .collect();
+        let hyps: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let refs: Vec<&str> = texts.iter().rev().map(String::as_str).collect();
+        let all = sentence_lines(&cfg, &encoder, &hyps, &[refs.clone()], &format).unwrap();
+        let alone: String = (0..hyps.len())
+            .map(|i| sentence_lines(&cfg, &encoder, &hyps[i..=i], &[vec![refs[i]]], &format).unwrap())
+            .collect();
+        assert_eq!(all, alone);
+    }
+}

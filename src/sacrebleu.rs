@@ -1,0 +1,68 @@
+//! `sacrebleu_bleu_lines`: the lines of `mtalign sacrebleu -sl` (BLEU) from the bytes of its
+//! files, computed by `mtalign_core::metrics::bleu_lines` on the pool.
+
+use crate::enter::run_detached;
+use crate::errors::to_py;
+use mtalign_core::metrics::bleu::BleuConfig;
+use mtalign_core::metrics::bleu_lines::{lines_of_files, LineFormat};
+use mtalign_core::text::encoder::Encoder;
+use mtalign_core::text::tokenize::Tokenizer;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// The text of `data` (UTF-8); else Python's own `UnicodeDecodeError` for it, which names
+/// the reason and the byte as `bytes.decode` does.
+fn utf8<'a>(data: &'a Bound<'_, PyBytes>) -> PyResult<&'a str> {
+    match std::str::from_utf8(data.as_bytes()) {
+        Ok(text) => Ok(text),
+        Err(_) => {
+            data.call_method1("decode", ("utf-8",))?;
+            unreachable!("bytes.decode accepted what from_utf8 refused")
+        }
+    }
+}
+
+/// sacrebleu's `-sl` output (UTF-8) for hypotheses `hyp` against the reference streams
+/// `refs` (each the bytes of a UTF-8 file, one segment a line, split on newlines and
+/// right-stripped as sacrebleu reads them; as many lines in each): BLEU of each segment
+/// with the given options, printed after `head` with `width` decimals (`score_only`: the
+/// score alone).
+#[pyfunction]
+#[pyo3(signature = (hyp, refs, max_order, smooth, smooth_value, effective_order, tokenize,
+                    lowercase, head, width, score_only, threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sacrebleu_bleu_lines<'py>(
+    py: Python<'py>,
+    hyp: &Bound<'py, PyBytes>,
+    refs: Vec<Bound<'py, PyBytes>>,
+    max_order: usize,
+    smooth: &str,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    tokenize: &str,
+    lowercase: bool,
+    head: &str,
+    width: usize,
+    score_only: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let cfg = BleuConfig::new(max_order, smooth, smooth_value, "closest", effective_order)
+        .map_err(to_py)?;
+    let encoder = Encoder::plain(Tokenizer::parse(tokenize, lowercase).map_err(to_py)?);
+    let hyp = utf8(hyp)?;
+    let refs = refs.iter().map(utf8).collect::<PyResult<Vec<&str>>>()?;
+    let format = LineFormat {
+        head,
+        width,
+        score_only,
+    };
+    let out = run_detached(py, threads, || {
+        lines_of_files(&cfg, &encoder, hyp, &refs, &format)
+    })?;
+    Ok(PyBytes::new(py, out.as_bytes()))
+}
+
+/// Registers the function.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(sacrebleu_bleu_lines, m)?)
+}
