@@ -20,14 +20,17 @@ import logging
 import os
 import statistics
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mtalign._mtalign import __version__ as _MTALIGN_VERSION
 
 #: sacrebleu's version, then mtalign's: the signature's ``version`` field.
 VERSION = f"2.6.0+mtalign-{_MTALIGN_VERSION}"
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# NumPy is imported where it is used: `mtalign sacrebleu -sl` with BLEU never needs it.
 
 sacrelogger = logging.getLogger("sacrebleu")
 
@@ -262,6 +265,7 @@ class Metric:
         refs = refs[:len(hyps)]
         if not self._force:
             self._check_tokenized(hyps)
+        import numpy as np
         return np.asarray(self._mtalign().statistics(hyps, refs), dtype=np.float64)
 
     def _check_tokenized(self, hyps: Sequence[str]) -> None:
@@ -279,6 +283,7 @@ class Metric:
 
     def _aggregate_and_compute(self, stats: Any) -> Score:
         """The corpus score of segment statistics (sacrebleu's layout), computed by mtalign."""
+        import numpy as np
         rows = np.asarray(stats, dtype=np.float64).reshape(len(stats), -1)
         total = rows.sum(0, keepdims=True)
         return self._score_of_rows(self._to_mtalign(total))
@@ -317,6 +322,7 @@ def _seed() -> tuple[str, int | None]:
 def _resampled_scores(stats32: np.ndarray, idxs: np.ndarray, metric: Metric) -> list[Any]:
     """The score of each resample (a row of ``idxs``) of float32 statistics, each resample
     summed as sacrebleu sums it."""
+    import numpy as np
     sums = np.stack([stats32[i].sum(0) for i in idxs]) if len(idxs) else \
         np.zeros((0, stats32.shape[1]), dtype=np.float32)
     return metric._scores_of_sums(sums)
@@ -326,6 +332,7 @@ def _bootstrap_resample(stats: Any, metric: Metric, n_samples: int = 1000
                         ) -> tuple[str, list[Score]]:
     """sacrebleu's bootstrap of one system: the seed as a string and the resamples'
     scores."""
+    import numpy as np
     text, seed = _seed()
     rng = np.random.default_rng(seed)
     idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
