@@ -10,18 +10,6 @@ use mtalign_core::text::tokenize::Tokenizer;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-/// The text of `data` (UTF-8); else Python's own `UnicodeDecodeError` for it, which names
-/// the reason and the byte as `bytes.decode` does.
-fn utf8<'a>(data: &'a Bound<'_, PyBytes>) -> PyResult<&'a str> {
-    match std::str::from_utf8(data.as_bytes()) {
-        Ok(text) => Ok(text),
-        Err(_) => {
-            data.call_method1("decode", ("utf-8",))?;
-            unreachable!("bytes.decode accepted what from_utf8 refused")
-        }
-    }
-}
-
 /// sacrebleu's `-sl` output (UTF-8) for hypotheses `hyp` against the reference streams
 /// `refs` (each the bytes of a UTF-8 file, one segment a line, split on newlines and
 /// right-stripped as sacrebleu reads them; as many lines in each): BLEU of each segment
@@ -49,16 +37,24 @@ pub(crate) fn sacrebleu_bleu_lines<'py>(
     let cfg = BleuConfig::new(max_order, smooth, smooth_value, "closest", effective_order)
         .map_err(to_py)?;
     let encoder = Encoder::plain(Tokenizer::parse(tokenize, lowercase).map_err(to_py)?);
-    let hyp = utf8(hyp)?;
-    let refs = refs.iter().map(utf8).collect::<PyResult<Vec<&str>>>()?;
+    let hyp_bytes = hyp.as_bytes();
+    let ref_bytes: Vec<&[u8]> = refs.iter().map(|r| r.as_bytes()).collect();
     let format = LineFormat {
         head,
         width,
         score_only,
     };
     let out = run_detached(py, threads, || {
-        lines_of_files(&cfg, &encoder, hyp, &refs, &format)
-    })?;
+        lines_of_files(&cfg, &encoder, hyp_bytes, &ref_bytes, &format)
+    });
+    if out.is_err() {
+        // A file that is not UTF-8: Python's own UnicodeDecodeError, which names the
+        // reason and the byte as `bytes.decode` does.
+        for data in std::iter::once(hyp).chain(&refs) {
+            data.call_method1("decode", ("utf-8",))?;
+        }
+    }
+    let out = out?;
     Ok(PyBytes::new(py, out.as_bytes()))
 }
 

@@ -119,6 +119,11 @@ def orange_ranks(
 ) -> tuple[np.ndarray, np.ndarray]: ...
 
 def stem(words: list[str], stemmer: str = "nltk_porter") -> list[str]: ...
+def sacrebleu_bleu_lines(
+    hyp: bytes, refs: list[bytes], max_order: int, smooth: str, smooth_value: float | None,
+    effective_order: bool, tokenize: str, lowercase: bool, head: str, width: int,
+    score_only: bool, threads: int | None = None,
+) -> bytes: ...
 
 # SIA
 @final

@@ -13,7 +13,7 @@
 use crate::metrics::bleu::{self, BleuConfig};
 use crate::metrics::chunked::{statistics_of_chunk, CHUNK_PAIRS};
 use crate::text::encoder::Encoder;
-use crate::text::lines::stripped_lines;
+use crate::text::lines::utf8_lines;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -45,25 +45,33 @@ pub struct LineFormat<'a> {
 /// ```
 pub fn write_line(cfg: &BleuConfig, row: &[f64], format: &LineFormat<'_>, out: &mut String) {
     let f = bleu::figures(cfg, row);
-    let w = format.width;
-    // Writing to a String cannot fail.
     if format.score_only {
-        let _ = writeln!(out, "{:.w$}", f.score);
+        write_fixed(out, f.score, format.width);
+        out.push('\n');
         return;
     }
     let (sys_len, ref_len) = (row[0], row[1]);
     // sacrebleu: ratio = hyp_len / ref_len, 0 without a reference length.
-    let ratio = if ref_len != 0.0 { sys_len / ref_len } else { 0.0 };
-    let _ = write!(out, "{}{:.w$} ", format.head, f.score);
-    for (n, p) in f.precisions[..cfg.max_order].iter().enumerate() {
-        let sep = if n == 0 { "" } else { "/" };
-        let _ = write!(out, "{sep}{p:.1}");
+    let ratio = if ref_len != 0.0 {
+        sys_len / ref_len
+    } else {
+        0.0
+    };
+    out.push_str(format.head);
+    write_fixed(out, f.score, format.width);
+    for (n, &p) in f.precisions[..cfg.max_order].iter().enumerate() {
+        out.push(if n == 0 { ' ' } else { '/' });
+        write_fixed(out, p, 1);
     }
-    let _ = writeln!(
-        out,
-        " (BP = {:.3} ratio = {ratio:.3} hyp_len = {} ref_len = {})",
-        f.bp, sys_len as u64, ref_len as u64
-    );
+    out.push_str(" (BP = ");
+    write_fixed(out, f.bp, 3);
+    out.push_str(" ratio = ");
+    write_fixed(out, ratio, 3);
+    out.push_str(" hyp_len = ");
+    push_digits(out, sys_len as u64, 1);
+    out.push_str(" ref_len = ");
+    push_digits(out, ref_len as u64, 1);
+    out.push_str(")\n");
 }
 
 /// The lines of hypotheses `hyps` against the reference streams `refs` (each as long as
@@ -126,9 +134,10 @@ pub fn sentence_lines(
     Ok(parts.concat())
 }
 
-/// [`sentence_lines`] of files' texts: the hypotheses' file `hyp` and one file per
+/// [`sentence_lines`] of files' bytes: the hypotheses' file `hyp` and one file per
 /// reference stream, each split into lines as sacrebleu reads a file
-/// ([`stripped_lines`]), the files split in parallel.
+/// ([`crate::text::lines::stripped_lines`]), the files read in parallel. A file that is not
+/// UTF-8 is an `Error::Input` naming it and the byte.
 ///
 /// ```
 /// use mtalign_core::metrics::bleu::BleuConfig;
@@ -138,21 +147,74 @@ pub fn sentence_lines(
 /// let cfg = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
 /// let encoder = Encoder::plain(Tokenizer::parse("13a", false).unwrap());
 /// let format = LineFormat { head: "", width: 1, score_only: true };
-/// let out = lines_of_files(&cfg, &encoder, "a b c d \r\nx\n", &["a b c d\ny"], &format);
+/// let out = lines_of_files(&cfg, &encoder, b"a b c d \r\nx\n", &[b"a b c d\ny"], &format);
 /// assert_eq!(out.unwrap(), "100.0\n0.0\n");
 /// ```
 pub fn lines_of_files(
     cfg: &BleuConfig,
     encoder: &Encoder,
-    hyp: &str,
-    refs: &[&str],
+    hyp: &[u8],
+    refs: &[&[u8]],
     format: &LineFormat<'_>,
 ) -> Result<String> {
-    let (hyps, refs) = rayon::join(
-        || stripped_lines(hyp),
-        || refs.par_iter().map(|r| stripped_lines(r)).collect::<Vec<_>>(),
+    let not_utf8 =
+        |what: String, at: usize| Error::Input(format!("{what}: not valid UTF-8 (byte {at})"));
+    let (hyps, ref_lines) = rayon::join(
+        || utf8_lines(hyp),
+        || refs.par_iter().map(|r| utf8_lines(r)).collect::<Vec<_>>(),
     );
+    let hyps = hyps.map_err(|at| not_utf8("the hypotheses".into(), at))?;
+    let refs = ref_lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| r.map_err(|at| not_utf8(format!("reference stream {}", i + 1), at)))
+        .collect::<Result<Vec<_>>>()?;
     sentence_lines(cfg, encoder, &hyps, &refs, format)
+}
+
+/// Appends `x` with `decimals` digits after the point, the text of `format!("{x:.N$}")`
+/// (and of Python's `f"{x:.Nf}"`): the exact binary value rounded half to even. Exact
+/// integer arithmetic for what BLEU prints (0 or 1e-9..1e9, up to 4 decimals), a quarter of
+/// the time of the general formatter; anything else goes to it.
+fn write_fixed(out: &mut String, x: f64, decimals: usize) {
+    const POW10: [u64; 5] = [1, 10, 100, 1_000, 10_000];
+    if decimals >= POW10.len() {
+        let _ = write!(out, "{x:.decimals$}");
+        return;
+    }
+    let scaled = if x == 0.0 && x.is_sign_positive() {
+        0
+    } else if (1e-9..1e9).contains(&x) {
+        // x = mant * 2^-k exactly, k in 1..=82 for this range (x < 2^30, 52 bits after it)
+        let bits = x.to_bits();
+        let mant = u128::from((bits & ((1 << 52) - 1)) | (1 << 52));
+        let k = 1075 - ((bits >> 52) & 0x7ff) as u32;
+        let num = mant * u128::from(POW10[decimals]);
+        let (q, rem, half) = (num >> k, num & ((1 << k) - 1), 1u128 << (k - 1));
+        q + u128::from(rem > half || (rem == half && q & 1 == 1))
+    } else {
+        let _ = write!(out, "{x:.decimals$}");
+        return;
+    };
+    let scale = u128::from(POW10[decimals]);
+    push_digits(out, (scaled / scale) as u64, 1);
+    if decimals > 0 {
+        out.push('.');
+        push_digits(out, (scaled % scale) as u64, decimals);
+    }
+}
+
+/// Appends `v` in decimal, zero-padded to at least `min_digits` digits.
+fn push_digits(out: &mut String, mut v: u64, min_digits: usize) {
+    let mut buf = [b'0'; 20];
+    let mut i = buf.len();
+    while v > 0 || buf.len() - i < min_digits {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    // ASCII digits only
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
 }
 
 #[cfg(test)]
@@ -177,7 +239,9 @@ mod tests {
     #[test]
     fn lines_as_sacrebleu_prints_them() {
         // "a b c d e" against "a b c x e f": 5 tokens, 6 reference tokens
-        let row = [5.0, 6.0, 4.0, 2.0, 1.0, 0.0, 5.0, 4.0, 3.0, 2.0, 5.0, 4.0, 3.0, 2.0];
+        let row = [
+            5.0, 6.0, 4.0, 2.0, 1.0, 0.0, 5.0, 4.0, 3.0, 2.0, 5.0, 4.0, 3.0, 2.0,
+        ];
         assert_eq!(
             line("exp", None, &row, 1),
             "BLEU|sig = 35.0 80.0/50.0/33.3/25.0 \
@@ -189,17 +253,53 @@ mod tests {
              (BP = 0.819 ratio = 0.833 hyp_len = 5 ref_len = 6)\n"
         );
         // nothing matches: every figure 0, the ratio still printed
-        let none = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0];
+        let none = [
+            1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0,
+        ];
         assert_eq!(
             line("exp", None, &none, 1),
             "BLEU|sig = 0.0 0.0/0.0/0.0/0.0 (BP = 1.000 ratio = 0.000 hyp_len = 1 ref_len = 0)\n"
         );
     }
 
+    /// The exact formatter writes what the general one writes (which rounds as Python):
+    /// random doubles of every magnitude it takes, BLEU-like quotients, exact ties.
+    #[test]
+    fn fixed_equals_the_general_formatter() {
+        let mut values = vec![
+            0.0, -0.0, 0.05, 0.25, 0.125, 18.75, 6.25, 2.5, 99.95, 1e-9, 1e9,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let magnitude = (state % 24) as i32 - 10;
+            let unit = (state >> 11) as f64 / (1u64 << 53) as f64;
+            values.push(unit * 10f64.powi(magnitude));
+        }
+        for t in 1..200u32 {
+            for c in 0..=t {
+                values.push(100.0 * f64::from(c) / f64::from(t));
+                values.push(100.0 / (2.0 * f64::from(t)));
+                values.push(f64::from(c) / f64::from(t));
+            }
+        }
+        values.extend([f64::NAN, f64::INFINITY, -1.5, 5e-10, 2e9, 1e300]);
+        for x in values {
+            for decimals in 0..7 {
+                let mut ours = String::new();
+                write_fixed(&mut ours, x, decimals);
+                assert_eq!(ours, format!("{x:.decimals$}"), "{x:e} to {decimals}");
+            }
+        }
+    }
+
     #[test]
     fn streams_of_another_length_are_refused() {
         let cfg = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
-        let encoder = Encoder::plain(crate::text::tokenize::Tokenizer::parse("13a", false).unwrap());
+        let encoder =
+            Encoder::plain(crate::text::tokenize::Tokenizer::parse("13a", false).unwrap());
         let format = LineFormat {
             head: "",
             width: 1,
@@ -212,7 +312,8 @@ mod tests {
     #[test]
     fn chunks_keep_segment_order() {
         let cfg = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
-        let encoder = Encoder::plain(crate::text::tokenize::Tokenizer::parse("13a", false).unwrap());
+        let encoder =
+            Encoder::plain(crate::text::tokenize::Tokenizer::parse("13a", false).unwrap());
         let format = LineFormat {
             head: "B = ",
             width: 2,
@@ -225,7 +326,9 @@ mod tests {
         let refs: Vec<&str> = texts.iter().rev().map(String::as_str).collect();
         let all = sentence_lines(&cfg, &encoder, &hyps, &[refs.clone()], &format).unwrap();
         let alone: String = (0..hyps.len())
-            .map(|i| sentence_lines(&cfg, &encoder, &hyps[i..=i], &[vec![refs[i]]], &format).unwrap())
+            .map(|i| {
+                sentence_lines(&cfg, &encoder, &hyps[i..=i], &[vec![refs[i]]], &format).unwrap()
+            })
             .collect();
         assert_eq!(all, alone);
     }

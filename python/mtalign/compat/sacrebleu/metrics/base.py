@@ -15,10 +15,8 @@ float32 rows there, so the numbers are sacrebleu's to the last bit).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +77,7 @@ class Score:
             for field in signature.split("|"):
                 key, value = field.split(":")
                 d[key] = value
+            import json  # here: the -sl lines never need it
             return json.dumps(d, indent=1, ensure_ascii=False)
         return full
 
@@ -93,6 +92,7 @@ class Score:
         n = len(raw)
         low = n // 40
         self._ci = 0.5 * (raw[n - low - 1] - raw[low])
+        import statistics  # here: it imports decimal and fractions
         self._mean = statistics.mean(raw)
 
     def __repr__(self) -> str:
