@@ -54,8 +54,16 @@ pub(crate) fn sacrebleu_bleu_lines<'py>(
             data.call_method1("decode", ("utf-8",))?;
         }
     }
-    let out = out?;
-    Ok(PyBytes::new(py, out.as_bytes()))
+    let parts = out?;
+    let len = parts.iter().map(String::len).sum();
+    PyBytes::new_with(py, len, |buf| {
+        let mut at = 0;
+        for part in &parts {
+            buf[at..at + part.len()].copy_from_slice(part.as_bytes());
+            at += part.len();
+        }
+        Ok(())
+    })
 }
 
 /// Registers the function.

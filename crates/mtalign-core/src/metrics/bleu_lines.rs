@@ -77,7 +77,8 @@ pub fn write_line(cfg: &BleuConfig, row: &[f64], format: &LineFormat<'_>, out: &
 /// The lines of hypotheses `hyps` against the reference streams `refs` (each as long as
 /// `hyps`; segment `i`'s references are `refs[..][i]`), tokenized by `encoder`, as one text:
 /// chunk by chunk on the current rayon pool (each chunk's texts tokenized, counted, scored
-/// and printed while in cache), in segment order.
+/// and printed while in cache): the text of each chunk, in segment order (joined, the
+/// output; the caller copies them once, where the text goes).
 ///
 /// ```
 /// use mtalign_core::metrics::bleu::BleuConfig;
@@ -89,7 +90,7 @@ pub fn write_line(cfg: &BleuConfig, row: &[f64], format: &LineFormat<'_>, out: &
 /// let format = LineFormat { head: "", width: 2, score_only: true };
 /// let out = sentence_lines(&cfg, &encoder, &["The cat sat.", "x"], &[vec!["The cat sat.", "y"]],
 ///                          &format).unwrap();
-/// assert_eq!(out, "100.00\n0.00\n");
+/// assert_eq!(out.concat(), "100.00\n0.00\n");
 /// ```
 pub fn sentence_lines(
     cfg: &BleuConfig,
@@ -97,7 +98,7 @@ pub fn sentence_lines(
     hyps: &[&str],
     refs: &[Vec<&str>],
     format: &LineFormat<'_>,
-) -> Result<String> {
+) -> Result<Vec<String>> {
     if let Some(stream) = refs.iter().find(|stream| stream.len() != hyps.len()) {
         return Err(Error::Input(format!(
             "{} hypotheses but {} references in a stream",
@@ -126,12 +127,10 @@ pub fn sentence_lines(
         }
         Ok(out)
     };
-    let parts: Vec<String> = hyps
-        .par_chunks(CHUNK_PAIRS)
+    hyps.par_chunks(CHUNK_PAIRS)
         .enumerate()
         .map(chunk_text)
-        .collect::<Result<_>>()?;
-    Ok(parts.concat())
+        .collect::<Result<_>>()
 }
 
 /// [`sentence_lines`] of files' bytes: the hypotheses' file `hyp` and one file per
@@ -148,7 +147,7 @@ pub fn sentence_lines(
 /// let encoder = Encoder::plain(Tokenizer::parse("13a", false).unwrap());
 /// let format = LineFormat { head: "", width: 1, score_only: true };
 /// let out = lines_of_files(&cfg, &encoder, b"a b c d \r\nx\n", &[b"a b c d\ny"], &format);
-/// assert_eq!(out.unwrap(), "100.0\n0.0\n");
+/// assert_eq!(out.unwrap().concat(), "100.0\n0.0\n");
 /// ```
 pub fn lines_of_files(
     cfg: &BleuConfig,
@@ -156,7 +155,7 @@ pub fn lines_of_files(
     hyp: &[u8],
     refs: &[&[u8]],
     format: &LineFormat<'_>,
-) -> Result<String> {
+) -> Result<Vec<String>> {
     let not_utf8 =
         |what: String, at: usize| Error::Input(format!("{what}: not valid UTF-8 (byte {at})"));
     let (hyps, ref_lines) = rayon::join(
@@ -325,11 +324,15 @@ mod tests {
         let hyps: Vec<&str> = texts.iter().map(String::as_str).collect();
         let refs: Vec<&str> = texts.iter().rev().map(String::as_str).collect();
         let all = sentence_lines(&cfg, &encoder, &hyps, &[refs.clone()], &format).unwrap();
+        assert_eq!(all.len(), 4);
         let alone: String = (0..hyps.len())
             .map(|i| {
-                sentence_lines(&cfg, &encoder, &hyps[i..=i], &[vec![refs[i]]], &format).unwrap()
+                sentence_lines(&cfg, &encoder, &hyps[i..=i], &[vec![refs[i]]], &format)
+                    .unwrap()
+                    .concat()
             })
             .collect();
+        let all = all.concat();
         assert_eq!(all, alone);
     }
 }

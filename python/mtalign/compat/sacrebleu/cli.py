@@ -41,6 +41,7 @@ from mtalign.compat.sacrebleu.utils import (
     print_single_results,
     smart_open,
 )
+from mtalign.errors import InputError
 
 __all__ = ["add_command", "build_parser", "main"]
 
@@ -466,11 +467,8 @@ def _bleu_lines_of_files(args: argparse.Namespace) -> None:
     paths = [*args.refs, args.input[0]]
     refs = [_file_bytes(path, args.encoding) for path in args.refs]
     hyps = _file_bytes(args.input[0], args.encoding)
-    n = _count_lines(hyps)
-    if n == 0:
+    if not hyps:
         raise _error(f"Test set {args.test_set!r} contains no sentence")
-    if any(_count_lines(ref) != n for ref in refs):
-        raise _error("System and reference streams have different lengths.")
     args.bleu_effective_order = True
     metric = BLEU(**args_to_dict(args, "bleu", strip_prefix=True))
     metric.num_refs = len(refs)
@@ -480,6 +478,10 @@ def _bleu_lines_of_files(args: argparse.Namespace) -> None:
     except UnicodeDecodeError:
         for path in paths:  # which file: decoded again, to name it as _lines does
             _lines(path, args.encoding)
+        raise
+    except InputError:  # the native call refuses streams of different lengths
+        if any(_count_lines(ref) != _count_lines(hyps) for ref in refs):
+            raise _error("System and reference streams have different lengths.") from None
         raise
     _write(out)
 
