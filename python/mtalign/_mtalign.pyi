@@ -31,6 +31,7 @@ __all__ = [
     "lcs_length_dp",
     "ngram_overlap",
     "orange_ranks",
+    "sacrebleu_bleu_lines",
     "skip_bigram_overlap",
     "stem",
     "tokenize",
