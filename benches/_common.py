@@ -52,11 +52,17 @@ def machine_info(dists: Iterable[str]) -> dict[str, Any]:
 
 
 def score_column(out: Any, name: str | None = None) -> Any:
-    """One float column of a ``batch_score`` result, whatever its shape: a plain (n,) array,
-    a structured array with named columns (``name``, else ``score``, else the first one), or
-    a dict of arrays (``name``'s; an (n, 3) precision/recall/F array gives F)."""
+    """One float column of a ``batch_score`` result, whatever its shape: a
+    :class:`mtalign.Scores` (column ``name``, a ROUGE variant's F, else the last), a plain
+    (n,) array, a structured array with named columns (``name``, else ``score``, else the
+    first one), or a dict of arrays (``name``'s; an (n, 3) precision/recall/F array gives
+    F)."""
     import numpy as np
 
+    columns = getattr(out, "columns", None)
+    if columns and isinstance(out, np.ndarray):  # mtalign.Scores: by column name
+        block = np.asarray(out[name] if name is not None else out.table)
+        return block[:, -1] if block.ndim == 2 else block  # ROUGE: F of the variant
     if isinstance(out, dict):
         arr = np.asarray(out[name] if name is not None else next(iter(out.values())))
         return arr[:, -1] if arr.ndim == 2 else arr

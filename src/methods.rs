@@ -10,7 +10,7 @@ use crate::errors::input_err;
 use crate::ids;
 use crate::ranking::{self, OrangeManyOut, OrangeOut, OrangeTexts};
 use mtalign_core::text::docs::Docs;
-use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 /// A Python object as the methods take it.
@@ -151,6 +151,28 @@ macro_rules! batch_pymethods {
                 threads: Option<usize>, group_cells: Option<usize>,
             ) -> pyo3::PyResult<crate::ranking::OrangeManyOut<'py>> {
                 crate::methods::orange_scores_of(self, py, texts, &scalars, threads, group_cells)
+            }
+
+            /// Scalar `scalar` of each statistics row, computed natively as `score_matrix`
+            /// computes a cell, shape (n,); None where the metric has no native row score.
+            #[pyo3(signature = (stats, scalar=0))]
+            fn row_scores<'py>(
+                &self, py: pyo3::Python<'py>, stats: numpy::PyReadonlyArray2<'py, f64>,
+                scalar: usize,
+            ) -> pyo3::PyResult<Option<pyo3::Bound<'py, numpy::PyArray1<f64>>>> {
+                crate::methods::row_scores(self, py, stats, scalar)
+            }
+
+            /// Scalar `scalar` of each hypothesis against a reference set from its rows
+            /// against each member alone (`stats` shaped `[n, set size * width]`), shape
+            /// (n,), bit-identical to scoring the set; None where the statistics do not
+            /// allow it.
+            #[pyo3(signature = (stats, scalar=0))]
+            fn set_scores<'py>(
+                &self, py: pyo3::Python<'py>, stats: numpy::PyReadonlyArray2<'py, f64>,
+                scalar: usize,
+            ) -> pyo3::PyResult<Option<pyo3::Bound<'py, numpy::PyArray1<f64>>>> {
+                crate::methods::set_scores(self, py, stats, scalar)
             }
 
             /// What `score_one` returns for the statistics row `row` (a list of floats):
@@ -303,6 +325,53 @@ pub(crate) fn orange_scores_of<'py, S: BatchScorer>(
     group_cells: Option<usize>,
 ) -> PyResult<OrangeManyOut<'py>> {
     ranking::orange_many_scores(py, s, texts.get(), threads, scalars, group_cells)
+}
+
+/// `row_scores`: [`BatchScorer::cell_score`] of each row, or None.
+pub(crate) fn row_scores<'py, S: BatchScorer>(
+    s: &S,
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, f64>,
+    k: usize,
+) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+    let Some(cell) = s.cell_score(k) else {
+        return Ok(None);
+    };
+    let w: usize = s.shape().iter().product();
+    let rows = stats_slice(&stats, w)?;
+    Ok(Some(PyArray1::from_vec(
+        py,
+        rows.chunks_exact(w).map(cell).collect(),
+    )))
+}
+
+/// `set_scores`: [`BatchScorer::combine_single`] of each row of single-reference rows, or
+/// None.
+pub(crate) fn set_scores<'py, S: BatchScorer>(
+    s: &S,
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, f64>,
+    k: usize,
+) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+    let Some(combine) = s.combine_single(k) else {
+        return Ok(None);
+    };
+    let w: usize = s.shape().iter().product();
+    let (n, cols) = (stats.shape()[0], stats.shape()[1]);
+    if cols == 0 {
+        // Empty reference sets (or no rows): the metric's score of an empty set.
+        return Ok(Some(PyArray1::from_vec(py, vec![combine(&[]); n])));
+    }
+    if cols % w != 0 {
+        return Err(input_err(format!(
+            "a row of single-reference statistics has a multiple of {w} values (got {cols})"
+        )));
+    }
+    let rows = stats_slice(&stats, cols)?;
+    Ok(Some(PyArray1::from_vec(
+        py,
+        rows.chunks_exact(cols).map(combine).collect(),
+    )))
 }
 
 /// `result_of_row`: what `score_one` makes of a statistics row, the row's width checked.

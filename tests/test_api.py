@@ -33,9 +33,13 @@ def real_pairs(n: int = 200) -> tuple[list[str], list[list[str]]]:
 def test_batch_shapes_and_columns() -> None:
     hyps, refs = real_pairs(50)
     out = Rouge(ALL).batch_score(hyps, refs)
-    assert list(out.keys()) == ALL
-    for arr in out.values():
+    assert out.shape == (50, 3 * len(ALL))
+    assert out.columns == tuple(f"{v}_{x}" for v in ALL for x in "PRF")
+    for v in ALL:
+        arr = out[v]  # the variant's P, R, F columns
         assert arr.shape == (50, 3) and arr.dtype == np.float64
+        assert arr.tolist() == out.table[:, [out.columns.index(f"{v}_{x}") for x in "PRF"]
+                                         ].tolist()
         assert arr.flags["C_CONTIGUOUS"]
         assert np.all((arr >= 0) & (arr <= 1))
 
@@ -93,7 +97,8 @@ def test_pretokenized_input_is_verbatim() -> None:
 def test_empty_inputs_score_zero_never_nan() -> None:
     r = Rouge(ALL)
     out = r.batch_score(["", "a", "", "a"], ["a", "", "", "a"])
-    for v, arr in out.items():
+    for v in ALL:
+        arr = out[v]
         assert not np.isnan(arr).any(), v
         assert arr[:3].tolist() == [[0.0, 0.0, 0.0]] * 3, v
     assert out["rouge1"][3].tolist() == [1.0, 1.0, 1.0]
@@ -238,7 +243,7 @@ def test_immutable_and_picklable() -> None:
     assert r2.signature() == r.signature()
     hyps, refs = real_pairs(20)
     a, b = r.batch_score(hyps, refs), r2.batch_score(hyps, refs)
-    assert all(np.array_equal(a[v], b[v]) for v in a.keys())
+    assert a.columns == b.columns and np.array_equal(a, b)
 
 
 def test_signature_records_every_option() -> None:

@@ -62,6 +62,43 @@ def test_sentence_score_is_a_corpus_of_one(mtalign: Any, metric: Any) -> None:
     assert scalars.shape == (len(HYPS),) and scalars.dtype == np.float64
 
 
+def test_one_result_shape(mtalign: Any, metric: Any) -> None:
+    """batch_score, a result's per_sentence and its column_scores: one Scores type, the
+    metric's columns, the same rows by every path (batch, corpus, one sentence)."""
+    columns = metric.score_columns()
+    batch = metric.batch_score(HYPS, REFS)
+    assert type(batch) is mtalign.Scores and batch.columns == columns
+    assert batch.dtype == np.float64 and batch.flags["C_CONTIGUOUS"]
+    assert batch.table.shape == (len(HYPS), len(columns))
+    assert batch.shape == ((len(HYPS),) if len(columns) == 1 else (len(HYPS), len(columns)))
+    res = metric.corpus_score(HYPS, REFS)
+    if type(metric).__name__ != "Nist":  # NIST's corpus rows carry the corpus weights
+        assert res.per_sentence.columns == columns
+        assert np.array_equal(res.per_sentence, batch)
+    assert list(res.column_scores) == list(columns)
+    for j, c in enumerate(columns):
+        assert np.array_equal(batch[c], batch.table[:, j])
+        if len(columns) > 1:  # a row read by name (one column: a row is a float)
+            assert batch[1][c] == batch.table[1, j]
+    if type(metric).aggregation == "mean":  # the corpus figures are the columns' means
+        means = batch.table.mean(axis=0)
+        assert list(res.column_scores.values()) == pytest.approx(means.tolist(), rel=1e-15)
+    else:
+        assert res.column_scores == {"score": float(res)}
+    one = metric.sentence_score(HYPS[0], REFS[0])
+    assert one.per_sentence.columns == columns
+    assert one.per_sentence.table.tolist() == \
+        metric.at_sentence_level().batch_score(HYPS[:1], REFS[:1]).table.tolist()
+    for variant in metric.scalar_names():  # ranking reads the column scalar_column names
+        assert np.array_equal(metric.scalar_scores(HYPS, REFS, variant),
+                              batch[metric.scalar_column(variant)])
+    travelled = pickle.loads(pickle.dumps(batch))
+    assert type(travelled) is mtalign.Scores and travelled.columns == columns
+    assert np.array_equal(travelled, batch)
+    with pytest.raises(KeyError, match="no column 'nope'"):
+        batch["nope"]
+
+
 # Metrics whose batch_score is one number per sentence (ROUGE and DCS give several).
 ONE_NUMBER = sorted(name for name, m in METRICS.items()
                     if type(m).__name__ not in ("Rouge", "Dcs"))
@@ -119,9 +156,7 @@ class OnePairCore:
 def _view(metric: Any, res: Any) -> Any:
     d = res.to_dict()
     d.pop("per_sentence", None)
-    return float(res), d, np.asarray(getattr(res, "per_sentence", [])).tolist() \
-        if not isinstance(res.per_sentence, dict) else \
-        {k: v.tolist() for k, v in res.per_sentence.items()}
+    return float(res), d, res.per_sentence.columns, res.per_sentence.tolist()
 
 
 @pytest.mark.filterwarnings("ignore:.*produced no tokens")
@@ -161,3 +196,19 @@ def test_one_pair_calls_sharing_a_reference_equal_batches_of_one(mtalign: Any) -
         got = metric.sentence_score(h, ref)
         want = metric.at_sentence_level().corpus_score([h], [ref])
         assert _view(metric, got) == _view(metric, want), (name, h)
+
+
+def test_native_row_figures_check_their_input(mtalign: Any) -> None:
+    """row_scores / set_scores (the core's figures of statistics rows): a wrong width is
+    refused by name; a metric without the figure answers None (then Python has none
+    either)."""
+    core = mtalign.Wer()._core
+    assert core.row_scores(np.array([[1.0, 4.0], [2.0, 0.0], [0.0, 0.0]])).tolist() == \
+        [0.25, 1.0, 0.0]
+    assert core.set_scores(np.array([[1.0, 4.0, 3.0, 4.0]])).tolist() == [0.25]
+    with pytest.raises(mtalign.InputError, match="2 columns"):
+        core.row_scores(np.zeros((1, 3)))
+    with pytest.raises(mtalign.InputError, match="multiple of 2"):
+        core.set_scores(np.zeros((1, 3)))
+    assert mtalign.Dcs()._core.row_scores(np.zeros((1, 4))) is None
+    assert mtalign.Bleu()._core.set_scores(np.zeros((1, 10))) is None

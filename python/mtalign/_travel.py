@@ -6,7 +6,8 @@ reranking, MBR, meta-evaluation).
   ``json.dumps``. NaN policy: an undefined number stays ``float('nan')``, which
   ``json.dumps`` writes as ``NaN`` (its default ``allow_nan=True``, as mtalign's own JSON
   output) and ``json.loads`` reads back; ``None`` (``null``) means "not computed".
-* :func:`same`: equality as results compare: NaN equals NaN, arrays by shape and values.
+* :func:`same`: equality as results compare: NaN equals NaN, arrays by shape, values and
+  column names (:class:`~mtalign.Scores`).
 * :class:`Travels`: pickling, copying and ``==`` for a class with ``__slots__`` whose lazy
   views are computed before it travels (so what travels is data, never a closure or a
   native object).
@@ -57,7 +58,8 @@ def same(a: Any, b: Any) -> bool:
     (False, True, False)
     """
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape:
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape \
+                or getattr(a, "columns", None) != getattr(b, "columns", None):
             return False
         try:
             return bool(np.array_equal(a, b, equal_nan=True))

@@ -30,7 +30,6 @@ from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
-from mtalign.metrics.results import DCS_FIELDS
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge
 from mtalign.metrics.sia import Sia, WordSimilarity
@@ -39,6 +38,7 @@ from mtalign.metrics.ter import Ter
 # The declarations the shared command-line options come from (defaults, choices).
 _COMPAT, _MULTI_REF, _BETA = (Rouge.declared(n) for n in ("compat", "multi_ref", "beta"))
 _LEVEL = Dcs.declared("level")
+_DCS_NAMES = Dcs().scalar_names()  # dcs, cs0, cs1, cs2: the same for every configuration
 _SIA_ALPHA, _SIA_DECAY = Sia.declared("alpha"), Sia.declared("decay")
 
 
@@ -182,7 +182,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("rouge", lambda n: n.startswith("rouge"), _rouge,
            "rouge1..rouge9, rougeL, rougeLsum, rougeW-<w>, rougeS<d>, rougeS*, rougeSU<d>, "
            "rougeSU*", examples=("rougeL", "rougeSU4")),
-    Family("dcs", lambda n: n in DCS_FIELDS, _dcs, "dcs, cs0, cs1, cs2", examples=("dcs", "cs0")),
+    Family("dcs", lambda n: n in _DCS_NAMES, _dcs, "dcs, cs0, cs1, cs2", examples=("dcs", "cs0")),
     Family("sia", lambda n: n == "sia", _sia, "sia", _default_variant,
            examples=("sia",)),
     Family("bleu", _is_bleu, _bleu,

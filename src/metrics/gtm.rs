@@ -26,6 +26,10 @@ impl BatchScorer for GtmCore {
     fn core(&self) -> &gtm::GtmConfig {
         &self.config
     }
+    fn cell_score(&self, _k: usize) -> Option<crate::batch::CellScore<'_>> {
+        let e = self.config.exponent;
+        Some(Box::new(move |row| gtm::prf(row, e).2))
+    }
     /// One pair's (F, precision, recall, MMS): the figures of its result (the corpus of one
     /// sentence), made from the row without NumPy.
     fn one_result<'py>(&self, py: Python<'py>, row: Vec<f64>) -> PyResult<Bound<'py, PyAny>> {

@@ -35,15 +35,49 @@ from mtalign.cli.common import (
 from mtalign.cli.metric_options import add_metric_options
 from mtalign.errors import InputError, MtalignError
 from mtalign.io import LineStream, system_names
-from mtalign.metrics.dcs import Dcs
 from mtalign.metrics.partial import combine, corpus_result, from_statistics
-from mtalign.metrics.results import DCS_FIELDS, DcsResult, RougeResult, Score
-from mtalign.metrics.rouge import Rouge
+from mtalign.metrics.results import PRF_SUFFIXES, SCORE, Score, Scores
 
 DEFAULT_METRICS = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
 FIELDS = ("precision", "recall", "fmeasure", "score")
 CHUNK_LINES = 20_000
 _SHORT = {"precision": "P", "recall": "R", "fmeasure": "F", "score": ""}
+
+
+def _fields(name: str, columns: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(output field, :class:`~mtalign.Scores` column) of the metric name ``name`` among a
+    metric's ``score_columns()``: one number per sentence is ``score``; a column named
+    ``name`` (DCS's ``cs0``) is that name's ``score``; else the name's P, R and F columns
+    (ROUGE's ``rougeL_P``, ``rougeL_R``, ``rougeL_F``) are its precision, recall, fmeasure.
+
+    >>> _fields("cs0", ("cs0", "cs1", "cs2", "dcs")), _fields("bleu", ("score",))
+    ([('score', 'cs0')], [('score', 'score')])
+    >>> [c for _, c in _fields("rougeL", ("rougeL_P", "rougeL_R", "rougeL_F"))]
+    ['rougeL_P', 'rougeL_R', 'rougeL_F']
+    """
+    if columns == (SCORE,):
+        return [("score", SCORE)]
+    if name in columns:
+        return [("score", name)]
+    out = [(field, name + suffix) for field, suffix in zip(Score._fields, PRF_SUFFIXES,
+                                                          strict=True)
+           if name + suffix in columns]
+    if not out:
+        raise ValueError(f"no column of {name!r} among {columns}")
+    return out
+
+
+def _headline(metric: Any, variant: str | None) -> tuple[str, str]:
+    """The (field, column) of the number ``metric`` ranks by (``variant``; None: its first):
+    ROUGE's F-measure, another metric's score.
+
+    >>> from mtalign import Rouge
+    >>> _headline(Rouge("rougeL"), None)
+    ('fmeasure', 'rougeL_F')
+    """
+    column = metric.scalar_column(variant)
+    fields = _fields(variant or metric.scalar_names()[0], metric.score_columns())
+    return next((f, c) for f, c in fields if c == column)
 
 
 class _Family:
@@ -54,6 +88,9 @@ class _Family:
         self.fam, self.metric, self.names = fam, metric, names
         self.sentence_level = sentence_level
         self.key = names[0] if fam.per_name else fam.name
+        columns = metric.score_columns()
+        #: name -> (output field, Scores column) of each number printed for it
+        self.fields = {name: _fields(name, columns) for name in names}
         self.totals = [combine([]) for _ in range(n_sys)]
         # NIST (aggregation None: rows weighted over the whole batch): the files are one
         # chunk; its results are kept.
@@ -79,7 +116,7 @@ class _Family:
                                 if self.sentence_level else self.results[-1].per_sentence)
                 except MtalignError as e:  # numbered as in one batch of every system
                     raise _renumbered(e, s * k) from None
-            return [{self.names[0]: (("score",), np.asarray(e).reshape(-1, 1))} for e in each]
+            return [self.sentences(e) for e in each]
         arr, nh, nr, _ = metric._run([h for sys in hyps for h in sys], refs * n_sys, threads)
         stats = metric._stats(arr)
         empty_hyps = [0] * n_sys
@@ -93,23 +130,15 @@ class _Family:
             # Each distinct reference text is one native text whatever the number of systems
             # scored with it, so the chunk's count of vanished references is every system's.
             self.totals[s] += from_statistics(metric, rows, empty_hyps[s], nr, refs)
-            out.append(self.sentences(arr[s * k:(s + 1) * k]))
+            out.append(self.sentences(metric._sentences(arr[s * k:(s + 1) * k])))
         return out
 
-    def sentences(self, arr: np.ndarray) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
-        """Name -> (column names, (n, columns) array) of native rows."""
-        metric, n = self.metric, arr.shape[0]
-        if isinstance(metric, Rouge):
-            variants = metric.scalar_names()
-            per_variant = arr.reshape(n, len(variants), 3)
-            return {name: (Score._fields, per_variant[:, variants.index(name), :])
-                    for name in self.names}
-        if isinstance(metric, Dcs):
-            rows = arr.reshape(n, len(DCS_FIELDS))
-            return {name: (("score",), rows[:, DCS_FIELDS.index(name)].reshape(-1, 1))
-                    for name in self.names}
-        (name,) = self.names
-        return {name: (("score",), np.asarray(metric._sentence_values(arr, 0)).reshape(-1, 1))}
+    def sentences(self, scores: Scores) -> dict[str, tuple[tuple[str, ...], np.ndarray]]:
+        """Name -> (output fields, (n, fields) array) of the sentences' scores."""
+        table, columns = scores.table, scores.columns
+        return {name: (tuple(f for f, _ in fields),
+                       table[:, [columns.index(c) for _, c in fields]])
+                for name, fields in self.fields.items()}
 
     def corpus(self, s: int) -> tuple[dict[str, dict[str, float]], str, int, int]:
         """System ``s``'s corpus fields per name, signature and vanished-text counts."""
@@ -117,13 +146,9 @@ class _Family:
             res = self.results[s] or self.metric.corpus_score([], [])
         else:
             res = corpus_result(self.metric, self.totals[s])
-        if isinstance(res, RougeResult):
-            scores = {name: res[name]._asdict() for name in self.names}
-        elif isinstance(res, DcsResult):
-            scores = {name: {"score": res.scores[DCS_FIELDS.index(name)]}
-                      for name in self.names}
-        else:
-            scores = {self.names[0]: {"score": res.score}}
+        figures = res.column_scores
+        scores = {name: {f: figures[c] for f, c in fields}
+                  for name, fields in self.fields.items()}
         return scores, res.signature, res.n_empty_hyps, res.n_empty_refs
 
 
@@ -206,9 +231,9 @@ class _Rows:
 
 def _tsv_fields(families: list[_Family]) -> list[tuple[str, str]]:
     """(metric name, field) of each score column of the TSV, in order."""
-    return [(name, c) for f in families
-            for name in f.names
-            for c in (Score._fields if isinstance(f.metric, Rouge) else ("score",))]
+    return [(name, field) for f in families
+            for name, fields in f.fields.items()
+            for field, _ in fields]
 
 
 def _tsv_header(families: list[_Family]) -> str:
@@ -409,10 +434,7 @@ def _format_table(systems: list[str], outs: list[dict]) -> list[str]:
 
 def _sentence_table(families: list[_Family], sinks: list[_Rows], by_system: bool) -> list[str]:
     """The sentence scores (spooled as TSV rows) as a text table."""
-    columns = []
-    for f in families:
-        fields = ("P", "R", "F") if isinstance(f.metric, Rouge) else ("",)
-        columns += [tables.metric_column(name, c) for name in f.names for c in fields]
+    columns = [tables.metric_column(name, _SHORT[field]) for name, field in _tsv_fields(families)]
     keys = ([tables.label("system")] if by_system else []) + [tables.Column("line")]
 
     def rows() -> Any:
@@ -465,17 +487,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for m, (metric, variant) in metrics.items():
         seg[m] = np.stack([metric.scalar_scores(systems[s], refs, variant, args.threads)
                            for s in names])
-    def corpus(metric: Any, variant: str | None, hyps: list[str]) -> float:
-        res = metric.corpus_score(hyps, refs, args.threads)
-        if isinstance(res, RougeResult):  # F, on ROUGE's 0-1 scale
-            return res[variant or res.variants[0]].fmeasure
-        return float(res)
+    shown = {m: _headline(metric, variant) for m, (metric, variant) in metrics.items()}
 
-    table = {m: [corpus(metric, variant, systems[s]) for s in names]
-             for m, (metric, variant) in metrics.items()}
+    def corpus(m: str, metric: Any, hyps: list[str]) -> float:
+        # ROUGE: the F-measure, on its 0-1 scale
+        return metric.corpus_score(hyps, refs, args.threads).column_scores[shown[m][1]]
+
+    table = {m: [corpus(m, metric, systems[s]) for s in names]
+             for m, (metric, _) in metrics.items()}
     columns = [tables.Column("MQM", "↑ ≤0")]
-    columns += [tables.metric_column(m, "F" if isinstance(metrics[m][0], Rouge) else "")
-                for m in metrics]
+    columns += [tables.metric_column(m, _SHORT[shown[m][0]]) for m in metrics]
     cells = [[s, f"{np.nanmean(human[i]):.3f}",
               *(f"{table[m][i]:.{tables.decimals(m)}f}" for m in metrics)]
              for i, s in enumerate(names)]

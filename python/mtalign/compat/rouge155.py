@@ -113,7 +113,8 @@ class Rouge155:
 
     def batch_score(self, hyps: Sequence[str], refs: Sequence[Any],
                     threads: int | None = None) -> np.ndarray:
-        """Per variant an (n, 3) block of P, R, F, as :meth:`mtalign.Rouge.batch_score`."""
+        """:class:`~mtalign.Scores` with P, R and F of each variant (``out["rougeL"]`` is
+        its (n, 3) block), as :meth:`mtalign.Rouge.batch_score`."""
         return self._rouge.batch_score([rouge155_tokens(h, **self._opts) for h in hyps],
                                        [self._refs(r) for r in refs], threads=threads)
 

@@ -32,13 +32,10 @@ from mtalign.metrics.base import pick_scalar
 SYSTEM_SCORES = ("corpus", "mean")
 
 
-def _scalar(result: Any, variant: str) -> float:
-    """The number named ``variant`` of a corpus result (ROUGE: its F-measure)."""
-    try:
-        part = result[variant]
-    except (KeyError, TypeError, IndexError):
-        return float(result)
-    return float(getattr(part, "fmeasure", part))
+def _scalar(metric: Any, result: Any, variant: str) -> float:
+    """The number named ``variant`` of a corpus result: its column ``scalar_column(variant)``
+    (ROUGE: the F-measure)."""
+    return float(result.column_scores[metric.scalar_column(variant)])
 
 
 class SystemScores:
@@ -56,7 +53,7 @@ class SystemScores:
         self.metric, self.names, self.variant, self.sign = metric, names, variant, sign
         self._stats = stats
         self.scores = sign * np.array(
-            [_scalar(metric.corpus_from_statistics(s), variant) for s in stats])
+            [_scalar(metric, metric.corpus_from_statistics(s), variant) for s in stats])
 
     def __neg__(self) -> SystemScores:
         return SystemScores(self.metric, self.names, self._stats, self.variant, -self.sign)
@@ -96,7 +93,7 @@ class SystemScores:
                     rows = rows / counts.sum(1, keepdims=True)
                 out[:, s] = np.asarray(metric._sentence_values(rows, k), dtype=np.float64)
             else:  # statistics that do not add up (NIST's weights): one corpus per resample
-                out[:, s] = [_scalar(metric.corpus_from_statistics(
+                out[:, s] = [_scalar(metric, metric.corpus_from_statistics(
                     np.repeat(stats, c.astype(np.int64), axis=0)), self.variant)
                     for c in counts]
         return self.sign * out

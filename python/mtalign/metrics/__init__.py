@@ -21,7 +21,7 @@ from mtalign.metrics.error_rate import Per, Wer
 from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
-from mtalign.metrics.results import Confidence, CorpusResult, Result
+from mtalign.metrics.results import Confidence, CorpusResult, Result, Scores
 from mtalign.metrics.ribes import Ribes
 from mtalign.metrics.rouge import Rouge, RougeResult, Score
 from mtalign.metrics.sia import (
@@ -36,5 +36,5 @@ from mtalign.metrics.ter import Ter, TerExplanation, TerShift
 
 __all__ = ["Bleu", "BleuResult", "Chrf", "Confidence", "CorpusResult", "Dcs", "DcsResult",
            "DcsScore", "Gtm", "Meteor", "Metric", "Nist", "Per", "Result", "Ribes", "Rouge",
-           "RougeResult", "Score", "Sia", "SiaExplanation", "SiaResult", "SiaRound", "Ter",
-           "TerExplanation", "TerShift", "TranslationTable", "Wer", "WordSimilarity"]
+           "RougeResult", "Score", "Scores", "Sia", "SiaExplanation", "SiaResult", "SiaRound",
+           "Ter", "TerExplanation", "TerShift", "TranslationTable", "Wer", "WordSimilarity"]

@@ -14,8 +14,9 @@ inherits ``statistics``, ``corpus_from_statistics``, ``batch_score``, ``sentence
 * ``corpus_score(hyps, refs)`` = ``corpus_from_statistics(statistics(hyps, refs))`` with the
   counts of vanished texts and the number of references in the signature;
 * ``sentence_score(hyp, refs)``: the same result type, for a corpus of one sentence;
-* ``batch_score(hyps, refs)``: an ndarray, one entry per hypothesis (float64 (n,) for
-  one-number metrics; a structured array with named columns for ROUGE and DCS);
+* ``batch_score(hyps, refs)``: a :class:`~mtalign.Scores`, one row per hypothesis and one
+  named column per number (``score_columns()``): (n,) for one-number metrics (column
+  ``score``), (n, 4) for DCS, (n, 3 · variants) for ROUGE;
 * ``scalar_scores(hyps, refs, variant)``: one float per hypothesis, what ORANGE, reranking
   and ``pairwise`` rank by;
 * ``bootstrap(hyps, refs)``: corpus scores of seeded resamples of the statistics rows;
@@ -55,7 +56,7 @@ from mtalign.metrics.inputs import (
     warn_vanished,
 )
 from mtalign.metrics.options import REQUIRED, Option, check_threads, option
-from mtalign.metrics.results import Confidence, Result
+from mtalign.metrics.results import SCORE, Confidence, Result, Scores
 from mtalign.token_ids import is_token_ids, one_pair_arrays
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
@@ -399,10 +400,15 @@ class Metric(Generic[R]):
     def _combine_single(self, rows: np.ndarray, k: int) -> np.ndarray | None:
         """Scalar k of each hypothesis against a reference *set*, from its statistics rows
         against each reference of the set alone (``rows`` shaped (n, S, *row)), bit-identical
-        to scoring the set; None where the statistics do not allow it (the default). ORANGE
-        uses it to score each candidate against each reference once and build the
+        to scoring the set (the native ``set_scores``: WER/PER take the best reference, ROUGE
+        with ``multi_ref="max"`` the maximum P and R); None where the statistics do not allow
+        it. ORANGE uses it to score each candidate against each reference once and build the
         leave-one-out sets from those scores."""
-        return None
+        native = getattr(self._core, "set_scores", None)
+        if native is None:
+            return None
+        flat = np.ascontiguousarray(rows, dtype=np.float64).reshape(rows.shape[0], -1)
+        return native(flat, k)  # type: ignore[no-any-return]
 
     def _native_matrix(self, hyps: Sequence[Any], refs: Sequence[Any] | None) -> bool:
         """Whether the native matrix call applies: text input, and nothing Python-side
@@ -464,9 +470,31 @@ class Metric(Generic[R]):
         """The result of statistics rows (a corpus, or one sentence)."""
         raise NotImplementedError(f"{type(self).__name__} has no statistics")
 
-    def _batch(self, rows: np.ndarray) -> np.ndarray:
-        """What :meth:`batch_score` returns for native rows (default: the sentence scores)."""
-        return self._sentence_values(rows, 0)
+    def score_columns(self) -> tuple[str, ...]:
+        """The names of the columns of :meth:`batch_score` (and of a result's
+        ``per_sentence``): ``("score",)`` for a metric with one number per sentence.
+
+        >>> from mtalign import Dcs, Wer
+        >>> Wer().score_columns(), Dcs().score_columns()
+        (('score',), ('cs0', 'cs1', 'cs2', 'dcs'))
+        """
+        return (SCORE,)
+
+    def scalar_column(self, variant: str | None = None) -> str:
+        """The column of :meth:`batch_score` (and of a result's ``per_sentence`` and
+        ``column_scores``) that ``scalar_scores(variant=variant)`` reads: ``"score"`` for a
+        metric with one number per sentence, else the scalar's own column.
+
+        >>> from mtalign import Dcs, Rouge, Wer
+        >>> Wer().scalar_column(), Dcs().scalar_column("cs1"), Rouge("rougeL").scalar_column()
+        ('score', 'cs1', 'rougeL_F')
+        """
+        name = self._pick_scalar(variant)
+        return SCORE if self.score_columns() == (SCORE,) else name
+
+    def _sentences(self, rows: np.ndarray) -> Scores:
+        """The :class:`~mtalign.Scores` of native rows (default: the sentence scores)."""
+        return Scores(self._sentence_values(rows, 0), self.score_columns())
 
     def _stats(self, rows: np.ndarray) -> np.ndarray:
         """The native rows as a 2-D statistics array (rows of 1-D output become columns)."""
@@ -531,8 +559,10 @@ class Metric(Generic[R]):
         return self.scores_from_statistics(rows)
 
     def batch_score(self, hyps: Sequence[Any], refs: Sequence[Any],
-                    threads: int | None = None) -> np.ndarray:
-        """Scores ``hyps[i]`` against ``refs[i]``, in parallel with the GIL released.
+                    threads: int | None = None) -> Scores:
+        """Scores ``hyps[i]`` against ``refs[i]``, in parallel with the GIL released: a
+        :class:`~mtalign.Scores`, one row per hypothesis, columns :meth:`score_columns`
+        (one-number metrics: the (n,) vector of sentence scores).
 
         ``refs[i]`` is a str (one reference) or a list of str (several). With pre-tokenized
         hypotheses (lists of tokens), ``refs[i]`` is a list of token lists. ``threads=None``
@@ -543,7 +573,7 @@ class Metric(Generic[R]):
         [1.0, 0.0]
         """
         arr, _, _, _ = self._run(hyps, refs, threads)
-        return self._batch(arr)
+        return self._sentences(arr)
 
     def sentence_score(self, hyp: Any, refs: Any) -> R:
         """Scores one hypothesis against one reference (str) or several (list of str): the

@@ -142,7 +142,7 @@ class Bleu(Metric[BleuResult]):
         >>> round(b.sentence_score("the cat sat", ["the cat sat down"]).score, 4)
         71.6531
         >>> Bleu(tokenize="whitespace").batch_score(["a b c d", "x"], ["a b c d", "y"])
-        array([100.,   0.])
+        Scores([100.,   0.], columns=('score',))
         >>> print(Bleu(smooth="none", tokenize="whitespace").corpus_score(
         ...     ["a b c d e"], [["a b c d x", "a b c d"]]))
         BLEU = 66.87 80.0/75.0/66.7/50.0 (BP = 1.000 ratio = 1.000 hyp_len = 5 ref_len = 5)

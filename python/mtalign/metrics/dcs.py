@@ -13,27 +13,9 @@ import numpy as np
 from mtalign._mtalign import ConfigError, DcsCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import DCS_MULTI_REF, LEVELS, TOKENIZERS, option
-from mtalign.metrics.results import DCS_FIELDS, DcsResult, DcsScore
+from mtalign.metrics.results import DCS_FIELDS, DcsResult, DcsScore, Scores
 
 _SCALARS = ("dcs", "cs0", "cs1", "cs2")
-
-
-class DcsBatch(np.ndarray):
-    """What :meth:`Dcs.batch_score` returns: float64 (n, 4), columns cs0, cs1, cs2, dcs; a
-    column can be read by name (a C-contiguous (n,) array).
-
-    >>> out = Dcs().batch_score(["ab", "xy"], ["ab", "xz"])
-    >>> out["dcs"].tolist(), out[:, 0].tolist(), out.shape
-    ([1.0, 0.5], [1.0, 0.5], (2, 4))
-    """
-
-    columns = DCS_FIELDS
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            arr = self.view(np.ndarray)
-            return np.ascontiguousarray(arr[..., DCS_FIELDS.index(key)])
-        return np.ndarray.__getitem__(self, key)
 
 
 def _spaces(ignore: bool, dcs: Any) -> str | None:
@@ -79,8 +61,8 @@ class Dcs(Metric[DcsResult]):
             its four values.
         ignore_spaces: at character level, drop whitespace before matching.
 
-    ``batch_score`` returns float64 (n, 4), columns ``cs0``, ``cs1``, ``cs2``, ``dcs``, also
-    readable by name (``out["dcs"]``, a :class:`DcsBatch`); ``sentence_score`` and
+    ``batch_score`` returns (n, 4) :class:`~mtalign.Scores`, columns ``cs0``, ``cs1``,
+    ``cs2``, ``dcs`` (``out["dcs"]`` by name); ``sentence_score`` and
     ``corpus_score`` a :class:`~mtalign.DcsResult` (the means; ``float(result)`` is ``dcs``).
     :meth:`statistics` rows are the four values; the corpus is their mean.
 
@@ -140,12 +122,16 @@ class Dcs(Metric[DcsResult]):
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return np.ascontiguousarray(rows[:, DCS_FIELDS.index(_SCALARS[k])])
 
-    def _batch(self, rows: np.ndarray) -> np.ndarray:
-        return rows.view(DcsBatch)
+    def score_columns(self) -> tuple[str, ...]:
+        """``("cs0", "cs1", "cs2", "dcs")``, the native row's order."""
+        return DCS_FIELDS
+
+    def _sentences(self, rows: np.ndarray) -> Scores:
+        return Scores(rows, DCS_FIELDS)
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> DcsResult:
         return DcsResult(rows, n_empty_hyps, n_empty_refs, signature)
 
 
-__all__ = ["DCS_FIELDS", "Dcs", "DcsBatch", "DcsResult", "DcsScore", "LEVELS"]
+__all__ = ["DCS_FIELDS", "Dcs", "DcsResult", "DcsScore", "LEVELS"]

@@ -16,20 +16,6 @@ from mtalign.metrics.options import lowercase_option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
 
 
-def _rates(errors: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
-    """errors / ref_len; with an empty reference, 0 without errors and 1 with.
-
-    Four array operations, not six: a one-pair ``batch_score`` (a decoder's call) spent more
-    time here than in the native call.
-
-    >>> _rates(np.array([1.0, 0.0, 2.0]), np.array([4.0, 0.0, 0.0])).tolist()
-    [0.25, 0.0, 1.0]
-    """
-    rates = (errors > 0).astype(np.float64)
-    np.divide(errors, ref_len, out=rates, where=ref_len > 0)
-    return rates
-
-
 class _ErrorRate(Metric[CorpusResult]):
     """What WER and PER share: options, statistics rows (errors, ref_len), the result."""
 
@@ -49,35 +35,23 @@ class _ErrorRate(Metric[CorpusResult]):
         return ErrorRateCore(self._kind, c["tokenize"], c["lowercase"])
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
-        return _rates(rows[:, 0], rows[:, 1])
-
-    def _combine_single(self, rows: np.ndarray, k: int) -> np.ndarray | None:
-        """A set's rate is its best reference's: the minimum of the single rates."""
-        return np.asarray(_rates(rows[..., 0], rows[..., 1])).min(axis=1)
+        # errors / ref_len (with an empty reference: 0 without errors, 1 with), natively
+        rates = self._core.row_scores(np.ascontiguousarray(rows, dtype=np.float64))
+        return rates  # type: ignore[no-any-return]
 
     def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's (rate, errors, ref_len): no array is made.
         return sentence_result(self._name, row[0], {"errors": row[1], "ref_len": row[2]},
                                signature)
 
-    def _one_sentence(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
-                      signature: Any) -> CorpusResult:
-        """One sentence's result: its rate, without array arithmetic."""
-        e, n = rows[0].tolist()
-        return CorpusResult(self._name, e / n if n > 0 else float(e > 0), (self, rows),
-                            {"errors": int(e), "ref_len": int(n)}, n_empty_hyps,
-                            n_empty_refs, signature, 1)
-
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
-        """Total errors / total reference words (each sentence's best reference)."""
-        if rows.shape[0] == 1:
-            return self._one_sentence(rows, n_empty_hyps, n_empty_refs, signature)
-        errors, ref_len = rows[:, 0].sum(), rows[:, 1].sum()
-        score = _rates(np.array([errors]), np.array([ref_len]))[0]
-        return CorpusResult(self._name, score, _rates(rows[:, 0], rows[:, 1]),
-                            {"errors": int(errors), "ref_len": int(ref_len)}, n_empty_hyps,
-                            n_empty_refs, signature)
+        """Total errors / total reference words (each sentence's best reference): the
+        native figures of the summed row (counts: the sums are exact)."""
+        rate, errors, ref_len = self._core.result_of_row(rows.sum(axis=0).tolist())
+        return CorpusResult(self._name, rate, (self, rows),
+                            {"errors": errors, "ref_len": ref_len}, n_empty_hyps,
+                            n_empty_refs, signature, rows.shape[0])
 
 
 class Wer(_ErrorRate):

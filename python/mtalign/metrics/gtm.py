@@ -18,27 +18,6 @@ from mtalign.metrics.results import CorpusResult, sentence_result
 from mtalign.metrics.sia import DEFAULT_MAX_WORDS, positive_words
 
 
-def gtm_prf(rows: np.ndarray, exponent: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(precision, recall, F) of statistics rows ``[Σ|run|^e, |hyp|, |ref|]`` (each (n,)).
-
-    >>> [x.tolist() for x in gtm_prf(np.array([[8.0, 4.0, 5.0]]), 2.0)]
-    [[0.7071067811865476], [0.565685424949238], [0.6285393610547089]]
-    """
-    rows = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
-    w, h, r = rows[:, 0], rows[:, 1], rows[:, 2]
-    mms = w if exponent == 1.0 else np.power(w, 1.0 / exponent)
-    # Divisions only where the divisor is positive (0 elsewhere): no masked copies and no
-    # error-state context, which cost a one-pair batch_score 20 of its 27 µs.
-    p = np.zeros_like(mms)
-    np.divide(mms, h, out=p, where=h > 0)
-    rec = np.zeros_like(mms)
-    np.divide(mms, r, out=rec, where=r > 0)
-    s = p + rec
-    f = np.zeros_like(mms)
-    np.divide(2.0 * p * rec, s, out=f, where=s > 0)
-    return p, rec, f
-
-
 class Gtm(Metric[CorpusResult]):
     """GTM: F-measure of precision MMS/|hyp| and recall MMS/|ref|.
 
@@ -98,7 +77,8 @@ class Gtm(Metric[CorpusResult]):
         return f"GTM-{self.exponent:g}"
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
-        return np.ascontiguousarray(gtm_prf(rows, self.exponent)[2])
+        rows = np.ascontiguousarray(rows, dtype=np.float64).reshape(-1, 3)
+        return self._core.row_scores(rows)  # type: ignore[no-any-return]
 
     def _sentence_result(self, row: Any, signature: Any) -> CorpusResult:
         # The native one-pair call's (F, precision, recall, MMS): no array is made.
@@ -108,14 +88,13 @@ class Gtm(Metric[CorpusResult]):
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
-        """F of the summed rows (GTM's document-level score)."""
+        """F of the summed rows (GTM's document-level score): the native figures of the
+        summed row."""
         rows = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
-        total = rows.sum(axis=0)
-        p, r, f = (float(x[0]) for x in gtm_prf(total, self.exponent))
-        mms = float(total[0] if self.exponent == 1.0 else total[0] ** (1.0 / self.exponent))
+        f, p, r, mms = self._core.result_of_row(rows.sum(axis=0).tolist())
         details = {"precision": p, "recall": r, "mms": mms}
         return CorpusResult(self._name(), f, (self, rows), details,
                             n_empty_hyps, n_empty_refs, signature, rows.shape[0])
 
 
-__all__ = ["Gtm", "gtm_prf"]
+__all__ = ["Gtm"]

@@ -71,10 +71,11 @@ class Nist(Metric[CorpusResult]):
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any, core: Any = None) -> CorpusResult:
-        each, total = (core or self._corpus_core).scores(rows)
-        n = self._config["max_order"]
-        sums = rows.sum(axis=0) if rows.shape[0] else np.zeros(1 + 3 * n)
-        details = {"sys_len": int(sums[0]), "ref_len": float(sums[1:1 + n].sum()) / n}
+        native = core or self._corpus_core
+        each, total = native.scores(rows)
+        # The lengths of the summed row, as the one-pair call reports a sentence's.
+        _, sys_len, ref_len = native.result_of_row(rows.sum(axis=0).tolist())
+        details = {"sys_len": sys_len, "ref_len": ref_len}
         return CorpusResult("NIST", total, each, details, n_empty_hyps, n_empty_refs,
                             signature)
 

@@ -15,8 +15,9 @@ into the metric's result, through the same code as :meth:`Metric.corpus_from_sta
 * ``None`` (NIST: its rows are weighted by counts over every reference of the batch): no
   partials; score the corpus in one call.
 
-A combined result holds the corpus figures and counts; its ``per_sentence`` is empty (the
-sentence scores are what the parts produced along the way).
+A combined result holds the corpus figures and counts; its ``per_sentence`` has the
+metric's columns and no rows (the sentence scores are what the parts produced along the
+way).
 
 >>> from mtalign import Bleu
 >>> bleu = Bleu()
@@ -40,7 +41,7 @@ import numpy as np
 
 from mtalign._mtalign import ConfigError
 from mtalign.metrics.inputs import nrefs
-from mtalign.metrics.results import CorpusResult, DcsResult, Result, RougeResult
+from mtalign.metrics.results import Result
 
 
 @dataclass(frozen=True)
@@ -133,25 +134,10 @@ def corpus_result(metric: Any, total: Partial) -> Result:
         return metric.corpus_score([], [])  # type: ignore[no-any-return]
     row = total.sums if kind == "sum" else total.sums / n
     sig = metric.signature(_signature_nrefs(total.nrefs))
-    res = metric._result(np.ascontiguousarray(row.reshape(1, -1)), total.n_empty_hyps,
-                         total.n_empty_refs, sig)
-    _as_corpus_of(res, n)
-    return res  # type: ignore[no-any-return]
-
-
-def _as_corpus_of(res: Result, n: int) -> None:
-    """Gives a result built from one combined row the corpus's count and no sentences."""
-    if isinstance(res, RougeResult):
-        rouge = res.scores  # computed from the one row, kept
-        res._rows = np.zeros((0, len(res.variants), 3))
-        res._scores = rouge
-    elif isinstance(res, DcsResult):
-        dcs = res.scores
-        res.per_sentence = np.zeros((0, 4))
-        res._scores = dcs
-    elif isinstance(res, CorpusResult):
-        res._per_sentence = np.zeros(0)
-    res.n_sentences = n
+    res: Result = metric._result(np.ascontiguousarray(row.reshape(1, -1)),
+                                 total.n_empty_hyps, total.n_empty_refs, sig)
+    res._without_sentences(n)
+    return res
 
 
 __all__ = ["Partial", "column_sums", "combine", "corpus_result", "from_statistics", "partial"]

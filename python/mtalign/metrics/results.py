@@ -1,9 +1,11 @@
 """One result family for every metric: what ``sentence_score``, ``corpus_score`` and
-``corpus_from_statistics`` return.
+``corpus_from_statistics`` return, and :class:`Scores`, what ``batch_score`` returns.
 
 :class:`Result` holds what every result shares: the counts (``n_sentences``,
 ``n_empty_hyps``, ``n_empty_refs``), the ``signature``, ``to_dict()``, ``float(result)`` (the
-headline number) and ``str(result)``. Subclasses add fields only where they differ:
+headline number), ``str(result)``, ``per_sentence`` (the :class:`Scores` of its sentences:
+the metric's ``batch_score`` of them) and ``column_scores`` (the corpus figure of each of
+those columns, by name). Subclasses add fields only where they differ:
 
 * :class:`CorpusResult`: one number (NIST, WER, PER, RIBES, SIA) with the per-sentence scores;
 * :class:`BleuResult`: that, plus BLEU's counts, totals, precisions and brevity penalty;
@@ -38,6 +40,112 @@ import numpy as np
 
 from mtalign._travel import Travels, plain
 from mtalign.metrics.inputs import nrefs
+
+#: The column of a metric with one number per sentence.
+SCORE = "score"
+#: The column suffixes of precision, recall and F (ROUGE: ``rougeL_P``, ``rougeL_R``,
+#: ``rougeL_F``), as the ``mtalign score`` TSV names them.
+PRF_SUFFIXES = ("_P", "_R", "_F")
+
+
+class Scores(np.ndarray):
+    """Sentence scores with named columns: what ``batch_score`` returns for every metric,
+    and a result's ``per_sentence``.
+
+    A float64 array of shape (n, k), one row per hypothesis and one column per name in
+    ``columns`` (k names); a metric with one number per sentence (``columns == ("score",)``)
+    gives its (n,) vector, so ``bleu.batch_score(hyps, refs) / 100`` is one reward per
+    hypothesis. ``scores["name"]`` is that column, a C-contiguous (n,) float64 array (of a
+    row, ``scores[i]["name"]`` is its float), and ``scores["rougeL"]`` the (n, 3) block of
+    a ROUGE variant's P, R and F columns; :attr:`table` is the (n, k) array whatever k.
+    Columns: ``"score"`` (BLEU, chrF, TER, WER, PER, NIST, RIBES, GTM, METEOR, SIA);
+    ``cs0 cs1 cs2 dcs`` (DCS); ``<variant>_P <variant>_R <variant>_F`` per ROUGE variant.
+
+    >>> s = Scores(np.array([[0.5, 1.0], [0.25, 0.0]]), ("cs0", "dcs"))
+    >>> s["dcs"].tolist(), s.table.shape, s[1]["cs0"]
+    ([1.0, 0.0], (2, 2), 0.25)
+    >>> Scores([20.0, 30.0], ("score",))
+    Scores([20., 30.], columns=('score',))
+    >>> Scores([[0.5, 1.0, 0.6]], ("rougeL_P", "rougeL_R", "rougeL_F"))["rougeL"][:, 2]
+    array([0.6])
+    """
+
+    columns: tuple[str, ...]
+
+    def __new__(cls, values: Any, columns: tuple[str, ...]) -> Scores:
+        if columns.__class__ is not tuple:
+            columns = tuple(columns)
+        arr = values
+        if arr.__class__ is not np.ndarray or arr.dtype != np.float64:
+            arr = np.asarray(values, dtype=np.float64)
+        k = len(columns)
+        if k == 1:
+            if arr.ndim != 1:
+                arr = arr.reshape(-1)
+        elif arr.ndim != 2 or arr.shape[1] != k:
+            arr = arr.reshape(arr.size // k, k)
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr)
+        obj = arr.view(cls)
+        obj.columns = columns
+        return obj
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.columns = getattr(obj, "columns", ())
+
+    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        # Elementwise results keep the columns (``scores / 100``); reductions (``mean``,
+        # ``sum``) are plain NumPy numbers and arrays: their entries are not sentences.
+        # (No call to ndarray.__array_wrap__: NumPy 1.x's takes no return_scalar.)
+        if arr.shape == self.shape:
+            out = arr.view(Scores)
+            out.columns = self.columns
+            return out
+        plain_arr = arr.view(np.ndarray)
+        return plain_arr[()] if return_scalar or plain_arr.ndim == 0 else plain_arr
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Scores, (self.view(np.ndarray), self.columns))
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        return self.__reduce__()
+
+    def __repr__(self) -> str:
+        body = repr(self.view(np.ndarray))
+        if not body.startswith("array("):
+            return body
+        inner = body[len("array("):-1].replace("\n      ", "\n       ")
+        return f"Scores({inner}, columns={self.columns!r})"
+
+    @property
+    def table(self) -> np.ndarray:
+        """The (n, k) float64 array, one column per name in ``columns`` (a view)."""
+        arr = self.view(np.ndarray)
+        return arr.reshape(arr.size // len(self.columns), len(self.columns))
+
+    def __getitem__(self, key: Any) -> Any:
+        if key.__class__ is not str:
+            out = np.ndarray.__getitem__(self, key)
+            if key.__class__ is tuple and isinstance(out, Scores) and not (
+                    out.ndim == 2 and out.shape[1] == len(self.columns)):
+                return out.view(np.ndarray)  # columns picked by position: no names left
+            return out
+        columns = self.columns
+        if key in columns:
+            where: Any = columns.index(key)
+        else:  # a ROUGE variant: its P, R and F columns
+            where = [columns.index(key + x) for x in PRF_SUFFIXES if key + x in columns]
+            if len(where) != len(PRF_SUFFIXES):
+                raise KeyError(f"no column {key!r} (columns: {', '.join(columns)})")
+        arr = self.view(np.ndarray)
+        k = len(columns)
+        if arr.ndim == 2 and arr.shape[1] == k:
+            return np.ascontiguousarray(arr[:, where])
+        if arr.ndim == 1 and k == 1:
+            return np.ascontiguousarray(arr)
+        if arr.ndim == 1 and arr.shape[0] == k:  # one row
+            return float(arr[where]) if isinstance(where, int) else arr[where]
+        raise KeyError(f"an array of shape {arr.shape} has no columns {columns}")
 
 
 class Score(NamedTuple):
@@ -77,6 +185,29 @@ _new_tuple = tuple.__new__  # builds a NamedTuple from a list without checks
 
 #: DCS's statistics columns, in order.
 DCS_FIELDS = DcsScore._fields
+
+
+def column_means(table: np.ndarray) -> list[float]:
+    """The mean of each column of an (n, k) table (the corpus figures of a metric whose
+    corpus is the mean sentence: ROUGE, DCS): one row is itself, no rows give zeros.
+
+    >>> column_means(np.array([[0.5, 1.0], [0.0, 1.0]])), column_means(np.zeros((0, 2)))
+    ([0.25, 1.0], [0.0, 0.0])
+    """
+    if table.shape[0] == 1:  # the mean of one row is the row
+        return table[0].tolist()  # type: ignore[no-any-return]
+    if table.shape[0] == 0:
+        return [0.0] * table.shape[1]
+    return table.mean(axis=0).tolist()  # type: ignore[no-any-return]
+
+
+def rouge_columns(variants: tuple[str, ...]) -> tuple[str, ...]:
+    """The :class:`Scores` columns of ROUGE variants: P, R and F of each.
+
+    >>> rouge_columns(("rougeL",))
+    ('rougeL_P', 'rougeL_R', 'rougeL_F')
+    """
+    return tuple(v + suffix for v in variants for suffix in PRF_SUFFIXES)
 
 
 class Confidence(NamedTuple):
@@ -123,9 +254,13 @@ class Result(Travels):
         n_empty_hyps / n_empty_refs: non-empty texts that produced no tokens.
         signature: the ``key:value|...`` string that makes the numbers reproducible.
         confidence: a :class:`Confidence` when ``corpus_score`` ran a bootstrap, else None.
+        per_sentence: the :class:`Scores` of the sentences (empty for a corpus combined
+            from parts: :mod:`mtalign.metrics.partial`).
+        column_scores: the corpus figure of each column of ``per_sentence``, by name.
     """
 
-    __slots__ = ("n_sentences", "n_empty_hyps", "n_empty_refs", "_signature", "confidence")
+    __slots__ = ("n_sentences", "n_empty_hyps", "n_empty_refs", "_signature", "confidence",
+                 "_per_sentence")
     n_sentences: int
     n_empty_hyps: int
     n_empty_refs: int
@@ -156,11 +291,35 @@ class Result(Travels):
 
     def _materialize(self) -> None:
         self.signature  # noqa: B018 (made from the metric now: the metric does not travel)
+        self.per_sentence  # noqa: B018
 
     @property
     def score(self) -> float:
         """The headline number (``float(result)``)."""
         raise NotImplementedError
+
+    @property
+    def per_sentence(self) -> Scores:
+        """The :class:`Scores` of the sentences (the metric's ``batch_score`` of them)."""
+        raise NotImplementedError
+
+    @property
+    def column_scores(self) -> dict[str, float]:
+        """The corpus figure of each column of :attr:`per_sentence`, by name.
+
+        >>> from mtalign import Rouge
+        >>> Rouge("rouge1").corpus_score(["a b", "c"], ["a c", "c"]).column_scores
+        {'rouge1_P': 0.75, 'rouge1_R': 0.75, 'rouge1_F': 0.75}
+        """
+        return {SCORE: self.score}
+
+    def _without_sentences(self, n_sentences: int) -> None:
+        """Makes this result, built from one combined statistics row, the result of a
+        corpus of ``n_sentences`` whose sentence scores are not kept (its figures are
+        computed first, from that row)."""
+        self._materialize()
+        self._per_sentence = self.per_sentence[:0]
+        self.n_sentences = n_sentences
 
     def __float__(self) -> float:
         return self.score
@@ -196,7 +355,7 @@ class CorpusResult(Result):
         details: metric-specific figures (e.g. ``errors`` and ``ref_len`` for WER).
     """
 
-    __slots__ = ("name", "_score", "_per_sentence", "details")
+    __slots__ = ("name", "_score", "details")
     name: str
     details: dict[str, Any]
 
@@ -220,21 +379,19 @@ class CorpusResult(Result):
         self.details = details
 
     @property
-    def per_sentence(self) -> np.ndarray:
-        """(n,) float64 array of sentence scores."""
+    def per_sentence(self) -> Scores:
+        """(n,) float64 :class:`Scores` of the sentence scores (column ``"score"``)."""
         each = self._per_sentence
-        if not isinstance(each, np.ndarray):
+        if each.__class__ is not Scores:
             if each is None:
-                each = np.array([self._score])
+                each = Scores([self._score], (SCORE,))
+            elif isinstance(each, np.ndarray):
+                each = Scores(each, (SCORE,))
             else:
                 metric, rows = each
-                each = np.asarray(metric._sentence_values(rows, 0), dtype=np.float64)
+                each = metric._sentences(rows)
             self._per_sentence = each
         return each  # type: ignore[no-any-return]
-
-    def _materialize(self) -> None:
-        Result._materialize(self)
-        self.per_sentence  # noqa: B018
 
     @property
     def score(self) -> float:
@@ -428,10 +585,11 @@ class RougeResult(Result):
 
     Attributes:
         scores: variant name -> :class:`Score` of means over sentences.
-        per_sentence: variant name -> (n, 3) array of P, R, F per sentence.
+        per_sentence: (n, 3 · variants) :class:`Scores`, columns ``<variant>_P``,
+            ``<variant>_R``, ``<variant>_F`` per variant.
     """
 
-    __slots__ = ("variants", "_rows", "_scores")
+    __slots__ = ("variants", "_scores")
     variants: tuple[str, ...]
 
     def __init__(self, variants: tuple[str, ...], rows: Any, n_empty_hyps: int,
@@ -445,40 +603,38 @@ class RougeResult(Result):
         self._signature = signature
         self.confidence = None
         self.variants = variants
-        self._rows = rows
+        self._per_sentence = rows
         self._scores: dict[str, Score] | None = None
 
-    def _array(self) -> np.ndarray:
-        rows = self._rows
-        if not isinstance(rows, np.ndarray):
-            rows = np.array(rows, dtype=np.float64).reshape(1, len(self.variants), 3)
-            self._rows = rows
-        return rows
-
     @property
-    def per_sentence(self) -> dict[str, np.ndarray]:
-        """Variant name -> (n, 3) float64 array of precision, recall, F per sentence."""
-        rows = self._array()
-        return {v: np.ascontiguousarray(rows[:, k, :]) for k, v in enumerate(self.variants)}
+    def per_sentence(self) -> Scores:
+        """(n, 3 · variants) float64 :class:`Scores`: precision, recall and F of each
+        variant per sentence (columns ``<variant>_P``, ``<variant>_R``, ``<variant>_F``)."""
+        rows = self._per_sentence
+        if rows.__class__ is not Scores:
+            rows = Scores(rows, rouge_columns(self.variants))
+            self._per_sentence = rows
+        return rows  # type: ignore[no-any-return]
 
     @property
     def scores(self) -> dict[str, Score]:
         """Variant name -> :class:`Score` of the means over sentences."""
         if self._scores is None:
-            rows = self._rows
+            rows = self._per_sentence
             if not isinstance(rows, np.ndarray):  # one sentence's flat list
                 self._scores = {v: _new_tuple(Score, rows[3 * k:3 * k + 3])
                                 for k, v in enumerate(self.variants)}
-            elif rows.shape[0] == 1:  # the mean of one row is the row
-                self._scores = {v: _new_tuple(Score, x)
-                                for v, x in zip(self.variants, rows[0].tolist(), strict=True)}
-            else:
-                self._scores = {
-                    v: Score(*(float(x) for x in arr.mean(axis=0)))
-                    if arr.shape[0] else Score(0.0, 0.0, 0.0)
-                    for v, arr in self.per_sentence.items()
-                }
+                return self._scores
+            flat = column_means(self.per_sentence.table)
+            self._scores = {v: _new_tuple(Score, flat[3 * k:3 * k + 3])
+                            for k, v in enumerate(self.variants)}
         return self._scores
+
+    @property
+    def column_scores(self) -> dict[str, float]:
+        """The mean precision, recall and F of each variant, by column name."""
+        return {c: x for v, s in self.scores.items()
+                for c, x in zip(rouge_columns((v,)), s, strict=True)}
 
     def __getitem__(self, variant: str) -> Score:
         if self._scores is None and self.n_sentences == 1:  # one sentence: no dict needed
@@ -486,9 +642,9 @@ class RougeResult(Result):
                 k = self.variants.index(variant)
             except ValueError:
                 raise KeyError(variant) from None
-            rows = self._rows
+            rows = self._per_sentence
             if isinstance(rows, np.ndarray):
-                return _new_tuple(Score, rows[0, k].tolist())  # type: ignore[no-any-return]
+                rows = rows.reshape(-1).tolist()
             return _new_tuple(Score, rows[3 * k:3 * k + 3])  # type: ignore[no-any-return]
         return self.scores[variant]
 
@@ -516,7 +672,6 @@ class RougeResult(Result):
 
     def _materialize(self) -> None:
         Result._materialize(self)
-        self._array()
         self.scores  # noqa: B018
 
     def __eq__(self, other: object) -> bool:
@@ -563,7 +718,7 @@ def sentence_rouge_result(variants: tuple[str, ...], row: list[float],
     r._signature = signature
     r.confidence = None
     r.variants = variants
-    r._rows = row
+    r._per_sentence = row
     r._scores = None
     return r  # type: ignore[no-any-return]
 
@@ -575,30 +730,34 @@ class DcsResult(Result):
 
     Attributes:
         scores: :class:`DcsScore` of means.
-        per_sentence: (n, 4) array of cs0, cs1, cs2, dcs per sentence.
+        per_sentence: (n, 4) :class:`Scores`, columns cs0, cs1, cs2, dcs.
     """
 
-    __slots__ = ("per_sentence", "_scores")
-    per_sentence: np.ndarray
+    __slots__ = ("_scores",)
 
     def __init__(self, per_sentence: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                  signature: Any) -> None:
         Result.__init__(self, int(per_sentence.shape[0]), n_empty_hyps, n_empty_refs,
                         signature)
-        self.per_sentence = per_sentence
+        self._per_sentence = Scores(per_sentence, DCS_FIELDS)
         self._scores: DcsScore | None = None
+
+    @property
+    def per_sentence(self) -> Scores:
+        """(n, 4) float64 :class:`Scores`, columns cs0, cs1, cs2, dcs."""
+        return self._per_sentence  # type: ignore[no-any-return]
 
     @property
     def scores(self) -> DcsScore:
         """:class:`DcsScore` of the means over sentences."""
         if self._scores is None:
-            rows = self.per_sentence
-            if rows.shape[0] == 1:
-                self._scores = DcsScore._make(rows[0].tolist())
-            else:
-                means = rows.mean(axis=0) if rows.shape[0] else np.zeros(4)
-                self._scores = DcsScore(*(float(x) for x in means))
+            self._scores = _new_tuple(DcsScore, column_means(self.per_sentence.table))
         return self._scores
+
+    @property
+    def column_scores(self) -> dict[str, float]:
+        """The mean cs0, cs1, cs2 and dcs, by column name."""
+        return self.scores._asdict()
 
     def _materialize(self) -> None:
         Result._materialize(self)
@@ -644,4 +803,4 @@ class DcsResult(Result):
 SiaResult = CorpusResult
 
 __all__ = ["BleuResult", "Confidence", "CorpusResult", "DCS_FIELDS", "DcsResult", "DcsScore",
-           "Result", "RougeResult", "Score", "SiaResult"]
+           "Result", "RougeResult", "Score", "Scores", "SiaResult"]

@@ -10,7 +10,13 @@ import numpy as np
 from mtalign._mtalign import ConfigError, RougeCore
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import COMPAT, ROUGE_MULTI_REF, TOKENIZERS, names, option
-from mtalign.metrics.results import RougeResult, Score, sentence_rouge_result
+from mtalign.metrics.results import (
+    RougeResult,
+    Score,
+    Scores,
+    rouge_columns,
+    sentence_rouge_result,
+)
 from mtalign.metrics.sia import positive_words
 
 # What each profile means when tokenize / multi_ref are not given, and its stemmer.
@@ -29,38 +35,6 @@ DEFAULT_MAX_WORDS = 50_000
 
 Text = Union[str, Sequence[str]]  # noqa: UP007 (a runtime alias)
 """A sentence: a str, or a pre-tokenized list of str tokens."""
-
-
-class RougeBatch(np.ndarray):
-    """What :meth:`Rouge.batch_score` returns: a structured array with one record per
-    hypothesis and one field per variant, each field 3 float64 (precision, recall, F).
-
-    A field read by name is a C-contiguous (n, 3) float64 array, and ``keys()``, ``values()``
-    and ``items()`` read the variants as a dict would.
-
-    >>> out = Rouge(["rouge1", "rougeL"]).batch_score(["a b", "c"], ["a c", "c"])
-    >>> out["rouge1"][:, 2].tolist(), out.keys()
-    ([0.5, 1.0], ('rouge1', 'rougeL'))
-    >>> out[1]["rougeL"].tolist()
-    [1.0, 1.0, 1.0]
-    """
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            return np.ascontiguousarray(np.ndarray.__getitem__(self, key))
-        return np.ndarray.__getitem__(self, key)
-
-    def keys(self) -> tuple[str, ...]:
-        """The variants, in the order configured."""
-        return self.dtype.names or ()
-
-    def values(self) -> list[np.ndarray]:
-        """The (n, 3) block of each variant."""
-        return [self[v] for v in self.keys()]
-
-    def items(self) -> list[tuple[str, np.ndarray]]:
-        """(variant, (n, 3) block) pairs."""
-        return [(v, self[v]) for v in self.keys()]
 
 
 def _stemmer(stem: bool, rouge: Any) -> str:
@@ -118,13 +92,14 @@ class Rouge(Metric[RougeResult]):
             nothing (a 1 MB pair takes them a few seconds at most). Never changes a score and
             is not in the signature.
 
-    ``batch_score`` returns a structured array with one field per variant, each an (n, 3)
-    block of precision, recall and F (``out["rougeL"][:, 2]`` is the F-measures);
+    ``batch_score`` returns (n, 3 · variants) :class:`~mtalign.Scores`: precision, recall
+    and F of each variant, columns ``<variant>_P``, ``<variant>_R``, ``<variant>_F``
+    (``out["rougeL_F"]`` is the F-measures);
     ``sentence_score`` and ``corpus_score`` return a :class:`~mtalign.RougeResult`
     (``result["rougeL"].fmeasure``; ``float(result)`` is the first variant's F).
 
     Example:
-        >>> Rouge("rouge1").batch_score(["a b", "c"], ["a c", ["c", "d"]])["rouge1"][:, 2]
+        >>> Rouge("rouge1").batch_score(["a b", "c"], ["a c", ["c", "d"]])["rouge1_F"]
         array([0.5, 1. ])
         >>> res = Rouge("rougeL", tokenize="whitespace").corpus_score(["a b", "c d"],
         ...                                                           ["a b", "c x"])
@@ -199,32 +174,24 @@ class Rouge(Metric[RougeResult]):
 
     # -- statistics: per variant, the sentence's P, R, F (the corpus is their mean) ----------
 
-    def _combine_single(self, rows: np.ndarray, k: int) -> np.ndarray | None:
-        """``multi_ref="max"`` without jackknife (eqs. 7-9): P and R are the maxima of the
-        single references' and F is computed from them, as the native code does."""
-        c = self._config
-        if c["multi_ref"] != "max" or c["jackknife"]:
-            return None
-        n, s = rows.shape[0], rows.shape[1]
-        prf = rows.reshape(n, s, len(c["variants"]), 3)[:, :, k, :]
-        p = np.maximum(prf[:, :, 0].max(axis=1), 0.0)
-        r = np.maximum(prf[:, :, 1].max(axis=1), 0.0)
-        b2 = c["beta"] * c["beta"]
-        with np.errstate(all="ignore"):
-            f = (1.0 + b2) * r * p / (r + b2 * p)
-        live = (p > 0.0) & (r > 0.0)
-        if not np.all(np.isfinite(f[live])):
-            return None  # β so large that F overflows: the native fallback formula applies
-        return np.where(live, f, 0.0)
-
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         n = rows.shape[0]
         return np.ascontiguousarray(rows.reshape(n, len(self._config["variants"]), 3)[:, k, 2])
 
-    def _batch(self, rows: np.ndarray) -> np.ndarray:
-        n, variants = rows.shape[0], self._config["variants"]
-        dtype = np.dtype([(v, np.float64, (3,)) for v in variants])
-        return rows.reshape(n, 3 * len(variants)).view(dtype).reshape(n).view(RougeBatch)
+    def score_columns(self) -> tuple[str, ...]:
+        """P, R and F of each variant: ``<variant>_P``, ``<variant>_R``, ``<variant>_F``.
+
+        >>> Rouge(["rougeL", "rouge2"]).score_columns()[:4]
+        ('rougeL_P', 'rougeL_R', 'rougeL_F', 'rouge2_P')
+        """
+        return rouge_columns(self._config["variants"])
+
+    def scalar_column(self, variant: str | None = None) -> str:
+        """The F-measure column of the variant (ranking reads F)."""
+        return f"{self._pick_scalar(variant)}_F"
+
+    def _sentences(self, rows: np.ndarray) -> Scores:
+        return Scores(rows, self.score_columns())
 
     def _sentence_result(self, row: Any, signature: Any) -> RougeResult:
         # A flat list from the native one-pair call is kept as it is (no array is made).
@@ -238,4 +205,4 @@ class Rouge(Metric[RougeResult]):
         return RougeResult(variants, rows, n_empty_hyps, n_empty_refs, signature)
 
 
-__all__ = ["DEFAULT_MAX_WORDS", "Rouge", "RougeBatch", "RougeResult", "Score", "Text"]
+__all__ = ["DEFAULT_MAX_WORDS", "Rouge", "RougeResult", "Score", "Text"]

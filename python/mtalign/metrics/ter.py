@@ -252,7 +252,12 @@ class Ter(Metric[CorpusResult]):
         ref_length = sum(len(w) for w in words[1:]) / len(ref_list)
         return TerExplanation(hyp_words, ref_words, k, steps, shifted, alignment,
                               ops.count("i"), ops.count("d"), ops.count("s"), edits,
-                              ref_length, _score(edits, ref_length))
+                              ref_length, self._row_score(edits, ref_length))
+
+    def _row_score(self, edits: float, ref_length: float) -> float:
+        """The TER of one statistics row (edits, average reference length), natively."""
+        row = np.array([[edits, ref_length]], dtype=np.float64)
+        return float(self._core.sentence_scores(row)[0])
 
     def _core_case_sensitive(self) -> bool:
         c = self._config
@@ -307,13 +312,6 @@ class Ter(Metric[CorpusResult]):
         return CorpusResult("TER", score, (self, rows),
                             {"num_edits": int(edits), "ref_length": ref_len}, n_empty_hyps,
                             n_empty_refs, signature, rows.shape[0])
-
-
-def _score(edits: float, ref_length: float) -> float:
-    """sacrebleu's sentence TER of (edits, average reference length)."""
-    if ref_length > 0:
-        return 100.0 * (edits / ref_length)
-    return 100.0 if edits > 0 else 0.0
 
 
 __all__ = ["EDIT_FIELDS", "Ter", "TerExplanation", "TerShift"]
