@@ -323,7 +323,8 @@ mod tests {
             .collect();
         let hyps: Vec<&str> = texts.iter().map(String::as_str).collect();
         let refs: Vec<&str> = texts.iter().rev().map(String::as_str).collect();
-        let all = sentence_lines(&cfg, &encoder, &hyps, &[refs.clone()], &format).unwrap();
+        let all =
+            sentence_lines(&cfg, &encoder, &hyps, std::slice::from_ref(&refs), &format).unwrap();
         assert_eq!(all.len(), 4);
         let alone: String = (0..hyps.len())
             .map(|i| {
