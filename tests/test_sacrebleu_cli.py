@@ -265,3 +265,19 @@ def test_lines_split_as_sacrebleu_reads_them(tmp_path, end, monkeypatch):
         expected = sacrebleu_run(args)
         assert expected[0] == 0 and expected[1]
         assert shim_run(args, monkeypatch=monkeypatch) == expected
+
+
+def test_sentence_bleu_starts_without_numpy(files):
+    """`mtalign sacrebleu -sl` (BLEU) is one native call from the files' bytes: neither
+    NumPy nor mtalign's metrics are imported (they are most of a start-up's time), and the
+    lines are sacrebleu's."""
+    args = _args("ref.A ref.C -i hyp.UEdin -sl", files)
+    script = ("import sys\nfrom mtalign.cli import main\n"
+              f"status = main(['sacrebleu', *{args!r}])\n"
+              "heavy = [m for m in ('numpy', 'mtalign.metrics', 'mtalign.meta') "
+              "if m in sys.modules]\n"
+              "print(status, heavy, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.stderr.strip() == "0 []"
+    assert proc.stdout.replace(SHIM_VERSION, "2.6.0") == sacrebleu_run(args)[1]
