@@ -87,18 +87,40 @@ def headline(result: Any) -> float:
     return float(score if score is not None else result)
 
 
+class Timing(float):
+    """The seconds of a timed call (a float: the median of its runs, or their minimum), with
+    every run's seconds in ``times`` and what the last run returned in ``result``."""
+
+    times: list[float]
+    result: Any
+
+
 def timed(fn: Callable[[], Any], repeat: int, *, best: bool = False,
-          collect: bool = False) -> float:
+          warm_up: bool = False) -> Timing:
     """Wall seconds of ``fn()`` over ``repeat`` runs: their median, or with ``best`` their
-    minimum; with ``collect``, a garbage collection before each run (outside the timing)."""
-    times = []
-    for _ in range(repeat):
-        if collect:
-            gc.collect()
-        t = time.perf_counter()
+    minimum. A garbage collection before each run and none during it (outside the timing);
+    with ``warm_up``, one untimed call first (thread pool, caches)."""
+    if warm_up:
         fn()
-        times.append(time.perf_counter() - t)
-    return min(times) if best else statistics.median(times)
+    times, result = [], None
+    for _ in range(repeat):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            result = fn()
+            times.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+    out = Timing(min(times) if best else statistics.median(times))
+    out.times, out.result = times, result
+    return out
+
+
+def print_targets(issue: str, verdicts: Sequence[str], when_none: str) -> None:
+    """The ``## Targets (issue)`` section of a report: one verdict a line, or ``when_none``."""
+    print(f"\n## Targets ({issue})")
+    print("\n".join(verdicts) if verdicts else when_none)
 
 
 def edit_words(words: list[str], rng: random.Random, vocab: Sequence[str], keep: int) -> None:

@@ -42,7 +42,6 @@ import argparse
 import json
 import sys
 import warnings
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +51,13 @@ SETS = {"wmt21_ende_news": "de", "wmt21_deen_news": "en"}
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
-from _common import headline, machine_info, read_lines, score_column  # noqa: E402
-from _common import timed as timed_runs  # noqa: E402
-
-timed = partial(timed_runs, collect=True)  # a garbage collection before each run
+from _common import (  # noqa: E402
+    headline,
+    machine_info,
+    read_lines,
+    score_column,
+    timed,  # noqa: E402
+)
 
 HEADLINE = "distinct"
 TARGET_BLEUS4 = 150.0  # issue 12: sentence BLEUS4 >= 150x sacrebleu (distinct pairs)

@@ -24,16 +24,14 @@ A script, not a test: it prints a table and exits 0.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import statistics
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import corpus as corpora
-from _common import machine_info, read_lines, score_column
+from _common import machine_info, read_lines, score_column, timed
 
 TYPES = ["rouge1", "rouge2", "rougeL"]
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,20 +48,6 @@ def repeated_corpus(data_dir: Path, n: int) -> tuple[list[str], list[str]]:
         refs += ref
     k = (n + len(hyps) - 1) // len(hyps)
     return (hyps * k)[:n], (refs * k)[:n]
-
-
-def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    fn_out = None
-    times = []
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            fn_out = fn()
-            times.append(time.perf_counter() - t0)
-    finally:
-        gc.enable()
-    return statistics.median(times), fn_out
 
 
 def main() -> None:
@@ -94,7 +78,8 @@ def main() -> None:
     def record(tool: str, mode: str, stem: bool, n: int, fn: Callable[[], Any],
                mean_f: Callable[[Any], float], extrapolated: bool = False) -> None:
         fn()  # warm-up (and first-call costs such as loading the exception list)
-        t, out = median_time(fn, args.repeat)
+        t = timed(fn, args.repeat)
+        out = t.result
         rows.append({"tool": tool, "mode": mode, "stem": stem, "pairs": n, "seconds": t,
                      "pairs_per_s": n / t, "mean_rougeL_F": mean_f(out),
                      "extrapolated": extrapolated})

@@ -31,11 +31,8 @@ It is a script, not a test: it prints tables and exits 0 whatever the figures ar
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -47,7 +44,7 @@ TARGET_SECONDS = 1.0  # the whole 58k-pair run with threads=None on 2 cores
 TARGET_RATIO = 1000.0  # mtalign (threads=None) pairs/s over the twin's
 
 sys.path.insert(0, str(REPO_ROOT / "tests"))
-from _common import machine_info, read_lines  # noqa: E402
+from _common import machine_info, read_lines, timed  # noqa: E402
 from twins import dcs as dcs_twin  # noqa: E402  (the pure-Python twins live with the tests)
 
 # ------------------------------------------------------------------------------------- data
@@ -68,21 +65,6 @@ def load_corpus(data_dir: Path) -> tuple[dict[str, list[str]], list[str], list[s
 
 
 # ----------------------------------------------------------------------------------- timing
-
-
-def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, list[float], Any]:
-    """Median wall time of ``repeat`` calls with the garbage collector off; the last result."""
-    times, out = [], None
-    for _ in range(repeat):
-        gc.collect()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            out = fn()
-            times.append(time.perf_counter() - t0)
-        finally:
-            gc.enable()
-    return statistics.median(times), times, out
 
 
 # ------------------------------------------------------------------------------------- main
@@ -136,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def add(tool: str, mode: str, threads: str, pairs: int, fn: Callable[[], Any],
             extrapolated: bool = False) -> None:
-        med, times, out = median_time(fn, args.repeat)
+        med = timed(fn, args.repeat)
+        times, out = med.times, med.result
         mean_dcs = float(np.asarray(out)[:, 3].mean())
         rows.append({"tool": tool, "mode": mode, "threads": threads, "pairs": pairs,
                      "seconds": med, "runs": times, "pairs_per_s": pairs / med,

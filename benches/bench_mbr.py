@@ -50,7 +50,7 @@ sys.path.insert(0, str(REPO_ROOT / "benches"))
 DATA = REPO_ROOT / "tests" / "data" / "orange_wmt21_ende"
 
 import mtalign  # noqa: E402
-from _common import edit_words, machine_info  # noqa: E402
+from _common import edit_words, machine_info, print_targets  # noqa: E402
 from _common import timed as timed_runs  # noqa: E402
 
 timed = partial(timed_runs, best=True)  # the best of the runs
@@ -191,8 +191,7 @@ def main() -> None:
             if tn > 1.1 * t1:
                 verdicts.append(f"{name} N={n}: threads=None {tn * 1e3:.2f} ms slower than "
                                 f"threads=1 {t1 * 1e3:.2f} ms: NOT MET")
-    print("\n## Targets (issue 17)")
-    print("\n".join(verdicts) if verdicts else "(no target size in --sizes)")
+    print_targets("issue 17", verdicts, "(no target size in --sizes)")
 
 
 if __name__ == "__main__":

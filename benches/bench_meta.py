@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import mtalign
@@ -25,14 +27,10 @@ from mtalign import meta
 
 ROOT = Path(__file__).resolve().parents[1]
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import timed  # noqa: E402
 
-def best_of(fn, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+best_timed = partial(timed, best=True)  # the best of the runs
 
 
 def main() -> None:
@@ -63,22 +61,23 @@ def main() -> None:
                   for s in systems])
     b = np.array([mtalign.Bleu(smooth="exp", effective_order=True)
                   .batch_score([hyps[s][i - 1] for i in lines], refs) for s in systems])
-    t = best_of(lambda: meta.perm_test(a, b, human, method="acc_eq", group_by="item", k=1000))
+    t = best_timed(lambda: meta.perm_test(a, b, human, method="acc_eq", group_by="item",
+                                          k=1000), 3)
     print(f"PERM-BOTH k=1000 acc_eq by item, {human.shape[0]}x{human.shape[1]}: "
           f"{t * 1000:.0f} ms per metric pair")
-    t = best_of(lambda: meta.pairs_test(a, b, human, k=1000))
+    t = best_timed(lambda: meta.pairs_test(a, b, human, k=1000), 3)
     print(f"pairs test k=1000 acc_eq (calibrated) by item: {t * 1000:.0f} ms per pair")
     baseline = "Online-W"
     others = {k: v for k, v in hyps.items() if k != baseline}
     bleu = mtalign.Bleu(smooth="exp")
-    t_stats = best_of(lambda: [bleu.statistics(h, ref) for h in [hyps[baseline],
-                                                                  *others.values()]], 1)
+    t_stats = best_timed(lambda: [bleu.statistics(h, ref) for h in [hyps[baseline],
+                                                                   *others.values()]], 1)
     print(f"BLEU statistics of {len(hyps)} systems x {len(ref)} segments: {t_stats:.2f} s")
     for rng in ("mtalign", "sacrebleu"):
-        tb = best_of(lambda rng=rng: mtalign.paired_test(bleu, hyps[baseline], others, ref,
-                                                         kind="bs", rng=rng), 2)
-        ta = best_of(lambda rng=rng: mtalign.paired_test(bleu, hyps[baseline], others, ref,
-                                                         kind="ar", rng=rng), 2)
+        tb = best_timed(lambda rng=rng: mtalign.paired_test(bleu, hyps[baseline], others, ref,
+                                                          kind="bs", rng=rng), 2)
+        ta = best_timed(lambda rng=rng: mtalign.paired_test(bleu, hyps[baseline], others, ref,
+                                                          kind="ar", rng=rng), 2)
         print(f"paired_test rng={rng}: bs {tb:.2f} s, ar {ta:.2f} s "
               f"(each including its statistics)")
 
@@ -98,7 +97,7 @@ def main() -> None:
     ours: dict[str, float] = {}
     for rng in ("mtalign", "sacrebleu"):
         cpu = time.process_time()
-        wall = best_of(lambda rng=rng: bs_and_ar(rng), repeat)
+        wall = best_timed(lambda rng=rng: bs_and_ar(rng), repeat)
         cpu = (time.process_time() - cpu) / repeat
         ours[rng] = wall
         met = "MET" if wall <= 0.5 else "NOT MET"

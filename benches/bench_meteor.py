@@ -32,16 +32,15 @@ import shutil
 import sys
 import tempfile
 import warnings
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
-from _common import machine_info  # noqa: E402
-from _common import timed as timed_runs  # noqa: E402
-
-timed = partial(timed_runs, collect=True)  # a garbage collection before each run
+from _common import (
+    machine_info,  # noqa: E402
+    timed,  # noqa: E402
+)
 
 TARGET = 100.0
 WN_FILES = [f"{k}.{p}" for k in ("data", "index") for p in ("noun", "verb", "adj", "adv")] + [

@@ -24,13 +24,9 @@ It is a script, not a test: it prints tables and exits 0 whatever the figures ar
 from __future__ import annotations
 
 import argparse
-import gc
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = next((d / "shared" / "data" for d in (REPO_ROOT.parent, REPO_ROOT.parent.parent)
@@ -40,23 +36,9 @@ TARGET_SECONDS = 1.0
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 import mtalign  # noqa: E402
-from _common import machine_info  # noqa: E402
+from _common import machine_info, timed  # noqa: E402
 from mtalign.io import read_lines, read_nbest, read_references, read_systems  # noqa: E402
 from twins import orange as orange_twin  # noqa: E402  (the twins live with the tests)
-
-
-def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    fn()  # warm-up (thread pool, caches)
-    times, out = [], None
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            out = fn()
-            times.append(time.perf_counter() - t0)
-    finally:
-        gc.enable()
-    return statistics.median(times), out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,9 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     for variant in ("rougeL", "rougeS4", "rougeW-1.2", "rougeSU4"):
         metric = mtalign.Rouge(variant)
         for threads in (None, 1):
-            secs, res = median_time(
+            secs = timed(
                 lambda m=metric, t=threads: mtalign.orange(m, cands, refs, threads=t),
-                args.repeat)
+                args.repeat, warm_up=True)
+            res = secs.result
             ok = "met" if secs < TARGET_SECONDS else "MISSED"
             tag = "all" if threads is None else str(threads)
             print(f"{variant:<11} {tag:>7} {secs:8.3f} {100 * res.orange:7.2f}%  "
@@ -93,10 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     # Where the time goes for rougeL: scoring alone, and ranking + bootstrap alone.
     metric = mtalign.Rouge("rougeL")
     res = mtalign.orange(metric, cands, refs, n_bootstrap=0)
-    boot, _ = median_time(lambda: mtalign.orange_from_scores(
-        res.candidate_scores, res.reference_scores), args.repeat)
-    score_only, _ = median_time(lambda: mtalign.orange(metric, cands, refs, n_bootstrap=0),
-                                args.repeat)
+    boot = timed(lambda: mtalign.orange_from_scores(
+        res.candidate_scores, res.reference_scores), args.repeat, warm_up=True)
+    score_only = timed(lambda: mtalign.orange(metric, cands, refs, n_bootstrap=0),
+                       args.repeat, warm_up=True)
     print(f"rougeL breakdown: scoring + ranking {score_only:.3f} s; ranking + 1000-resample "
           f"bootstrap from scores {boot:.3f} s")
     step = max(1, n // args.twin_sentences)
@@ -144,13 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     for variant in ("rougeL", "rougeS4", "rougeW-1.2"):
         metric = mtalign.Rouge(variant)
         for threads in (None, 1):
-            secs, _ = median_time(lambda m=metric, t=threads: mtalign.rerank(
-                m, nbest, mrefs, threads=t), args.repeat)
+            secs = timed(lambda m=metric, t=threads: mtalign.rerank(
+                m, nbest, mrefs, threads=t), args.repeat, warm_up=True)
             tag = "all" if threads is None else str(threads)
             print(f"{variant:<11} {'oracle rerank':<22} {tag:>7} {secs:8.4f} "
                   f"{n_hyps / secs:12,.0f}")
         pairs = sum(len(h) ** 2 for h in hyps)
-        secs, _ = median_time(lambda m=metric: [m.pairwise(h, h) for h in hyps], args.repeat)
+        secs = timed(lambda m=metric: [m.pairwise(h, h) for h in hyps], args.repeat, warm_up=True)
         print(f"{variant:<11} {'pairwise (MBR), pairs':<22} {'all':>7} {secs:8.4f} "
               f"{pairs / secs:12,.0f}")
     return 0

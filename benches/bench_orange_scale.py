@@ -60,7 +60,7 @@ sys.path.insert(0, str(REPO_ROOT / "benches"))
 DATA = REPO_ROOT / "tests" / "data" / "orange_wmt21_ende"
 
 import mtalign  # noqa: E402
-from _common import edit_words, machine_info  # noqa: E402
+from _common import edit_words, machine_info, print_targets  # noqa: E402
 from mtalign import registry  # noqa: E402
 
 orange_module = importlib.import_module("mtalign.ranking.orange")  # the module, not orange()
@@ -193,8 +193,7 @@ def main() -> None:
             if table == 7:
                 verdicts.append(f"Table 7 peak memory {peak:.2f} GiB (target ≤ 6 GiB) "
                                 f"{'MET' if peak <= 6 else 'NOT MET'}")
-    print("\n## Targets (issue 17)")
-    print("\n".join(verdicts) if verdicts else "(targets apply at --scale 1 only)")
+    print_targets("issue 17", verdicts, "(targets apply at --scale 1 only)")
 
 
 if __name__ == "__main__":

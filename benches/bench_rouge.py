@@ -36,14 +36,12 @@ Usage (from the repository root)::
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import re
 import statistics
 import subprocess
 import sys
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -51,7 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
-from _common import machine_info, score_column  # noqa: E402
+from _common import machine_info, score_column, timed  # noqa: E402
 
 DEFAULT_DATA_DIR = corpora.DEFAULT_DATA_DIR
 HEADLINE = "distinct"  # the corpus of the headline rows and the targets
@@ -103,22 +101,6 @@ subset_indices = corpora.subset_indices
 # Timing
 
 
-def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Median wall time of ``repeat`` calls (garbage collector off while timing)."""
-    times = []
-    result = None
-    for _ in range(repeat):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            result = fn()
-            times.append(time.perf_counter() - start)
-        finally:
-            gc.enable()
-    return statistics.median(times), result
-
-
 def measure(
     group: str,
     tool: str,
@@ -145,7 +127,8 @@ def measure(
     }
     try:
         make_run(min(n, 500))()  # warm-up: imports, caches, thread pool start
-        seconds, result = median_time(make_run(n), repeat)
+        seconds = timed(make_run(n), repeat)
+        result = seconds.result
         row["seconds"] = seconds
         row["pairs_per_s"] = n / seconds if seconds > 0 else float("inf")
     except Exception as exc:  # noqa: BLE001 - report and go on with the other measurements

@@ -24,13 +24,8 @@ It is a script, not a test: it prints a table and exits 0 whatever the figures a
 from __future__ import annotations
 
 import argparse
-import gc
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
@@ -38,17 +33,7 @@ TARGET_EXACT_SECONDS = 2.0
 TARGET_IBM1_SECONDS = 30.0
 
 sys.path.insert(0, str(REPO_ROOT / "benches"))
-from _common import machine_info, read_lines  # noqa: E402
-
-
-def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
+from _common import machine_info, read_lines, timed  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,38 +62,41 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: list[tuple[str, str, float, str]] = []
     sia = mtalign.Sia()
-    t_exact, exact_scores = median_time(lambda: sia.batch_score(hyps, refs), args.repeat)
+    t_exact = timed(lambda: sia.batch_score(hyps, refs), args.repeat)
+    exact_scores = t_exact.result
     rows.append(("exact SIA, all 19 systems", "None", t_exact, f"{2 * len(hyps) / t_exact:,.0f}"))
-    t_exact1, _ = median_time(lambda: sia.batch_score(hyps, refs, threads=1), args.repeat)
+    t_exact1 = timed(lambda: sia.batch_score(hyps, refs, threads=1), args.repeat)
     rows.append(("exact SIA, all 19 systems", "1", t_exact1, f"{2 * len(hyps) / t_exact1:,.0f}"))
 
     src = read_lines(tanaka / "train.ja")
     tgt = read_lines(tanaka / "train.en")
-    t_train, table = median_time(
+    t_train = timed(
         lambda: mtalign.TranslationTable.train(src, tgt, iterations=5), 1)
+    table = t_train.result
     rows.append(("IBM-1 train, 50k pairs, 5 it.", "None", t_train, f"{len(src) / t_train:,.0f}"))
-    t_sim, sim = median_time(lambda: mtalign.WordSimilarity.from_translation_table(table), 1)
+    t_sim = timed(lambda: mtalign.WordSimilarity.from_translation_table(table), 1)
+    sim = t_sim.result
     rows.append(("similarity table (eq. 3)", "None", t_sim, f"{len(sim):,} words"))
     sto = mtalign.Sia(similarity=sim)
-    t_sto, sto_scores = median_time(lambda: sto.batch_score(hyps, refs), args.repeat)
+    t_sto = timed(lambda: sto.batch_score(hyps, refs), args.repeat)
+    sto_scores = t_sto.result
     rows.append(("stochastic SIA, all 19 systems", "None", t_sto,
                  f"{2 * len(hyps) / t_sto:,.0f}"))
 
     step = len(hyps) // 1000
     sub_h = hyps[::step][:1000]
     sub_r = refs[::step][:1000]
-    t_fast, fast = median_time(lambda: sia._core.score_texts(sub_h, sub_r, None, False)[0],
-                               args.repeat)
-    t_naive, naive = median_time(lambda: sia._core.score_texts(sub_h, sub_r, None, True)[0], 1)
-    assert np.array_equal(fast, naive), "fast and naive kernels disagree"
-    rows.append(("fast kernel, 1k subset", "None", t_fast, f"{2000 / t_fast:,.0f}"))
-    rows.append(("naive DP (paper), 1k subset", "None", t_naive, f"{2000 / t_naive:,.0f}"))
-    t_sfast, sfast = median_time(lambda: sto._core.score_texts(sub_h, sub_r, None, False)[0],
-                                 args.repeat)
-    t_snaive, snaive = median_time(lambda: sto._core.score_texts(sub_h, sub_r, None, True)[0], 1)
-    assert np.array_equal(sfast, snaive), "fast and naive kernels disagree (stochastic)"
-    rows.append(("fast kernel, 1k subset, stoch.", "None", t_sfast, f"{2000 / t_sfast:,.0f}"))
-    rows.append(("naive DP, 1k subset, stoch.", "None", t_snaive, f"{2000 / t_snaive:,.0f}"))
+    speed_up = []  # naive over fast: exact, stochastic
+    for metric, fast_row, naive_row in (
+            (sia, "fast kernel, 1k subset", "naive DP (paper), 1k subset"),
+            (sto, "fast kernel, 1k subset, stoch.", "naive DP, 1k subset, stoch.")):
+        fast = timed(lambda m=metric: m._core.score_texts(sub_h, sub_r, None, False)[0],
+                     args.repeat)
+        naive = timed(lambda m=metric: m._core.score_texts(sub_h, sub_r, None, True)[0], 1)
+        assert np.array_equal(fast.result, naive.result), f"{fast_row} and {naive_row} disagree"
+        rows.append((fast_row, "None", fast, f"{2000 / fast:,.0f}"))
+        rows.append((naive_row, "None", naive, f"{2000 / naive:,.0f}"))
+        speed_up.append(naive / fast)
 
     print(f"median of {args.repeat} runs (training and naive DP: 1 run)")
     header = f"{'what':<32} {'threads':>7} {'seconds':>9} {'pairs/s (or size)':>18}"
@@ -117,8 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     for what, threads, secs, rate in rows:
         print(f"{what:<32} {threads:>7} {secs:9.3f} {rate:>18}")
     print()
-    print(f"fast / naive speed-up on the 1k subset: exact {t_naive / t_fast:,.1f}x, "
-          f"stochastic {t_snaive / t_sfast:,.1f}x (identical scores)")
+    print(f"fast / naive speed-up on the 1k subset: exact {speed_up[0]:,.1f}x, "
+          f"stochastic {speed_up[1]:,.1f}x (identical scores)")
     print(f"threads=None over threads=1 (exact): {t_exact1 / t_exact:.2f}x")
     print(f"mean SIA: exact {exact_scores.mean():.4f}, stochastic {sto_scores.mean():.4f}; "
           f"p(school|学校) = {table.prob('school', '学校'):.3f}")

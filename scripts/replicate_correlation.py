@@ -107,38 +107,48 @@ def score_matrix(ds: Dataset, data: Path, name: str, opts: registry.MetricOption
     return flat.reshape(len(ds.systems), -1)
 
 
+def system_scores(ds: Dataset, data: Path, name: str, opts: registry.MetricOptions
+                  ) -> meta.SystemScores:
+    """Each system's corpus score (WMT's system level, as `mtalign correlate --corr-level
+    system` forms it), error rates negated (higher = better)."""
+    metric, variant = registry.make_metric(name, opts)
+    outputs = {s: _read(data / ds.folder / "hyp" / f"{s}.{ds.ext}") for s in ds.systems}
+    scores = meta.system_scores(metric, outputs, ds.refs, variant=variant)
+    return scores if getattr(metric, "higher_is_better", True) else -scores
+
+
 def fmt(c: meta.Correlation) -> str:
     if math.isnan(c.value):
         return "n/a"
     return f"{c.value:.3f} [{c.ci[0]:.2f}, {c.ci[1]:.2f}]"
 
 
-def best_marks(scores: dict[str, np.ndarray], human: np.ndarray, method: str, level: str,
-               n_boot: int, values: dict[str, float]) -> dict[str, str]:
+def best_marks(corr: dict[str, meta.Correlation]) -> dict[str, str]:
     """'**' for the best, '*' for metrics not significantly worse (paired bootstrap p > 0.05,
-    the seeds' "statistically equivalent to the best")."""
-    ok = {k: v for k, v in values.items() if not math.isnan(v)}
+    the seeds' "statistically equivalent to the best"). Every correlation was resampled with
+    the same seed, so their replicates share the segment draws; p is the share of draws where
+    the best does not exceed the other, as `meta.bootstrap_test` computes it."""
+    ok = {k: c for k, c in corr.items() if not math.isnan(c.value)}
     if not ok:
         return {}
-    best = max(ok, key=lambda k: ok[k])
+    best = max(ok, key=lambda k: ok[k].value)
     marks = {best: "**"}
-    for k in ok:
-        if k == best:
-            continue
-        r = meta.bootstrap_test(scores[best], scores[k], human, method=method, level=level,
-                                n_bootstrap=n_boot)
-        if r.p_value > 0.05:
+    for k, c in ok.items():
+        d = ok[best].replicates - c.replicates
+        d = d[np.isfinite(d)]
+        if k != best and d.size and float(np.mean(d <= 1e-12)) > 0.05:
             marks[k] = "*"
     return marks
 
 
-def system_table(ds: Dataset, mats: dict[str, dict[str, np.ndarray]], n_boot: int
+def system_table(ds: Dataset, mats: dict[str, dict[str, meta.SystemScores]], n_boot: int
                  ) -> list[str]:
     human = ds.seg_human if ds.seg_human is not None else ds.sys_human
     assert human is not None
     out = [f"### {ds.name}: {len(ds.systems)} systems, system level",
-           "", "Pearson / Spearman with 95% bootstrap CI (resampling segments; systems when "
-           "only system-level judgments exist). `**` best, `*` not significantly worse than "
+           "", "Pearson / Spearman with 95% bootstrap CI (resampling segments, each resample's "
+           "corpus scores computed from its statistics; systems when only system-level "
+           "judgments exist). `**` best, `*` not significantly worse than "
            "the best (paired bootstrap, p > 0.05).", ""]
     sets = list(mats)
     out.append("| metric | " + " | ".join(f"{s} Pearson | {s} Spearman" for s in sets) + " |")
@@ -146,22 +156,15 @@ def system_table(ds: Dataset, mats: dict[str, dict[str, np.ndarray]], n_boot: in
     cells: dict[str, list[str]] = {}
     for s in sets:
         for method in ("pearson", "spearman"):
-            sc = {}
-            vals = {}
-            corr = {}
-            for m, mat in mats[s].items():
-                x = mat if ds.seg_human is not None else np.nanmean(mat, axis=1)
-                sc[m] = x
-                c = meta.correlate(x, human, method=method, level="system",
-                                   n_bootstrap=n_boot)
-                vals[m], corr[m] = c.value, c
-            marks = best_marks(sc, human, method, "system", n_boot, vals)
+            corr = {m: meta.correlate(scores, human, method=method, level="system",
+                                      n_bootstrap=n_boot) for m, scores in mats[s].items()}
+            marks = best_marks(corr)
             if s == "Case" and method == "pearson":
                 best = next(k for k, v in marks.items() if v == "**")
                 FINDINGS.append(
                     f"- {ds.name}, system-level Pearson ({len(ds.systems)} systems): best "
-                    f"{best} ({vals[best]:.3f}); {len(marks) - 1} of {len(vals) - 1} other "
-                    f"metrics are not significantly worse (paired bootstrap p > 0.05).")
+                    f"{best} ({corr[best].value:.3f}); {len(marks) - 1} of {len(corr) - 1} "
+                    "other metrics are not significantly worse (paired bootstrap p > 0.05).")
             for m in CASE_METRICS:
                 if m in corr:
                     cells.setdefault(m, []).append(f"{marks.get(m, '')}{fmt(corr[m])}"
@@ -248,8 +251,9 @@ def orange_section(data: Path, mats: dict[str, np.ndarray], ds: Dataset, n_boot:
         + (" (the interval includes 0: no evidence that the rankings agree)."
            if lo <= 0 <= hi else "."))
     out = ["## Does ORANGE rank the metrics as the humans do?", "",
-           "ORANGE (Lin & Och 2004): the average rank of the references among the 20 en-de "
-           "system outputs (references A, C and D; lower is better), against each metric's "
+           "ORANGE (Lin & Och 2004): the references' average rank among the 20 en-de system "
+           "outputs over N + 1 = 21, on 0-1 (references A, C and D; lower is better), against "
+           "each metric's "
            "segment-level Pearson correlation with MQM (8 systems, reference A). Kendall's "
            "tau-b between the two rankings of the metrics, with a 95% interval from "
            "resampling the MQM segments (ORANGE held fixed):", "",
@@ -292,26 +296,31 @@ def main(argv: Sequence[str] | None = None) -> int:
              f"Generated by `scripts/replicate_correlation.py` (mtalign {mtalign.__version__},"
              f" {args.n_bootstrap} bootstrap resamples, seed 12345). Human judgments: MQM "
              "(Freitag et al. 2021) and WMT21 DA, from the project's shared data (see each "
-             "folder's SOURCE.md). System scores are the mean of each metric's sentence "
-             "scores over the judged segments; error rates (WER, PER) are negated so that "
-             "higher is better everywhere.", ""]
+             "folder's SOURCE.md). A system's metric score is the metric's corpus score of "
+             "its whole output (WMT's system level, as `mtalign correlate --corr-level "
+             "system` computes it: corpus BLEU from summed statistics, not the mean of "
+             "sentence BLEU), its human score the mean of its judged segments; error rates "
+             "(WER, PER) are negated so that higher is better everywhere. bleu1, bleu4 and "
+             "bleu12 are sacrebleu's BLEU up to 1-, 4- and 12-grams (exponential smoothing "
+             "for sentence scores); bleus4 is Lin & Och's BLEUS-4 (add-one smoothing).", ""]
     seg_part: list[str] = []
     sys_part: list[str] = []
     orange_part: list[str] = []
     for ds in sets:
         kinds = ["Case", "NoCase", "Stem"] if ds.english else ["Case", "NoCase"]
-        mats: dict[str, dict[str, np.ndarray]] = {}
+        corpus: dict[str, dict[str, meta.SystemScores]] = {}
         for kind in kinds:
             names = CASE_METRICS if kind == "Case" else VARIANT_METRICS
-            mats[kind] = {m: score_matrix(ds, args.data, m, options(kind)) for m in names}
+            corpus[kind] = {m: system_scores(ds, args.data, m, options(kind)) for m in names}
         print(f"{ds.name}: scored in {time.time() - t0:.0f}s", file=sys.stderr)
-        sys_part += system_table(ds, mats, args.n_bootstrap)
+        sys_part += system_table(ds, corpus, args.n_bootstrap)
         if ds.seg_human is not None:
-            seg_part += segment_table(ds, mats["Case"], args.n_bootstrap)
-        if ds.folder == "wmt21_ende_news":
-            img = args.out.parent / "img"
-            img.mkdir(parents=True, exist_ok=True)
-            orange_part = orange_section(args.data, mats["Case"], ds, args.n_bootstrap, img)
+            mats = {m: score_matrix(ds, args.data, m, options("Case")) for m in CASE_METRICS}
+            seg_part += segment_table(ds, mats, args.n_bootstrap)
+            if ds.folder == "wmt21_ende_news":
+                img = args.out.parent / "img"
+                img.mkdir(parents=True, exist_ok=True)
+                orange_part = orange_section(args.data, mats, ds, args.n_bootstrap, img)
     lines += ["## System level (the shape of Lin & Och 2004, Table 1)", ""] + sys_part
     lines += ["## Segment level (the shape of Liu & Gildea 2006, Table 2) and the WMT24 view",
               "", "Pearson and Spearman over all judged (system, segment) pairs; Kendall's "

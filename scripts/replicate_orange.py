@@ -94,7 +94,7 @@ def orange_table(cands: list[list[str]], refs: list[list[str]], n_bootstrap: int
         res.label = label
         results[label] = res
         rows.append({"label": label, "res": res, "seconds": seconds})
-        print(f"  {label:<12} ORANGE {100 * res.orange:6.2f}%  {seconds:6.2f}s", file=sys.stderr)
+        print(f"  {label:<12} ORANGE {res.orange:.4f}  {seconds:6.2f}s", file=sys.stderr)
     best = min(rows, key=lambda r: r["res"].orange)
     ratios_best = best["res"].ranks / (best["res"].list_sizes + 1)
     for r in rows:
@@ -111,8 +111,8 @@ def format_orange_rows(rows: list[dict[str, Any]]) -> list[str]:
         res = r["res"]
         mark = "**best**" if r["best"] else ("worse" if r["worse"] else "≈")
         label = f"**{r['label']}**" if r["best"] else r["label"]
-        out.append(f"| {label} | {100 * res.orange:.2f}% | {100 * res.ci[0]:.2f}–"
-                   f"{100 * res.ci[1]:.2f}% | {res.avg_rank:.2f} | {res.rank_ci[0]:.2f} | "
+        out.append(f"| {label} | {res.orange:.4f} | {res.ci[0]:.4f}–{res.ci[1]:.4f} | "
+                   f"{res.avg_rank:.2f} | {res.rank_ci[0]:.2f} | "
                    f"{res.rank_ci[1]:.2f} | {mark} | {r['seconds']:.2f} |")
     return out
 
@@ -123,7 +123,7 @@ def rerank_section(data: Path) -> tuple[list[str], float]:
     nbest = read_nbest(folder / "nbest.txt", n_sentences=len(refs))
     n_hyps = sum(len(x) for x in nbest)
     measures = {m: registry.make_metric(m, RERANK_OPTIONS) for m in RERANK_MEASURES}
-    corpus_bleu = mtalign.Bleu(smooth="exp", lowercase=True)  # sacrebleu's corpus BLEU
+    corpus_bleu = mtalign.Bleu(lowercase=True)  # sacrebleu's BLEU
 
     def measure(outputs: list[str]) -> list[float]:
         return [corpus_bleu.corpus_score(outputs, refs).score] + [
@@ -173,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
           "ORANGE = mean over sentences of rank / (N + 1), where rank is the position of the "
           "average reference score among the N candidates (1 + better + ½ ties), each "
           "reference scored against the other references and each candidate averaged over "
-          "the same leave-one-out reference sets. Lower is better; 1/(N+1) would mean the "
-          "references always come first, 50% is a metric that cannot tell them apart. "
+          "the same leave-one-out reference sets, on 0-1 (as `mtalign orange` prints it; the "
+          "paper gives percentages). Lower is better; 1/(N+1) would mean the references "
+          "always come first, 0.5 is a metric that cannot tell them apart. "
           "'95% CI' is the bootstrap interval of ORANGE, '95%-CI-L/U' that of the average rank "
           "(the paper's columns). 'vs best': *worse* = significantly worse than the best row "
           "(paired bootstrap over sentences, 95%), ≈ = not significantly different.", "",

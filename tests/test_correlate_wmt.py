@@ -15,6 +15,7 @@ import json
 import pickle
 from pathlib import Path
 
+import mtalign
 import numpy as np
 import pytest
 from mtalign import meta
@@ -212,3 +213,16 @@ def test_system_level_human_file(capsys, tmp_path, sample) -> None:
     assert res["metrics"]["bleu"]["value"] == pytest.approx(
         stats.pearsonr(bleu, sample["mqm"]).statistic, abs=1e-12)
     assert "|sys:corpus|resample:systems|" in res["signature"]
+
+
+def test_a_resample_is_scored_as_a_corpus_like_the_system_score() -> None:
+    """Every segment once is the corpus itself: its resampled BLEU is sacrebleu's corpus BLEU,
+    also where an n-gram order has no hypothesis n-grams (sentence-level effective order
+    would score these systems 100 and 61.2; sacrebleu's corpus_bleu scores them 0)."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    refs = ["a b", "c d"]
+    outputs = {"x": ["a b", "c d"], "y": ["a b", "c e"]}
+    ss = meta.system_scores(mtalign.Bleu(), outputs, refs)
+    expected = [sacrebleu.corpus_bleu(h, [refs]).score for h in outputs.values()]
+    assert ss.scores.tolist() == expected
+    assert ss.resampled(np.ones((2, 2))).tolist() == [expected, expected]

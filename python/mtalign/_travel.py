@@ -4,8 +4,10 @@ reranking, MBR, meta-evaluation).
 
 * :func:`plain`: NumPy arrays and scalars, tuples and NamedTuples made plain Python for
   ``json.dumps``. NaN policy: an undefined number stays ``float('nan')``, which
-  ``json.dumps`` writes as ``NaN`` (its default ``allow_nan=True``, as mtalign's own JSON
-  output) and ``json.loads`` reads back; ``None`` (``null``) means "not computed".
+  ``json.dumps`` writes as ``NaN`` (its default ``allow_nan=True``) and ``json.loads`` reads
+  back; ``None`` (``null``) means "not computed", as a bootstrap interval without resamples
+  (:func:`plain_interval`). The command line's ``-f json`` is strict JSON: every number that
+  is not finite is ``null`` there.
 * :func:`same`: equality as results compare: NaN equals NaN, arrays by shape, values and
   column names (:class:`~mtalign.Scores`).
 * :class:`Travels`: pickling, copying and ``==`` for a class with ``__slots__`` whose lazy
@@ -45,6 +47,16 @@ def plain(value: Any) -> Any:
     if isinstance(value, int) and type(value) not in (int, bool):
         return int(value)
     return value
+
+
+def plain_interval(ci: tuple[float, float]) -> list[float] | None:
+    """A confidence interval for ``json.dumps``: ``None`` where it was not computed (no
+    bootstrap) or is undefined (a NaN bound).
+
+    >>> plain_interval((np.float64(0.25), 0.5)), plain_interval((float("nan"), float("nan")))
+    ([0.25, 0.5], None)
+    """
+    return None if any(math.isnan(x) for x in ci) else [float(x) for x in ci]
 
 
 def same(a: Any, b: Any) -> bool:
@@ -159,5 +171,5 @@ def dataclass_dict(self: Any) -> dict[str, Any]:
     return plain({f.name: getattr(self, f.name) for f in dataclasses.fields(self)})  # type: ignore[no-any-return]
 
 
-__all__ = ["Travels", "dataclass_dict", "dataclass_eq", "dataclass_hash", "plain", "same",
-           "slot_names"]
+__all__ = ["Travels", "dataclass_dict", "dataclass_eq", "dataclass_hash", "plain",
+           "plain_interval", "same", "slot_names"]

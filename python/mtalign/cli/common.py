@@ -1,10 +1,12 @@
 """What every ``mtalign`` command shares: the parser that reports a bad argument in one line,
-the checked number types of its options, the ``-q/--quiet`` and ``--progress`` options, and
-the errors reported without a traceback."""
+the checked number types of its options, the ``-q/--quiet`` and ``--progress`` options, the
+errors reported without a traceback, and the line of strict JSON each ``-f json`` writes."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -45,6 +47,29 @@ class Parser(argparse.ArgumentParser):
         print(f"mtalign: error: {message} (see {self.prog} --help)",
               file=sys.stderr)
         raise SystemExit(2)
+
+
+def json_line(obj: Any) -> str:
+    """``obj`` as one line of strict JSON, as every ``-f json`` output writes it: a number
+    that is not finite (NaN: undefined, or not computed such as an interval with
+    ``--n-bootstrap 0``) is ``null``, since JSON has no NaN; text is written as it is.
+
+    >>> print(json_line({"metric": "bleu", "ci": (float("nan"), float("nan")), "n": 3,
+    ...                  "system": "Ünï"}))
+    {"metric": "bleu", "ci": [null, null], "n": 3, "system": "Ünï"}
+    """
+    return json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every float that is not finite (NaN, ±inf) made ``None``."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _number(kind: Callable[[str], Any], text: str, what: str) -> Any:

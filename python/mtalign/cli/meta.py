@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -27,15 +26,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign import registry
+from mtalign import registry, tables
 from mtalign._mtalign import InputError, __version__
-from mtalign.cli import tables
 from mtalign.cli.common import (
     add_progress_options,
     bootstrap,
     count,
     finite_float,
     fraction,
+    json_line,
     load_references,
     load_systems,
     positive_int,
@@ -304,8 +303,8 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     if args.format == "json":  # JSON Lines: one object per metric, whatever their number
         for m, r in results.items():
             r.setdefault("rank", None)
-            print(json.dumps({"metric": m, **r, "systems": systems, "signature": signature,
-                              "clusters": ranking}, allow_nan=True))
+            print(json_line({"metric": m, **r, "systems": systems, "signature": signature,
+                             "clusters": ranking}))
         return 0
     order = sorted(results, key=lambda m: -np.nan_to_num(results[m]["value"], nan=-9))
     intervals = (f"{int(100 * args.ci)}% bootstrap CI" if args.n_bootstrap
@@ -321,7 +320,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     cells = []
     for m in order:
         r = results[m]
-        lo, hi = r["ci"]
+        lo, hi = r["ci"] or (math.nan, math.nan)  # None: no interval (an undefined value)
         cells.append([m, f"{r['value']:.4f}",
                       *([f"[{lo:.4f}, {hi:.4f}]"] if args.n_bootstrap else []), str(r["n"]),
                       *([str(r.get("rank", ""))] if ranking else [])])
@@ -360,9 +359,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     sig = f"test:{args.test}|n:{n}|seed:{args.seed}|rng:{args.rng}|version:{__version__}"
     if args.format == "json":  # JSON Lines: one object per system, the baseline first
         for name in names:
-            print(json.dumps({"system": name, "baseline": names[0],
-                              "metrics": {m: report[m][name] for m in report},
-                              "signature": sig}))
+            print(json_line({"system": name, "baseline": names[0],
+                             "metrics": {m: report[m][name] for m in report},
+                             "signature": sig}))
         return 0
     print("\n".join(_compare_text(report, names, args.test, sig)))
     return 0

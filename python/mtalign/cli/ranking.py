@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -18,14 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from mtalign import registry
+from mtalign import registry, tables
 from mtalign._progress import Progress
-from mtalign.cli import tables
 from mtalign.cli.common import (
     CliError,
     add_progress_options,
     count,
     finite_float,
+    json_line,
     load_references,
     load_systems,
     positive_int,
@@ -143,7 +142,7 @@ def cmd_orange(args: argparse.Namespace) -> int:
                      **r.to_dict(sentences=args.sentence_level),
                      "curve": curves[name].to_dict() if args.curve and curves else None,
                      "plot": args.plot}
-            print(json.dumps(entry, ensure_ascii=False))
+            print(json_line(entry))
     else:
         print(_text_report(results, curves if args.curve else None, where, n_refs,
                            args.bootstrap))

@@ -162,8 +162,16 @@ def read_sentences(path: Path, fmt: str) -> list[bytes]:
 
 def joined_text(sents: list[bytes], length_limit: int, byte_limit: int) -> bytes:
     """ROUGE-1.5.5's ``readText``: the sentences joined, cut at the word or byte limit."""
+    return b" ".join(_cut(sents, length_limit, byte_limit, bytes_so_far=True))
+
+
+def _cut(sents: list[bytes], length_limit: int, byte_limit: int,
+         bytes_so_far: bool) -> list[bytes]:
+    """The sentences up to ``length_limit`` words or, without one, ``byte_limit`` bytes (0:
+    no limit), the last one cut; ``bytes_so_far``: the byte limit counts the sentences
+    already kept (``readText``) rather than each one alone (``readText_LCS``)."""
     if not length_limit and not byte_limit:
-        return b" ".join(sents)
+        return list(sents)
     kept: list[bytes] = []
     used = 0
     for s in sents:
@@ -177,13 +185,14 @@ def joined_text(sents: list[bytes], length_limit: int, byte_limit: int) -> bytes
                 continue
             kept.append(b" ".join(words[:length_limit - used]))
         else:
-            if used + len(s) < byte_limit:
+            room = byte_limit - used
+            if len(s) < room:
                 kept.append(s)
-                used += len(s)
+                used += len(s) if bytes_so_far else 0
                 continue
-            kept.append(s[:byte_limit - used])
+            kept.append(s[:room])
         break
-    return b" ".join(kept)
+    return kept
 
 
 def _tokens(sents: list[bytes], opts: dict[str, Any]) -> list[str]:
@@ -197,27 +206,7 @@ def _tokens(sents: list[bytes], opts: dict[str, Any]) -> list[str]:
 def lcs_sentences(sents: list[bytes], length_limit: int, byte_limit: int) -> list[bytes]:
     """ROUGE-1.5.5's ``readText_LCS``: the sentences kept for ROUGE-L/W under ``-l``/``-b``
     (its byte limit never counts the sentences already kept, as in the script)."""
-    if not length_limit and not byte_limit:
-        return list(sents)
-    kept: list[bytes] = []
-    used = 0
-    for s in sents:
-        if length_limit:
-            words = _ASCII_SPACE.split(s)
-            if words and words[-1] == b"":
-                words.pop()
-            if used + len(words) < length_limit:
-                used += len(words)
-                kept.append(s)
-                continue
-            kept.append(b" ".join(words[:length_limit - used]))
-        else:
-            if len(s) < byte_limit:
-                kept.append(s)
-                continue
-            kept.append(s[:byte_limit])
-        break
-    return kept
+    return _cut(sents, length_limit, byte_limit, bytes_so_far=False)
 
 
 def _stemmed(tokens: list[str], stem: bool) -> list[str]:

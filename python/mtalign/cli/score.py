@@ -21,9 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from mtalign import registry
+from mtalign import registry, tables
 from mtalign._mtalign import __version__
-from mtalign.cli import tables
 from mtalign.cli.common import (
     CliError,
     add_progress_options,

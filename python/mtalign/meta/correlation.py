@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError
-from mtalign._travel import dataclass_eq, dataclass_hash, plain
+from mtalign._travel import dataclass_eq, dataclass_hash, plain, plain_interval
 from mtalign.meta import _bootstrap, _kernels
 from mtalign.meta._data import (
     GROUPINGS,
@@ -63,7 +63,8 @@ class Correlation:
 
     Attributes:
         value: the point estimate (NaN when undefined, see the module docstring).
-        ci: (low, high) percentile bootstrap interval; (nan, nan) without bootstrap.
+        ci: (low, high) percentile bootstrap interval; (nan, nan) without bootstrap (None
+            in :meth:`to_dict`).
         n: the number of (metric, human) entries that entered the value (systems at the
             system level).
         epsilon: the tie threshold used (the calibrated one for ``"calibrate"``), else None.
@@ -90,8 +91,9 @@ class Correlation:
         return self.value
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (without the replicates; NaN where undefined)."""
-        return plain({"value": self.value, "ci": self.ci, "n": self.n,  # type: ignore[no-any-return]
+        """A JSON-ready dict (without the replicates; NaN where undefined, the interval
+        None where not computed)."""
+        return plain({"value": self.value, "ci": plain_interval(self.ci), "n": self.n,  # type: ignore[no-any-return]
                       "epsilon": self.epsilon, "n_groups": self.n_groups,
                       "method": self.method, "level": self.level, "group_by": self.group_by})
 

@@ -91,7 +91,11 @@ class SystemScores:
                 rows = counts @ stats
                 if metric.aggregation == "mean":
                     rows = rows / counts.sum(1, keepdims=True)
-                out[:, s] = np.asarray(metric._sentence_values(rows, k), dtype=np.float64)
+                # A resample is a corpus: its headline is scored as one (BLEU's effective
+                # order applies at sentence level only), as the unresampled scores are.
+                values = metric._corpus_values(rows) if k == 0 else metric._sentence_values(
+                    rows, k)
+                out[:, s] = np.asarray(values, dtype=np.float64)
             else:  # statistics that do not add up (NIST's weights): one corpus per resample
                 out[:, s] = [_scalar(metric, metric.corpus_from_statistics(
                     np.repeat(stats, c.astype(np.int64), axis=0)), self.variant)

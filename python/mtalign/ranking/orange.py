@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError, InputError, OrangeTexts, orange_ranks
-from mtalign._travel import Travels, plain
+from mtalign._travel import Travels, plain, plain_interval
 from mtalign.checks import check_nonempty_list
 from mtalign.ranking.scorer import ProgressFn, Scorer
 
@@ -77,10 +77,6 @@ class OrangeCurve(Travels):
 
     def __repr__(self) -> str:
         return f"OrangeCurve({self.label!r}, sizes={self.sizes.size})"
-
-
-def _json_interval(ci: tuple[float, float]) -> list[float] | None:
-    return None if any(math.isnan(x) for x in ci) else [float(x) for x in ci]
 
 
 class OrangeResult(Travels):
@@ -127,8 +123,7 @@ class OrangeResult(Travels):
         """A JSON-ready dict; ``sentences=True`` adds per-sentence ranks and list sizes."""
         out: dict[str, Any] = {
             "orange": self.orange, "avg_rank": self.avg_rank,
-            # JSON has no NaN: an interval not computed (n_bootstrap=0) is null.
-            "ci": _json_interval(self.ci), "rank_ci": _json_interval(self.rank_ci),
+            "ci": plain_interval(self.ci), "rank_ci": plain_interval(self.rank_ci),
             "n_sentences": self.n_sentences, "n_dropped": self.n_dropped,
             "oracle": self.oracle, "higher_is_better": self.higher_is_better,
             "n_bootstrap": self.n_bootstrap, "seed": self.seed, "signature": self.signature,
@@ -614,25 +609,20 @@ def _finish(cand_scores: list[np.ndarray], ref_scores: list[np.ndarray], oracle:
     sizes = np.array([c.size for c in cands], dtype=np.int64)
     ranks, _ = _oracle_ranks(cands, refs, oracle, higher_is_better, [])
     ratios = ranks / (sizes + 1)
+    ci, rank_ci = _bootstrap([ratios, ranks], n_bootstrap, seed)
+    signature = (f"orange:{oracle}|higher:{'yes' if higher_is_better else 'no'}|"
+                 f"min_size:{min_size if min_size is not None else 'none'}|"
+                 f"boot:{n_bootstrap}|seed:{seed}" + (f"|{signature}" if signature else ""))
     res = OrangeResult.__new__(OrangeResult)
-    res.orange = math.fsum(ratios.tolist()) / len(keep)
-    res.avg_rank = math.fsum(ranks.tolist()) / len(keep)
-    res.ci, res.rank_ci = _bootstrap([ratios, ranks], n_bootstrap, seed)
-    res.ranks = ranks
-    res.list_sizes = sizes
-    res.sentence_ids = np.asarray(keep, dtype=np.int64)
-    res.n_sentences = len(keep)
-    res.n_dropped = len(cand_scores) - len(keep)
-    res.candidate_scores = cands
-    res.reference_scores = refs
-    res.oracle = oracle
-    res.higher_is_better = higher_is_better
-    res.n_bootstrap = n_bootstrap
-    res.seed = seed
-    res.label = label
-    res.signature = (f"orange:{oracle}|higher:{'yes' if higher_is_better else 'no'}|"
-                     f"min_size:{min_size if min_size is not None else 'none'}|"
-                     f"boot:{n_bootstrap}|seed:{seed}" + (f"|{signature}" if signature else ""))
+    res.__setstate__({  # every slot, as unpickling sets them
+        "orange": math.fsum(ratios.tolist()) / len(keep),
+        "avg_rank": math.fsum(ranks.tolist()) / len(keep),
+        "ci": ci, "rank_ci": rank_ci, "ranks": ranks, "list_sizes": sizes,
+        "sentence_ids": np.asarray(keep, dtype=np.int64), "n_sentences": len(keep),
+        "n_dropped": len(cand_scores) - len(keep), "candidate_scores": cands,
+        "reference_scores": refs, "oracle": oracle, "higher_is_better": higher_is_better,
+        "n_bootstrap": n_bootstrap, "seed": seed, "label": label, "signature": signature,
+    })
     return res
 
 

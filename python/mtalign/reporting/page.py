@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from mtalign import tables
 from mtalign._mtalign import __version__
-from mtalign.cli import tables
 from mtalign.reporting.analysis import Buckets, Marked, NgramDiff, ReportData
 
 CSS = """

@@ -193,6 +193,7 @@ impl WlcsScratch {
                 &pm,
                 &mut cm,
                 |diag, k| diag + gains[k as usize],
+                (0.0, 0),
             );
             std::mem::swap(&mut self.prev_c, &mut self.cur_c);
             std::mem::swap(&mut pm, &mut cm);
@@ -207,16 +208,22 @@ pub fn wlcs(x: &[u32], y: &[u32], weight: f64) -> f64 {
     WlcsScratch::new().wlcs(x, y, weight)
 }
 
+/// The example of Lin (2004), section 3.2, as ids: X = A B C D E F G, Y1 = A B C D H I K,
+/// Y2 = A H B K C I D.
+#[cfg(test)]
+pub(crate) const PAPER_X_Y1_Y2: [[u32; 7]; 3] = [
+    [0, 1, 2, 3, 4, 5, 6],
+    [0, 1, 2, 3, 7, 8, 9],
+    [0, 7, 1, 9, 2, 8, 3],
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn paper_y1_y2_with_k_squared() {
-        // X = A B C D E F G, Y1 = A B C D H I K, Y2 = A H B K C I D
-        let x = [0, 1, 2, 3, 4, 5, 6];
-        let y1 = [0, 1, 2, 3, 7, 8, 9];
-        let y2 = [0, 7, 1, 9, 2, 8, 3];
+        let [x, y1, y2] = PAPER_X_Y1_Y2;
         assert_eq!(wlcs(&x, &y1, 2.0), 16.0);
         assert_eq!(wlcs(&x, &y2, 2.0), 4.0);
         // R = f^-1(WLCS / f(m)): 4/7 and 2/7 (the paper's 0.571 and 0.286).

@@ -124,25 +124,14 @@ impl RowMarks {
 /// Row i's cells 0..=`cols` into `cur` from row i−1 in `prev` (with its marks `prev_marks`),
 /// `matches` the columns (≤ `cols`, ascending) where row i's symbol occurs; a matching
 /// cell is `value(diagonal cell, run length ending there)`. Row i's marks go to `marks`.
-#[inline]
-pub fn row(
-    prev: &[f64],
-    cur: &mut [f64],
-    cols: usize,
-    matches: &[u32],
-    prev_marks: &RowMarks,
-    marks: &mut RowMarks,
-    value: impl Fn(f64, u32) -> f64,
-) {
-    row_from(prev, cur, cols, matches, prev_marks, marks, value, (0.0, 0));
-}
-
-/// [`row`] for a block of columns whose column 0 is a cell of the whole table: `left` is
-/// (row i's cell in column 0, row i−1's run length in column 0), so a match in column 1
-/// reads its diagonal run from there. Column 0 of `prev` holds row i−1's cell.
+///
+/// `left` is (row i's cell in column 0, row i−1's run length in column 0): `(0.0, 0)` for
+/// a whole row; for a block of columns whose column 0 is a cell of the whole table, that
+/// cell, so a match in column 1 reads its diagonal run from there (column 0 of `prev` then
+/// holds row i−1's cell).
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub fn row_from(
+pub fn row(
     prev: &[f64],
     cur: &mut [f64],
     cols: usize,
@@ -247,7 +236,8 @@ mod tests {
             let (mut prev, mut cur) = (vec![0.0; n + 1], vec![0.0; n + 1]);
             let (mut pm, mut cm) = (RowMarks::default(), RowMarks::default());
             for (i, &xi) in x.iter().enumerate() {
-                row(&prev, &mut cur, n, cols.of(xi), &pm, &mut cm, |d, k| d + gain[k as usize]);
+                let gained = |d: f64, k: u32| d + gain[k as usize];
+                row(&prev, &mut cur, n, cols.of(xi), &pm, &mut cm, gained, (0.0, 0));
                 let got: Vec<f64> = cur.clone();
                 let w: Vec<f64> = want[i + 1].iter().map(|c| c.0).collect();
                 prop_assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),

@@ -40,6 +40,17 @@ pub struct Block {
     pub y_end: u32,
 }
 
+impl Block {
+    /// The run of `len` symbols that starts at position `x_start` of x and `y_start` of y.
+    fn starting_at(x_start: usize, y_start: usize, len: usize) -> Self {
+        Block {
+            len: len as u32,
+            x_end: (x_start + len) as u32,
+            y_end: (y_start + len) as u32,
+        }
+    }
+}
+
 const NONE: u32 = u32::MAX;
 
 /// Reusable buffers for [`dcs`].
@@ -182,15 +193,7 @@ fn for_each_run_until(
                     .take_while(|(a, b)| a == b)
                     .count()
             };
-            let go_on = f(
-                j,
-                Some(Block {
-                    len: len as u32,
-                    x_end: (p + len) as u32,
-                    y_end: (j + len) as u32,
-                }),
-            );
-            if !go_on {
+            if !f(j, Some(Block::starting_at(p, j, len))) {
                 break;
             }
         }
@@ -245,15 +248,7 @@ fn for_each_run_of_len(
                 continue;
             }
             let p = o.at as usize;
-            let go_on = f(
-                j,
-                Some(Block {
-                    len: len as u32,
-                    x_end: (p + len) as u32,
-                    y_end: (j + len) as u32,
-                }),
-            );
-            if !go_on {
+            if !f(j, Some(Block::starting_at(p, j, len))) {
                 break;
             }
         }

@@ -337,11 +337,7 @@ pub(super) fn select(x: &[u32], y: &[u32], kept: &mut Vec<Block>) -> Option<()> 
                 continue;
             };
             debug_assert_eq!(classes.find(rank_of(i)), classes.find(rank_of(y0 + j)));
-            kept.push(Block {
-                len: len as u32,
-                x_end: (i + len) as u32,
-                y_end: (j + len) as u32,
-            });
+            kept.push(Block::starting_at(i, j, len));
             fx.use_range(i, i + len);
             fy.use_range(j, j + len);
             if fx.unused == 0 || fy.unused == 0 {

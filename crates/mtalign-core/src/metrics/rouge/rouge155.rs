@@ -24,6 +24,19 @@ const CHECKPOINT_BYTES: usize = 64 << 20;
 /// would need more falls back to the row-band traceback.
 const MAX_BLOCK_SIDE: usize = 1 << 13;
 
+/// What one pass of [`Wlcs155Scratch::rows`] computes and keeps.
+struct Pass {
+    /// The rows of the table it computes (of x)...
+    rows: std::ops::Range<usize>,
+    /// ... over columns 1..=`cols` (of y).
+    cols: usize,
+    /// Records each cell's "took the upper value" bit (band-relative rows, this many words
+    /// a row).
+    bits: Option<usize>,
+    /// Copies every this many-th row into the saved rows (checkpoints).
+    save: Option<usize>,
+}
+
 /// Reusable tables of the ROUGE-1.5.5 weighted LCS.
 #[derive(Debug, Default)]
 pub struct Wlcs155Scratch {
@@ -65,22 +78,18 @@ impl Wlcs155Scratch {
         self.f[k]
     }
 
-    /// Computes rows `rows` of the table (columns 1..=`cols`) starting from `prev_c` /
-    /// `prev_k` (the row before), leaving the last row in `prev_c` / `prev_k`. With `bits`,
-    /// records each cell's "took the upper value" bit (band-relative rows, `stride` words a
-    /// row); with `save`, copies every `every`-th row end into the saved rows.
-    fn rows(
-        &mut self,
-        x: &[u32],
-        y: &[u32],
-        rows: std::ops::Range<usize>,
-        cols: usize,
-        bits: Option<usize>,
-        save: Option<usize>,
-    ) -> bool {
-        if rows.len() * cols > SEGMENT_CELLS {
-            return self.rows_by_segments(x, y, rows, cols, bits, save);
+    /// Computes the rows of `pass` starting from `prev_c` / `prev_k` (the row before),
+    /// leaving the last row in `prev_c` / `prev_k`; false if interrupted.
+    fn rows(&mut self, x: &[u32], y: &[u32], pass: Pass) -> bool {
+        if pass.rows.len() * pass.cols > SEGMENT_CELLS {
+            return self.rows_by_segments(x, y, pass);
         }
+        let Pass {
+            rows,
+            cols,
+            bits,
+            save,
+        } = pass;
         let n1 = y.len() + 1;
         let first = rows.start;
         let mut poll = crate::interrupt::Poll::new(cols);
@@ -125,63 +134,28 @@ impl Wlcs155Scratch {
     }
 
     /// [`Self::rows`] by segments (`kernels/wlcs_rows.rs`): the same cells and bits.
-    fn rows_by_segments(
-        &mut self,
-        x: &[u32],
-        y: &[u32],
-        rows: std::ops::Range<usize>,
-        cols: usize,
-        bits: Option<usize>,
-        save: Option<usize>,
-    ) -> bool {
-        let n1 = y.len() + 1;
-        let first = rows.start;
+    fn rows_by_segments(&mut self, x: &[u32], y: &[u32], pass: Pass) -> bool {
+        let (n1, cols) = (y.len() + 1, pass.cols);
+        let first = pass.rows.start;
         self.columns.prepare(&y[..cols]);
         let [mut pm, mut cm] = std::mem::take(&mut self.marks);
         pm.from_row(&self.prev_c, &self.prev_k, cols);
         let mut poll = crate::interrupt::Poll::new(cols);
         let mut done = true;
-        for i in rows {
+        for i in pass.rows {
             if poll.stop() {
                 done = false;
                 break;
             }
-            let f = &self.f;
-            wlcs_rows::row(
-                &self.prev_c,
-                &mut self.cur_c,
-                cols,
-                self.columns.of(x[i]),
-                &pm,
-                &mut cm,
-                // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
-                |diag, k| diag + f[k as usize + 1] - f[k as usize],
-            );
-            if let Some(stride) = bits {
-                // "Took the upper value" (up >= left) for every cell, then not for matches.
+            self.row(x[i], cols, &pm, &mut cm, (0.0, 0));
+            if let Some(stride) = pass.bits {
                 let base = (i - first) * stride;
-                let (prev, cur) = (&self.prev_c, &self.cur_c);
-                for (w, word) in self.up[base..base + cols.div_ceil(64)]
-                    .iter_mut()
-                    .enumerate()
-                {
-                    let lo = w * 64;
-                    let hi = (lo + 64).min(cols);
-                    let mut b = 0u64;
-                    for (t, (&up, &left)) in prev[lo + 1..=hi].iter().zip(&cur[lo..hi]).enumerate()
-                    {
-                        b |= u64::from(up >= left) << t;
-                    }
-                    *word = b;
-                }
-                for &c in &cm.matches {
-                    let bit = c as usize - 1;
-                    self.up[base + bit / 64] &= !(1 << (bit % 64));
-                }
+                let words = &mut self.up[base..base + cols.div_ceil(64)];
+                up_bits(words, &self.prev_c, &self.cur_c, cols, &cm.matches);
             }
             std::mem::swap(&mut self.prev_c, &mut self.cur_c);
             std::mem::swap(&mut pm, &mut cm);
-            if let Some(every) = save {
+            if let Some(every) = pass.save {
                 if (i + 1).is_multiple_of(every) && i + 1 < x.len() {
                     self.saved_c.extend_from_slice(&self.prev_c[..n1]);
                     let at = self.saved_k.len();
@@ -264,18 +238,7 @@ impl Wlcs155Scratch {
                         self.col_k[i * samples + at],
                     )
                 };
-                let f = &self.f;
-                wlcs_rows::row_from(
-                    &self.prev_c,
-                    &mut self.cur_c,
-                    w,
-                    self.columns.of(xi),
-                    &pm,
-                    &mut cm,
-                    // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
-                    |diag, k| diag + f[k as usize + 1] - f[k as usize],
-                    left,
-                );
+                self.row(xi, w, &pm, &mut cm, left);
                 std::mem::swap(&mut self.prev_c, &mut self.cur_c);
                 std::mem::swap(&mut pm, &mut cm);
                 if strip < samples {
@@ -351,12 +314,12 @@ impl Wlcs155Scratch {
             }
             pm.from_row(&self.prev_c, &self.prev_k, w);
             // Cells and run lengths of column c0 in row `r` (zero in column 0).
-            let left = |r: usize| -> (f64, u32) {
+            let left = |s: &Self, r: usize| -> (f64, u32) {
                 if c0 == 0 {
                     (0.0, 0)
                 } else {
                     let at = r * samples + c0 / every_col - 1;
-                    (self.col_c[at], self.col_k[at])
+                    (s.col_c[at], s.col_k[at])
                 }
             };
             self.columns.prepare(&y[c0..j]);
@@ -368,35 +331,12 @@ impl Wlcs155Scratch {
                     interrupted = true;
                     break 'blocks;
                 }
-                let f = &self.f;
-                let (c_here, _) = left(r + 1);
-                let (_, k_above) = left(r);
-                wlcs_rows::row_from(
-                    &self.prev_c,
-                    &mut self.cur_c,
-                    w,
-                    self.columns.of(xr),
-                    &pm,
-                    &mut cm,
-                    |diag, k| diag + f[k as usize + 1] - f[k as usize],
-                    (c_here, k_above),
-                );
-                // "Took the upper value" (up >= left) for every cell, then not for matches.
+                let (c_here, _) = left(self, r + 1);
+                let (_, k_above) = left(self, r);
+                self.row(xr, w, &pm, &mut cm, (c_here, k_above));
                 let base = (r - r0) * stride;
-                let (prev, cur) = (&self.prev_c, &self.cur_c);
-                for (wd, word) in self.up[base..base + stride].iter_mut().enumerate() {
-                    let lo = wd * 64;
-                    let hi = (lo + 64).min(w);
-                    let mut b = 0u64;
-                    for (t, (&up, &lf)) in prev[lo + 1..=hi].iter().zip(&cur[lo..hi]).enumerate() {
-                        b |= u64::from(up >= lf) << t;
-                    }
-                    *word = b;
-                }
-                for &c in &cm.matches {
-                    let bit = c as usize - 1;
-                    self.up[base + bit / 64] &= !(1 << (bit % 64));
-                }
+                let words = &mut self.up[base..base + stride];
+                up_bits(words, &self.prev_c, &self.cur_c, w, &cm.matches);
                 std::mem::swap(&mut self.prev_c, &mut self.cur_c);
                 std::mem::swap(&mut pm, &mut cm);
             }
@@ -468,7 +408,13 @@ impl Wlcs155Scratch {
         let stride = n.div_ceil(64);
         // Forward pass: only the checkpoint rows (rows band, 2·band, ... < m) are kept.
         let bands = m.div_ceil(band);
-        if bands > 1 && !self.rows(x, y, 0..m, n, None, Some(band)) {
+        let checkpoints = Pass {
+            rows: 0..m,
+            cols: n,
+            bits: None,
+            save: Some(band),
+        };
+        if bands > 1 && !self.rows(x, y, checkpoints) {
             return 0.0;
         }
         // Backward: per band, from its checkpoint, recompute its rows up to column j with
@@ -495,7 +441,13 @@ impl Wlcs155Scratch {
             let rows = i - start;
             self.up.clear();
             self.up.resize(rows * stride, 0);
-            if !self.rows(x, y, start..i, j, Some(stride), None) {
+            let traced = Pass {
+                rows: start..i,
+                cols: j,
+                bits: Some(stride),
+                save: None,
+            };
+            if !self.rows(x, y, traced) {
                 return 0.0;
             }
             while i > start && j > 0 {
@@ -533,6 +485,55 @@ impl Wlcs155Scratch {
     }
 }
 
+impl Wlcs155Scratch {
+    /// Row `cur_c` of the table from row `prev_c` over the first `cols` columns prepared in
+    /// `columns`, for the row of x holding `symbol` ([`wlcs_rows::row`], its `left` too),
+    /// with ROUGE-1.5.5's weighting.
+    #[inline]
+    fn row(
+        &mut self,
+        symbol: u32,
+        cols: usize,
+        pm: &RowMarks,
+        cm: &mut RowMarks,
+        left: (f64, u32),
+    ) {
+        let f = &self.f;
+        // Perl evaluates c + f(k+1) - f(k) left to right; ties below depend on it.
+        let weighted = |diag: f64, k: u32| diag + f[k as usize + 1] - f[k as usize];
+        let matches = self.columns.of(symbol);
+        wlcs_rows::row(
+            &self.prev_c,
+            &mut self.cur_c,
+            cols,
+            matches,
+            pm,
+            cm,
+            weighted,
+            left,
+        );
+    }
+}
+
+/// The back pointers of one row of `cols` cells, one bit a cell into `words`: "took the
+/// upper value" (the cell above `prev` >= the cell to the left in `cur`), cleared at the
+/// row's `matches` (1-based columns), which took the diagonal.
+fn up_bits(words: &mut [u64], prev: &[f64], cur: &[f64], cols: usize, matches: &[u32]) {
+    for (w, word) in words.iter_mut().enumerate() {
+        let lo = w * 64;
+        let hi = (lo + 64).min(cols);
+        let mut b = 0u64;
+        for (t, (&up, &left)) in prev[lo + 1..=hi].iter().zip(&cur[lo..hi]).enumerate() {
+            b |= u64::from(up >= left) << t;
+        }
+        *word = b;
+    }
+    for &c in matches {
+        let bit = c as usize - 1;
+        words[bit / 64] &= !(1 << (bit % 64));
+    }
+}
+
 /// `x` rounded to 5 decimals as Perl's `sprintf("%.5f")` prints it.
 pub fn round5(x: f64) -> f64 {
     format!("{x:.5}").parse().unwrap_or(x)
@@ -544,11 +545,9 @@ mod tests {
 
     #[test]
     fn paper_y1_y2_recounted() {
-        // X = A B C D E F G; Y1 = A B C D H I K; Y2 = A H B K C I D. ROUGE-1.5.5 gives both
-        // 4^w: Y2's matches are consecutive on the reference side.
-        let x = [0, 1, 2, 3, 4, 5, 6];
-        let y1 = [0, 1, 2, 3, 7, 8, 9];
-        let y2 = [0, 7, 1, 9, 2, 8, 3];
+        // ROUGE-1.5.5 gives both Y1 and Y2 4^w: Y2's matches are consecutive on the
+        // reference side.
+        let [x, y1, y2] = crate::kernels::wlcs::PAPER_X_Y1_Y2;
         let mut s = Wlcs155Scratch::default();
         assert_eq!(s.hit(&x, &y1, 2.0), 16.0);
         assert_eq!(s.hit(&x, &y2, 2.0), 16.0);
@@ -680,26 +679,30 @@ mod tests {
         }
     }
 
+    /// `hit` on an `m` × `n` pair above the full-table limit, checked against the banded
+    /// pass with a band that cuts nothing; the scratch `hit` used, to see what it kept.
+    fn hit_long_pair(m: u32, n: u32) -> Wlcs155Scratch {
+        let x: Vec<u32> = (0..m).map(|i| (i * 7) % 13).collect();
+        let y: Vec<u32> = (0..n).map(|i| (i * 5) % 11).collect();
+        let mut s = Wlcs155Scratch::default();
+        let h = s.hit(&x, &y, 1.2);
+        let want = Wlcs155Scratch::default().hit_banded(&x, &y, 1.2, m as usize);
+        assert_eq!(h.to_bits(), want.to_bits());
+        s
+    }
+
     #[test]
     fn long_pairs_blocked() {
         // 6000 × 5000 cells: above the full-table limit, so blocked.
-        let x: Vec<u32> = (0..6000u32).map(|i| (i * 7) % 13).collect();
-        let y: Vec<u32> = (0..5000u32).map(|i| (i * 5) % 11).collect();
-        let mut s = Wlcs155Scratch::default();
-        let h = s.hit(&x, &y, 1.2);
+        let s = hit_long_pair(6000, 5000);
         assert_eq!(s.col_c.capacity(), 0, "a long pair's tables are released");
-        assert_eq!(h.to_bits(), s.hit_banded(&x, &y, 1.2, 6000).to_bits());
     }
 
     #[test]
     fn long_pairs_in_linear_memory() {
         // 5000 × 4000 cells: above the full-table limit, so banded.
-        let x: Vec<u32> = (0..5000u32).map(|i| (i * 7) % 13).collect();
-        let y: Vec<u32> = (0..4000u32).map(|i| (i * 5) % 11).collect();
-        let mut s = Wlcs155Scratch::default();
-        let h = s.hit(&x, &y, 1.2);
+        let s = hit_long_pair(5000, 4000);
         assert_eq!(s.saved_c.capacity(), 0, "a long pair's tables are released");
-        assert_eq!(h.to_bits(), s.hit_banded(&x, &y, 1.2, 5000).to_bits());
     }
 
     #[test]
