@@ -32,6 +32,7 @@ __all__ = [
     "lcs_length_dp",
     "ngram_overlap",
     "orange_ranks",
+    "sacrebleu_bleu_lines",
     "skip_bigram_overlap",
     "stem",
     "tokenize",
@@ -123,6 +124,11 @@ def orange_ranks(
 ) -> tuple[np.ndarray, np.ndarray]: ...
 
 def stem(words: list[str], stemmer: str = "nltk_porter") -> list[str]: ...
+def sacrebleu_bleu_lines(
+    hyp: bytes, refs: list[bytes], max_order: int, smooth: str, smooth_value: float | None,
+    effective_order: bool, tokenize: str, lowercase: bool, head: str, width: int,
+    score_only: bool, threads: int | None = None,
+) -> bytes: ...
 
 # SIA
 @final
