@@ -55,19 +55,30 @@ def main() -> None:
     ap.add_argument("b", help="path of build B's _mtalign extension (.so)")
     ap.add_argument("--data-dir", type=Path, default=corpora.DEFAULT_DATA_DIR,
                     help="the shared data folder (default: %(default)s)")
-    ap.add_argument("--variants", default="rougeL", help="ROUGE variants, comma-separated")
+    ap.add_argument("--variants", default="rougeL",
+                    help="ROUGE variants, comma-separated, or bleu (sentence BLEU, add1, 13a)")
+    ap.add_argument("--corpus", choices=("distinct", "strict"), default="distinct",
+                    help="distinct (the headline) or strict (no text twice anywhere)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--calls", type=int, default=30, help="calls of each build")
     ap.add_argument("--repeat-text", type=int, default=1,
                     help="the corpus this many times over (repeated text, labelled as such)")
     args = ap.parse_args()
 
-    corpus = corpora.distinct_pairs(args.data_dir)
+    corpus = (corpora.distinct_texts_pairs(args.data_dir) if args.corpus == "strict"
+              else corpora.distinct_pairs(args.data_dir))
     hyps = list(corpus.hyps) * args.repeat_text
     refs = list(corpus.refs) * args.repeat_text
     variants = args.variants.split(",")
-    cores = {tag: rouge_core(load(tag, path), variants)
-             for tag, path in (("a", args.a), ("b", args.b))}
+
+    def core(module: ModuleType) -> object:
+        if variants == ["bleu"]:
+            if hasattr(module, "NativeMetric"):
+                return module.NativeMetric("bleu", smooth="add1", effective_order=True)
+            return module.BleuCore(4, "add1", None, "closest", True, "13a", False)
+        return rouge_core(module, variants)
+
+    cores = {tag: core(load(tag, path)) for tag, path in (("a", args.a), ("b", args.b))}
     times: dict[str, list[float]] = {"a": [], "b": []}
     gc.disable()
     for k in range(args.calls):
@@ -78,7 +89,8 @@ def main() -> None:
     a, b = (statistics.median(times[t]) * 1e3 for t in "ab")
     ratio = statistics.median(x / y for x, y in zip(times["a"], times["b"], strict=True))
     label = " (repeated text)" if args.repeat_text > 1 else ""
-    print(f"{','.join(variants)}, {len(hyps):,} pairs{label}, threads={args.threads}: "
+    print(f"{','.join(variants)}, {args.corpus}, {len(hyps):,} pairs{label}, "
+          f"threads={args.threads}: "
           f"A {a:.2f} ms, B {b:.2f} ms; median pairwise A/B {ratio:.3f}")
 
 

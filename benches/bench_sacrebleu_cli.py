@@ -5,12 +5,17 @@ Two jobs, each run by both commands as their own processes on the same files in 
 written back as 2.6.0: the bytes must be equal, or the script says so):
 
 * ``bleu chrf ter --paired-bs -f text`` on 4 systems x ``--segments`` segments (400) x 2 references;
-* ``-sl`` (sentence-level BLEU) on ``--sl-lines`` segments (100,000).
+* ``-sl`` (sentence-level BLEU) on ``--sl-lines`` segments (100,000), twice: the real pairs
+  cycled, and the same with every pair distinct.
 
 The data is WMT21 en-de news (``tests/data/wmt21_ende_news.json.xz``: 20 systems, references
 A and C): the paired job takes the first four systems and the first segments; the ``-sl`` job
 pairs every system's output with reference A, segment by segment, and cycles those pairs to
-``--sl-lines``.
+``--sl-lines`` (20,040 pairs, 14,855 of them distinct: systems agree on some segments).
+Nothing in mtalign keeps anything between segments that are not in the same chunk of 256,
+so the repetition should not help it; the distinct job checks that: the distinct pairs
+cycled, the k-th time round with the hypothesis's words rotated by k (the label counts the
+distinct pairs: short hypotheses repeat).
 
     python benches/bench_sacrebleu_cli.py                          # the README's table
     python benches/bench_sacrebleu_cli.py --segments 100 --sl-lines 2000   # a quick check
@@ -22,6 +27,7 @@ outputs differ).
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -41,8 +47,16 @@ def _write(path: Path, lines: list[str]) -> str:
     return str(path)
 
 
-def write_files(folder: Path, segments: int, sl_lines: int) -> tuple[list[str], list[str]]:
-    """The two jobs' sacrebleu arguments (references first, then ``-i`` and the options)."""
+def _rotated(hyp: str, k: int) -> str:
+    words = hyp.split(" ")
+    k %= max(len(words), 1)
+    return " ".join(words[k:] + words[:k])
+
+
+def write_files(folder: Path, segments: int, sl_lines: int
+                ) -> tuple[list[str], list[str], list[str], int]:
+    """The jobs' sacrebleu arguments (references first, then ``-i`` and the options), and
+    the number of distinct pairs of the distinct ``-sl`` job."""
     ende = wmt_data.load("wmt21_ende_news")
     refs = [_write(folder / f"ref.{k}", ende["refs"][k][:segments]) for k in ("A", "C")]
     names = sorted(ende["hyps"])[:4]
@@ -53,7 +67,13 @@ def write_files(folder: Path, segments: int, sl_lines: int) -> tuple[list[str], 
     cycled = [pairs[i % len(pairs)] for i in range(sl_lines)]
     sl_ref = _write(folder / "sl.ref", [r for _, r in cycled])
     sl_hyp = _write(folder / "sl.hyp", [h for h, _ in cycled])
-    return paired, [sl_ref, "-i", sl_hyp, "-m", "bleu", "-sl"]
+    unique = list(dict.fromkeys(pairs))
+    distinct = [(_rotated(h, i // len(unique)), r)
+                for i, (h, r) in ((i, unique[i % len(unique)]) for i in range(sl_lines))]
+    sl_ref_distinct = _write(folder / "distinct.ref", [r for _, r in distinct])
+    dl_hyp = _write(folder / "distinct.hyp", [h for h, _ in distinct])
+    return (paired, [sl_ref, "-i", sl_hyp, "-m", "bleu", "-sl"],
+            [sl_ref_distinct, "-i", dl_hyp, "-m", "bleu", "-sl"], len(set(distinct)))
 
 
 def timed(cmd: list[str]) -> tuple[float, str]:
@@ -78,10 +98,13 @@ def main(argv: list[str] | None = None) -> int:
 
     rows, same = [], True
     with tempfile.TemporaryDirectory() as tmp:
-        paired, sentence = write_files(Path(tmp), args.segments, args.sl_lines)
+        paired, sentence, distinct, n_distinct = write_files(Path(tmp), args.segments,
+                                                             args.sl_lines)
         jobs = [(f"`bleu chrf ter --paired-bs`, 4 systems x {args.segments} segments x 2 refs",
                  paired),
-                (f"`-sl` BLEU, {args.sl_lines:,} segments", sentence)]
+                (f"`-sl` BLEU, {args.sl_lines:,} segments (WMT21 pairs cycled)", sentence),
+                (f"`-sl` BLEU, {args.sl_lines:,} segments ({n_distinct:,} distinct pairs)",
+                 distinct)]
         for label, job in jobs:
             theirs, out_theirs = timed([sacrebleu, *job])
             ours, out_ours = timed([*MTALIGN, *job])
@@ -89,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
                 same = False
                 print(f"stdout differs: {label}", file=sys.stderr)
             rows.append((label, theirs, ours))
-    print(f"python {sys.version.split()[0]}, one run each, wall time with start-up")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"python {sys.version.split()[0]}, one run each, wall time with start-up, "
+          f"load {load:.1f} at the end")
     print("| job | sacrebleu | mtalign sacrebleu | speed-up |")
     print("|---|---:|---:|---:|")
     for label, theirs, ours in rows:

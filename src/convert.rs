@@ -1,16 +1,14 @@
 //! Python objects in, owned Rust data out (and NumPy arrays back): every check that names
 //! the offending item (`hyps[3]`, `refs[2][1]`) lives here.
 
-use crate::errors::{input_err, to_py};
+use crate::errors::input_err;
 use mtalign_core::kernels::counts::Counts;
-use mtalign_core::pool;
 use mtalign_core::prefetch::prefetch;
-use mtalign_core::text::distinct::DistinctTexts;
+use mtalign_core::run::{collect, Collected, TextSource};
 use mtalign_core::text::refs::RefSets;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
-use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -74,39 +72,6 @@ fn not_utf8(py: Python<'_>, e: PyErr, what: impl FnOnce() -> String) -> PyErr {
     ))
 }
 
-/// A text batch read in place: every distinct text (hypothesis or reference) once,
-/// borrowed from the Python objects that [`TextItems`] holds. Python strings are immutable
-/// and those references keep them alive, so the GIL can be released while the texts are
-/// tokenized and scored, with no copy.
-pub(crate) struct TextBatch<'a> {
-    pub(crate) texts: DistinctTexts<'a>,
-    /// Sentence index of each hypothesis.
-    pub(crate) hyp_ids: Vec<u32>,
-    pub(crate) ref_sets: RefSets,
-    /// Per distinct text, where it first appeared as a reference (i, j) = refs[i][j].
-    pub(crate) ref_origin: Vec<Option<(usize, usize)>>,
-}
-
-impl<'a> TextBatch<'a> {
-    /// The sentence index of `s`, numbering it if it is new.
-    fn intern(&mut self, s: &'a str) -> u32 {
-        self.intern_hashed(s, DistinctTexts::hash(s))
-    }
-
-    /// [`TextBatch::intern`] of `s` whose [`DistinctTexts::hash`] is `hash`.
-    fn intern_hashed(&mut self, s: &'a str, hash: u64) -> u32 {
-        let (id, new) = self.texts.intern_hashed(s, hash);
-        if new {
-            self.ref_origin.push(None);
-        }
-        id
-    }
-}
-
-/// Hypotheses from which [`TextItems::read_on`] hashes and numbers them on a pool beside
-/// the references' read (below, a pool's start costs more than the work it shares).
-const PARALLEL_HASHING: usize = 4096;
-
 /// One pair's objects, the hypothesis first, then its references (`refs`: a str or a
 /// non-empty list or tuple of str); read them in place with [`pair_texts`].
 pub(crate) fn one_pair_items<'py>(
@@ -149,15 +114,19 @@ pub(crate) fn pair_texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<&'a 
 type Items<'py> = Vec<Bound<'py, PyAny>>;
 
 /// How many objects ahead a pass over a batch's items asks for an object's header.
-pub(crate) const PREFETCH_OBJECTS: usize = 8;
+const PREFETCH_OBJECTS: usize = 8;
 
 /// Asks for the header of the object [`PREFETCH_OBJECTS`] after item `i`: the objects of a
 /// large batch are scattered over the heap, and each pass over them (type checks, the text's
-/// address) otherwise waits for memory at every item.
+/// address) otherwise waits for memory at every item. A str's header is 40 to 64 bytes from
+/// a 16-byte boundary (its kind at byte 32, its UTF-8 form's address at byte 56), so it often
+/// spans two cache lines: both are asked for (reading the kind was a third of the read).
 fn prefetch_item(items: &Bound<'_, PyTuple>, i: usize) {
     if i + PREFETCH_OBJECTS < items.len() {
         if let Ok(obj) = items.get_borrowed_item(i + PREFETCH_OBJECTS) {
-            prefetch(obj.as_ptr());
+            let header = obj.as_ptr().cast::<u8>();
+            prefetch(header);
+            prefetch(header.wrapping_add(56));
         }
     }
 }
@@ -258,206 +227,50 @@ fn text_items<'py>(
     })
 }
 
-/// The references of a batch, read before its hypotheses ([`TextItems::read_refs_first`]):
-/// their distinct texts in order of first appearance, where each first appeared (i, j), and
-/// each pair's set of them.
-pub(crate) struct RefTexts<'a> {
-    pub(crate) texts: DistinctTexts<'a>,
-    pub(crate) origin: Vec<(usize, usize)>,
-    pub(crate) sets: RefSets,
-}
+/// The batch as the core reads it ([`mtalign_core::run::collect`]), under the GIL: texts
+/// borrowed from the objects these tuples hold (Python strings are immutable and the tuples'
+/// items cannot be replaced), so the GIL can be released while they are scored, with no copy.
+impl<'a> TextSource<'a> for &'a TextItems<'_> {
+    type Error = PyErr;
 
-impl TextItems<'_> {
-    /// The batch, its texts borrowed from these objects. Equal texts are numbered (and later
-    /// tokenized) once, however many places share them: references repeated for every
-    /// system, identical outputs of different systems.
-    pub(crate) fn read(&self) -> PyResult<TextBatch<'_>> {
-        self.read_on(None)
-    }
-
-    /// [`TextItems::read`]; in a large batch the hypotheses are hashed and numbered on the
-    /// pool of `threads` while this thread reads the references' objects (the GIL stays held
-    /// here: the workers touch no Python object, only borrowed text). The numbers are those of
-    /// a serial read: hypotheses first, then references in order of first appearance.
-    pub(crate) fn read_on<'a>(&'a self, threads: Option<Option<usize>>) -> PyResult<TextBatch<'a>> {
-        let mut batch = TextBatch {
-            texts: DistinctTexts::with_capacity(self.hyps.len()),
-            hyp_ids: Vec::with_capacity(self.hyps.len()),
-            ref_sets: RefSets::new(),
-            ref_origin: Vec::new(),
-        };
-        let texts = self
-            .hyps
-            .iter_borrowed()
-            .enumerate()
-            .map(|(i, h)| {
-                prefetch_item(&self.hyps, i);
-                borrowed_str(h, || format!("hyps[{i}]"))
-            })
-            .collect::<PyResult<Vec<&str>>>()?;
-        let parallel = threads.is_some() && texts.len() >= PARALLEL_HASHING;
-        let number_hyps = |batch: &mut TextBatch<'a>| {
-            let hashes = if parallel {
-                DistinctTexts::hashes(&texts)
-            } else {
-                texts.iter().map(|s| DistinctTexts::hash(s)).collect()
-            };
-            for (&s, hash) in texts.iter().zip(hashes) {
-                let id = batch.intern_hashed(s, hash);
-                batch.hyp_ids.push(id);
-            }
-        };
-        let refs = match threads {
-            Some(threads) if parallel => {
-                let job = || number_hyps(&mut batch);
-                pool::run_beside(threads, job, || self.read_refs())
-                    .map_err(to_py)?
-                    .1?
-            }
-            _ => {
-                number_hyps(&mut batch);
-                self.read_refs()?
-            }
-        };
-        // The references' distinct objects, numbered in order of first appearance (after the
-        // hypotheses), each text where it first appeared as a reference.
-        let ids: Vec<u32> = refs
-            .texts
-            .iter()
-            .zip(&refs.origin)
-            .map(|(&s, &origin)| {
-                let id = batch.intern(s);
-                batch.ref_origin[id as usize].get_or_insert(origin);
-                id
-            })
-            .collect();
-        let mut start = 0;
-        for &end in &refs.ends {
-            let members = &refs.objects[start..end];
-            batch
-                .ref_sets
-                .push(members.iter().map(|&k| ids[k as usize]));
-            start = end;
-        }
-        Ok(batch)
-    }
-
-    /// The references' texts, one per distinct object: a reference shared by every system
-    /// is usually one object, found by its address without reading its text again.
-    fn read_refs(&self) -> PyResult<RefObjects<'_>> {
-        let mut out = RefObjects {
-            texts: Vec::new(),
-            origin: Vec::new(),
-            objects: Vec::with_capacity(self.refs.len()),
-            ends: Vec::with_capacity(self.refs.len()),
-        };
-        let mut seen: FxHashMap<usize, u32> = FxHashMap::default();
-        for (i, (r, alternatives)) in self.refs.iter_borrowed().zip(&self.members).enumerate() {
-            prefetch_item(&self.refs, i);
-            let Some(alternatives) = alternatives else {
-                let k = out.object(&mut seen, r, (i, 0), || format!("refs[{i}]"))?;
-                out.objects.push(k);
-                out.ends.push(out.objects.len());
-                continue;
-            };
-            for (j, alt) in alternatives.iter_borrowed().enumerate() {
-                let k = out.object(&mut seen, alt, (i, j), || format!("refs[{i}][{j}]"))?;
-                out.objects.push(k);
-            }
-            out.ends.push(out.objects.len());
-        }
-        Ok(out)
-    }
-}
-
-impl<'py> TextItems<'py> {
-    /// The number of hypotheses (of pairs, in an aligned batch).
-    pub(crate) fn len(&self) -> usize {
+    fn hyps(&self) -> usize {
         self.hyps.len()
     }
 
-    /// The hypotheses' objects, borrowed, in a vector of this side (read in list order): a
-    /// reader that visits them out of order can ask for the next ones' places and headers
-    /// ahead of time.
-    pub(crate) fn hyp_objects(&self) -> Vec<Borrowed<'_, 'py, PyAny>> {
-        self.hyps.iter_borrowed().collect()
+    fn hyp(&self, i: usize) -> PyResult<&'a str> {
+        prefetch_item(&self.hyps, i);
+        borrowed_str(self.hyps.get_borrowed_item(i)?, || format!("hyps[{i}]"))
     }
 
-    /// The text of hypothesis `i`, borrowed.
-    pub(crate) fn hyp_text(&self, i: usize) -> PyResult<&str> {
-        hyp_text_of(self.hyps.get_borrowed_item(i)?, i)
+    fn ref_items(&self) -> usize {
+        self.refs.len()
     }
 
-    /// The refusal of the first hypothesis before `i` that is not a text, if any (a batch
-    /// read out of order names the same item as one read in order).
-    pub(crate) fn first_bad_hyp_before(&self, i: usize) -> Option<PyErr> {
-        (0..i).find_map(|k| self.hyp_text(k).err())
+    fn ref_count(&self, i: usize) -> usize {
+        self.members[i].as_ref().map_or(1, |m| m.len())
     }
 
-    /// The references alone, as [`TextItems::read`] reads them (errors name the same item).
-    pub(crate) fn read_refs_first(&self) -> PyResult<RefTexts<'_>> {
-        let refs = self.read_refs()?;
-        let mut out = RefTexts {
-            texts: DistinctTexts::with_capacity(refs.texts.len()),
-            origin: Vec::with_capacity(refs.texts.len()),
-            sets: RefSets::new(),
+    fn reference(&self, i: usize, j: usize) -> PyResult<(&'a str, usize)> {
+        let obj = match &self.members[i] {
+            None => {
+                prefetch_item(&self.refs, i);
+                self.refs.get_borrowed_item(i)?
+            }
+            Some(members) => members.get_borrowed_item(j)?,
         };
-        let ids: Vec<u32> = refs
-            .texts
-            .iter()
-            .zip(&refs.origin)
-            .map(|(&s, &origin)| {
-                let (id, new) = out.texts.intern(s);
-                if new {
-                    out.origin.push(origin);
-                }
-                id
-            })
-            .collect();
-        let mut start = 0;
-        for &end in &refs.ends {
-            out.sets
-                .push(refs.objects[start..end].iter().map(|&k| ids[k as usize]));
-            start = end;
-        }
-        Ok(out)
+        let key = obj.as_ptr() as usize;
+        let text = match &self.members[i] {
+            None => borrowed_str(obj, || format!("refs[{i}]"))?,
+            Some(_) => borrowed_str(obj, || format!("refs[{i}][{j}]"))?,
+        };
+        Ok((text, key))
     }
 }
 
-/// The text of hypothesis `i`, whose object is `obj`.
-pub(crate) fn hyp_text_of<'a>(obj: Borrowed<'a, '_, PyAny>, i: usize) -> PyResult<&'a str> {
-    borrowed_str(obj, || format!("hyps[{i}]"))
-}
-
-/// The references of a batch as read from their objects: each distinct object's text and
-/// where it first appeared (i, j); per reference set, its objects' indices
-/// (`objects[ends[i-1]..ends[i]]`).
-struct RefObjects<'a> {
-    texts: Vec<&'a str>,
-    origin: Vec<(usize, usize)>,
-    objects: Vec<u32>,
-    ends: Vec<usize>,
-}
-
-impl<'a> RefObjects<'a> {
-    /// The index of `obj` (its text read the first time; `seen` maps addresses to indices),
-    /// first met at `origin`.
-    fn object(
-        &mut self,
-        seen: &mut FxHashMap<usize, u32>,
-        obj: Borrowed<'a, '_, PyAny>,
-        origin: (usize, usize),
-        what: impl FnOnce() -> String,
-    ) -> PyResult<u32> {
-        let address = obj.as_ptr() as usize;
-        if let Some(&k) = seen.get(&address) {
-            return Ok(k);
-        }
-        self.texts.push(borrowed_str(obj, what)?);
-        self.origin.push(origin);
-        let k = (self.texts.len() - 1) as u32;
-        seen.insert(address, k);
-        Ok(k)
+impl TextItems<'_> {
+    /// The batch's texts, read in one pass (see [`TextSource`]).
+    pub(crate) fn collect(&self) -> PyResult<Collected<'_>> {
+        collect(&self)
     }
 }
 

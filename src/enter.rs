@@ -6,6 +6,20 @@
 use crate::errors::to_py;
 use mtalign_core::{pool, Error};
 use pyo3::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Nanoseconds spent in native work with the GIL released, summed over calls from any thread
+/// ([`detached_seconds`]).
+static DETACHED_NS: AtomicU64 = AtomicU64::new(0);
+
+/// Seconds spent with the GIL released in native work since the module was loaded: a call's
+/// time minus its growth is the call's serial part, the time it held the GIL (the
+/// benchmarks' serial fraction, `benches/bench_serial.py`).
+#[pyfunction]
+pub(crate) fn _detached_seconds() -> f64 {
+    DETACHED_NS.load(Ordering::Relaxed) as f64 * 1e-9
+}
 
 /// Work of at most this many pairs (the core's bound, see `metrics::metric::INLINE_PAIRS`:
 /// a pool hand-off costs ~30 µs) and text bytes runs inline, the GIL held. The byte bound
@@ -41,9 +55,11 @@ pub(crate) fn enter<R: Send>(
     }
     warn_if_capped(py, threads)?;
     let mut pending: Option<PyErr> = None;
+    let started = Instant::now();
     let out = py.detach(|| {
         pool::run_interruptible(threads, f, || interrupted(&mut pending)).and_then(|r| r)
     });
+    DETACHED_NS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
     if let Some(e) = pending {
         return Err(e);
     }
@@ -51,34 +67,6 @@ pub(crate) fn enter<R: Send>(
     // failing later inside NumPy's import machinery.
     py.check_signals()?;
     out.map_err(to_py)
-}
-
-/// Work read in parts: `next` reads each part here, the GIL held, and `work` runs on it on
-/// the pool of `threads` as soon as it is read, so the pool scores while this thread reads
-/// (the GIL is released once everything is read, while this thread waits). The results in
-/// the parts' order; errors as [`enter`] gives them, a read error first (the parts under way
-/// are stopped), then a Ctrl-C, then the first part's error.
-pub(crate) fn enter_streamed<P: Send, R: Send>(
-    py: Python<'_>,
-    threads: Option<usize>,
-    next: impl FnMut() -> PyResult<Option<P>>,
-    work: impl Fn(P) -> Result<R, Error> + Sync,
-) -> PyResult<Vec<R>> {
-    warn_if_capped(py, threads)?;
-    let mut pending: Option<PyErr> = None;
-    let parts = pool::run_streamed(
-        threads,
-        next,
-        work,
-        |wait| py.detach(wait),
-        || interrupted(&mut pending),
-    )
-    .map_err(to_py)??;
-    if let Some(e) = pending {
-        return Err(e);
-    }
-    py.check_signals()?;
-    parts.into_iter().collect::<Result<_, _>>().map_err(to_py)
 }
 
 /// Polled every `pool::POLL` while detached work runs: re-attaches briefly and runs

@@ -151,6 +151,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("CHOICES", choices)?;
     m.add_function(wrap_pyfunction!(dcs_py, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::enter::_detached_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(lcs_length, m)?)?;
     m.add_function(wrap_pyfunction!(lcs_length_dp, m)?)?;

@@ -14,6 +14,7 @@ mod kernels;
 mod methods;
 mod metrics;
 mod ranking;
+mod sacrebleu;
 
 use pyo3::prelude::*;
 
@@ -23,6 +24,7 @@ fn _mtalign(m: &Bound<'_, PyModule>) -> PyResult<()> {
     metrics::register(m)?;
     kernels::register(m)?;
     ranking::register(m)?;
+    sacrebleu::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

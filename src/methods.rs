@@ -35,17 +35,8 @@ pub(crate) fn score_batch<'py, S: BatchScorer>(
     let (encoder, shape, kernel) = (s.encoder(), s.shape(), batch::kernel(s.core()));
     match input {
         Input::Texts => {
-            let chunked = batch::chunked_kernel(s.core());
-            batch::score_text_batch(
-                py,
-                encoder,
-                hyps,
-                refs,
-                threads,
-                &shape,
-                kernel,
-                chunked.as_ref(),
-            )
+            let rows = batch::text_rows(s.core(), &encoder);
+            batch::score_text_batch(py, hyps, refs, threads, &shape, rows)
         }
         Input::Tokens => batch::score_token_batch(py, encoder, hyps, refs, threads, &shape, kernel),
     }

@@ -287,6 +287,13 @@ CASES: list[tuple[str, list[str], list[str]]] = [
      ["{d}/adir", "directory"]),
     ("sacrebleu-not-utf8", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/latin1.txt"],
      ["{d}/latin1.txt", "not valid utf-8"]),
+    # -sl BLEU reads the files' bytes natively: the same messages
+    ("sacrebleu-sl-not-utf8", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/latin1.txt", "-sl"],
+     ["{d}/latin1.txt", "not valid utf-8 (invalid continuation byte at byte 6)"]),
+    ("sacrebleu-sl-hypothesis-missing", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/missing.txt",
+                                         "-sl"], ["{d}/missing.txt", "no such file"]),
+    ("sacrebleu-sl-truncated-gzip", ["sacrebleu", "{d}/ref.txt", "-i", "{d}/trunc.gz", "-sl"],
+     ["{d}/trunc.gz", "cannot be read"]),
     ("sacrebleu-test-set", ["sacrebleu", "-t", "wmt20", "-l", "en-de", "-i", "{d}/hyp.txt"],
      ["-t wmt20", "sacrebleu -t wmt20 -l en-de --echo ref"]),
 ]

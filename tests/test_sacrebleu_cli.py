@@ -112,6 +112,13 @@ SINGLE = [
     "ref.A -i short.hyp -sl -s none -lc -tok char",
     "ref.A -i short.hyp -sl -m chrf -cw 2 --chrf-eps-smoothing",
     "ref.A ref.C -i hyp.UEdin -sl -m ter",
+    # -sl BLEU from the files' bytes, and from lines read in Python (tab-separated
+    # references, another encoding), tokenized natively or in Python (ja-mecab)
+    "ref.A.gz -i hyp.UEdin -sl -b -w 3",
+    "-nr 2 refs.tsv -i hyp.UEdin -sl -w 2",
+    "ref.A -i hyp.UEdin -sl -e latin-1 -tok intl -lc",
+    "zh.ref -i zh.hyp -l en-zh -sl",
+    "ja.ref -i ja.hyp -tok ja-mecab -sl",
     "ref.A -i hyp.UEdin --confidence --confidence-n 200 -m bleu chrf ter",
     "ref.A -i hyp.UEdin -ci -cin 150 -m bleu chrf ter -f text -w 2",
     "-nr 2 refs.tsv -i hyp.UEdin -m bleu chrf ter -f text",
@@ -175,6 +182,8 @@ SACREBLEU_ERRORS = [
     "ref.A -i hyp.UEdin --paired-bs",
     "ref.A -i hyp.UEdin hyp.Online-W --confidence",
     "ref.A -i hyp.UEdin hyp.Online-W -sl",
+    "ref.A -i wrong_length.hyp -sl",
+    "ref.A ref.C -i wrong_length.hyp -sl",
     "ref.A -i hyp.UEdin hyp.UEdin",
     "ref.A -i wrong_length.hyp",
     "-nr 3 refs.tsv -i hyp.UEdin",
@@ -256,3 +265,19 @@ def test_lines_split_as_sacrebleu_reads_them(tmp_path, end, monkeypatch):
         expected = sacrebleu_run(args)
         assert expected[0] == 0 and expected[1]
         assert shim_run(args, monkeypatch=monkeypatch) == expected
+
+
+def test_sentence_bleu_starts_without_numpy(files):
+    """`mtalign sacrebleu -sl` (BLEU) is one native call from the files' bytes: neither
+    NumPy nor mtalign's metrics are imported (they are most of a start-up's time), and the
+    lines are sacrebleu's."""
+    args = _args("ref.A ref.C -i hyp.UEdin -sl", files)
+    script = ("import sys\nfrom mtalign.cli import main\n"
+              f"status = main(['sacrebleu', *{args!r}])\n"
+              "heavy = [m for m in ('numpy', 'mtalign.metrics', 'mtalign.meta') "
+              "if m in sys.modules]\n"
+              "print(status, heavy, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.stderr.strip() == "0 []"
+    assert proc.stdout.replace(SHIM_VERSION, "2.6.0") == sacrebleu_run(args)[1]

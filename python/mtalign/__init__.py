@@ -28,79 +28,109 @@ import importlib
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from mtalign import io, kernels, meta, metrics
 from mtalign._mtalign import __version__
-from mtalign.checks import refs_from_streams
-from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
-from mtalign.meta.paired import PairedResult, paired_test
-from mtalign.metrics import *  # noqa: F403 (every metric and result; see metrics.__all__)
-from mtalign.ranking.mbr import MbrResult, mbr
-from mtalign.ranking.orange import (
-    OrangeCurve,
-    OrangeResult,
-    orange,
-    orange_from_scores,
-    orange_many,
-)
-from mtalign.ranking.rerank import RerankResult, rerank
-from mtalign.token_ids import TokenIds
-from mtalign.tokenizers import default_threads, stem, tokenize
-
-__all__ = [
-    "ConfigError",
-    "default_threads",
-    "InputError",
-    "io",
-    "kernels",
-    "mbr",
-    "MbrResult",
-    "meta",
-    "refs_from_streams",
-    "MtalignError",
-    "MtalignWarning",
-    "paired_test",
-    "PairedResult",
-    "orange",
-    "orange_from_scores",
-    "orange_many",
-    "OrangeCurve",
-    "OrangeResult",
-    "rerank",
-    "RerankResult",
-    "report",
-    "stem",
-    "tokenize",
-    "TokenIds",
-    "__version__",
-]
-__all__ += metrics.__all__
 
 if TYPE_CHECKING:  # what the lazy attributes below resolve to, for type checkers
     from mtalign import cli as cli
     from mtalign import compat as compat
     from mtalign import dask as dask
     from mtalign import demo as demo
+    from mtalign import io, kernels, meta, metrics
     from mtalign import registry as registry
     from mtalign import reporting as reporting
+    from mtalign.checks import refs_from_streams
+    from mtalign.errors import ConfigError, InputError, MtalignError, MtalignWarning
+    from mtalign.meta.paired import PairedResult, paired_test
+    from mtalign.metrics import *  # noqa: F403 (every metric and result; see metrics.__all__)
+    from mtalign.ranking.mbr import MbrResult, mbr
+    from mtalign.ranking.orange import (
+        OrangeCurve,
+        OrangeResult,
+        orange,
+        orange_from_scores,
+        orange_many,
+    )
+    from mtalign.ranking.rerank import RerankResult, rerank
     from mtalign.reporting import report as report
+    from mtalign.token_ids import TokenIds
+    from mtalign.tokenizers import default_threads, stem, tokenize
 
-# Submodules reachable as ``mtalign.<name>`` without an import of their own, imported on
-# first access (PEP 562): ``dask`` imports Dask, and the others are not needed to score.
-_LAZY_SUBMODULES = frozenset({"cli", "compat", "dask", "demo", "registry", "reporting"})
+    __all__ = [
+        "ConfigError",
+        "default_threads",
+        "InputError",
+        "io",
+        "kernels",
+        "mbr",
+        "MbrResult",
+        "meta",
+        "refs_from_streams",
+        "MtalignError",
+        "MtalignWarning",
+        "paired_test",
+        "PairedResult",
+        "orange",
+        "orange_from_scores",
+        "orange_many",
+        "OrangeCurve",
+        "OrangeResult",
+        "rerank",
+        "RerankResult",
+        "report",
+        "stem",
+        "tokenize",
+        "TokenIds",
+        "__version__",
+    ]
+    __all__ += metrics.__all__
+
+# Every public name is imported on first access (PEP 562), so that `import mtalign` costs
+# next to nothing: `mtalign sacrebleu -sl` starts without NumPy, and `mtalign.dask` does not
+# import Dask until it is used. Name -> the module that defines it (None: the name is a
+# submodule of its own); the metrics and results are the names in mtalign.metrics.__all__.
+_HOMES: dict[str, str | None] = {
+    "io": None, "kernels": None, "meta": None, "metrics": None,
+    # imported only on first use even before: they pull in more (Dask, HTML, the CLI)
+    "cli": None, "compat": None, "dask": None, "demo": None, "registry": None,
+    "reporting": None,
+    "refs_from_streams": "checks",
+    "ConfigError": "errors", "InputError": "errors", "MtalignError": "errors",
+    "MtalignWarning": "errors",
+    "PairedResult": "meta.paired", "paired_test": "meta.paired",
+    "MbrResult": "ranking.mbr", "mbr": "ranking.mbr",
+    "OrangeCurve": "ranking.orange", "OrangeResult": "ranking.orange",
+    "orange": "ranking.orange", "orange_from_scores": "ranking.orange",
+    "orange_many": "ranking.orange",
+    "RerankResult": "ranking.rerank", "rerank": "ranking.rerank",
+    "report": "reporting",
+    "TokenIds": "token_ids",
+    "default_threads": "tokenizers", "stem": "tokenizers", "tokenize": "tokenizers",
+}
+_NOT_IN_ALL = {"cli", "compat", "dask", "demo", "registry", "reporting"}
 
 
 def __getattr__(name: str) -> Any:
-    """``mtalign.demo`` and the other lazy submodules, imported on first access, and
-    ``mtalign.report`` (the function of :mod:`mtalign.reporting`)."""
-    if name in _LAZY_SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    if name == "report":
-        return importlib.import_module(f"{__name__}.reporting").report
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """Each public name, imported on first access (``mtalign.demo``, ``mtalign.Bleu``,
+    ``mtalign.report`` ...)."""
+    if name in _HOMES:
+        home = _HOMES[name]
+        value = importlib.import_module(f"{__name__}.{name if home is None else home}")
+        if home is not None:
+            value = getattr(value, name)
+    elif name == "__all__":
+        value = [n for n in _HOMES if n not in _NOT_IN_ALL] + ["__version__"] + \
+            importlib.import_module(f"{__name__}.metrics").__all__
+    else:
+        metrics = importlib.import_module(f"{__name__}.metrics")
+        if name not in metrics.__all__:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(metrics, name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
     # Without Dask installed, mtalign.dask cannot be imported: listing it would make
     # inspect.getmembers(mtalign) and similar tools fail.
-    lazy = _LAZY_SUBMODULES if importlib.util.find_spec("dask") else _LAZY_SUBMODULES - {"dask"}
-    return sorted(set(globals()) | lazy | {"report"})
+    names = set(_HOMES) if importlib.util.find_spec("dask") else set(_HOMES) - {"dask"}
+    return sorted(set(globals()) | names | set(__getattr__("__all__")))

@@ -15,6 +15,7 @@ __all__ = [
     "TranslationTableCore",
     "WordSimilarityCore",
     "__version__",
+    "_detached_seconds",
     "dcs",
     "default_threads",
     "edit_distance",
@@ -23,6 +24,7 @@ __all__ = [
     "meteor_stem",
     "ngram_overlap",
     "orange_ranks",
+    "sacrebleu_bleu_lines",
     "skip_bigram_overlap",
     "stem",
     "ter_explain_ids",
@@ -121,6 +123,7 @@ class OrangeTexts:
 
 
 
+def _detached_seconds() -> float: ...
 def dcs(x: list[int], y: list[int]) -> tuple[float, float, float, float]: ...
 def tokenize(text: str, tokenize: str = "unicode", lowercase: bool = True) -> list[str]: ...
 def lcs_length(a: list[int], b: list[int]) -> int: ...
@@ -137,6 +140,11 @@ def orange_ranks(
 ) -> tuple[np.ndarray, np.ndarray]: ...
 
 def stem(words: list[str], stemmer: str = "nltk_porter") -> list[str]: ...
+def sacrebleu_bleu_lines(
+    hyp: bytes, refs: list[bytes], max_order: int, smooth: str, smooth_value: float | None,
+    effective_order: bool, tokenize: str, lowercase: bool, head: str, width: int,
+    score_only: bool, threads: int | None = None,
+) -> bytes: ...
 
 # SIA
 @final

@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod options;
 pub mod pool;
 pub mod prefetch;
+pub mod run;
 pub mod text;
 
 pub use error::{Error, Result};

@@ -10,7 +10,6 @@
 use crate::error::{Error, Result};
 use crate::interrupt;
 use rayon::{ThreadPool, ThreadPoolBuilder};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -126,32 +125,6 @@ pub fn run<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Res
     Ok(pool(n)?.install(f))
 }
 
-/// Runs `job` on the private pool of `threads` threads while `here` runs on the calling
-/// thread, which may hold what must stay on it (Python's GIL, objects it reads); both results
-/// once both are done. `job` can use the pool's threads itself. With one thread they run one
-/// after the other (`job` first), so one thread is all that ever works.
-pub fn run_beside<A: Send, B>(
-    threads: Option<usize>,
-    job: impl FnOnce() -> A + Send,
-    here: impl FnOnce() -> B,
-) -> Result<(A, B)> {
-    let n = check_threads(threads)?;
-    let pool = pool(n)?;
-    if n == 1 {
-        let a = pool.install(job);
-        return Ok((a, here()));
-    }
-    let mut out = None;
-    let slot = &mut out;
-    let b = pool.in_place_scope(|scope| {
-        scope.spawn(move |_| *slot = Some(job()));
-        here()
-    });
-    // The scope ends after the spawned job: its slot is filled (a panic would have
-    // propagated out of the scope instead).
-    out.map(|a| (a, b)).ok_or(Error::Interrupted)
-}
-
 /// How often a waiting caller asks whether to stop.
 pub const POLL: Duration = Duration::from_millis(50);
 
@@ -184,85 +157,6 @@ pub fn run_interruptible<R: Send>(
     out.ok_or(Error::Interrupted)
 }
 
-/// What [`run_streamed`] gives: each part's result in the order the parts were read, or the
-/// error that stopped the reading.
-pub type Streamed<R, E> = std::result::Result<Vec<R>, E>;
-
-/// Runs `work` on the private pool of `threads` threads for each part that `next` reads on
-/// the calling thread, each part as soon as it is read: reading (which may have to stay on
-/// the calling thread, as Python's objects must, under its GIL) overlaps the work on the
-/// parts before it. Once `next` gives `Ok(None)`, the calling thread waits inside `detached`
-/// (which releases what the workers never need, the GIL) and calls `interrupted()` every
-/// [`POLL`] as [`run_interruptible`] does; an error from `next` sets the work's flag and is
-/// returned once the parts under way have stopped. A part's panic is raised again here.
-pub fn run_streamed<P: Send, R: Send, E>(
-    threads: Option<usize>,
-    mut next: impl FnMut() -> std::result::Result<Option<P>, E>,
-    work: impl Fn(P) -> R + Sync,
-    detached: impl FnOnce(&mut (dyn FnMut() + Send)),
-    mut interrupted: impl FnMut() -> bool + Send,
-) -> Result<Streamed<R, E>> {
-    let n = check_threads(threads)?;
-    let pool = pool(n)?;
-    let flag = Arc::new(AtomicBool::new(false));
-    let (sent, received) = channel::<(usize, std::thread::Result<R>)>();
-    let work = &work;
-    let mut results: Vec<Option<R>> = Vec::new();
-    let mut panicked = None;
-    let mut failed = None;
-    pool.in_place_scope(|scope| {
-        loop {
-            match next() {
-                Ok(Some(part)) => {
-                    let (k, sent, flag) = (results.len(), sent.clone(), flag.clone());
-                    results.push(None);
-                    scope.spawn(move |_| {
-                        let run = || interrupt::with_flag(flag, || work(part));
-                        let _ = sent.send((k, catch_unwind(AssertUnwindSafe(run))));
-                    });
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    flag.store(true, Ordering::Relaxed);
-                    failed = Some(e);
-                    break;
-                }
-            }
-        }
-        let mut left = results.len();
-        let (results, panicked, flag) = (&mut results, &mut panicked, &flag);
-        // Moved in (a receiver is Send, not Sync); the rest by the references above.
-        detached(&mut move || {
-            while left > 0 {
-                match received.recv_timeout(POLL) {
-                    Ok((k, Ok(r))) => results[k] = Some(r),
-                    Ok((_, Err(payload))) => {
-                        panicked.get_or_insert(payload);
-                    }
-                    Err(RecvTimeoutError::Timeout) => {
-                        if !flag.load(Ordering::Relaxed) && interrupted() {
-                            flag.store(true, Ordering::Relaxed);
-                        }
-                        continue;
-                    }
-                    // Never: this thread holds a sender.
-                    Err(RecvTimeoutError::Disconnected) => break,
-                }
-                left -= 1;
-            }
-        });
-    });
-    if let Some(payload) = panicked {
-        std::panic::resume_unwind(payload);
-    }
-    if let Some(e) = failed {
-        return Ok(Err(e));
-    }
-    // Every part sent its result before the scope ended.
-    let results: Option<Vec<R>> = results.into_iter().collect();
-    results.map(Ok).ok_or(Error::Interrupted)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,20 +185,6 @@ mod tests {
         let mut sets = RefSets::new();
         (0..1000).for_each(|_| sets.push([1u32]));
         (s, vec![0u32; 1000], sets)
-    }
-
-    #[test]
-    fn a_job_beside_the_calling_thread_gives_both_results() {
-        for threads in [1, 2, 3] {
-            let here_thread = std::thread::current().id();
-            let (a, b) = run_beside(
-                Some(threads),
-                || (0..1000u64).sum::<u64>(),
-                || std::thread::current().id() == here_thread,
-            )
-            .unwrap();
-            assert_eq!((a, b), (499_500, true));
-        }
     }
 
     #[test]
@@ -347,79 +227,5 @@ mod tests {
             || false,
         );
         assert_eq!(out.unwrap().unwrap(), vec![1.0; 40]);
-    }
-
-    #[test]
-    fn streamed_parts_overlap_the_read_and_come_back_in_order() {
-        for threads in [1, 2, 3] {
-            let here_thread = std::thread::current().id();
-            let mut read = 0u64;
-            let mut detached_on_caller = false;
-            let out = run_streamed(
-                Some(threads),
-                || -> std::result::Result<Option<u64>, String> {
-                    read += 1;
-                    Ok((read <= 20).then_some(read))
-                },
-                |k: u64| {
-                    // Later parts finish first: the order comes from the reading.
-                    std::thread::sleep(Duration::from_millis(20 - k));
-                    (k * k, std::thread::current().id() != here_thread)
-                },
-                |wait| {
-                    detached_on_caller = std::thread::current().id() == here_thread;
-                    wait()
-                },
-                || false,
-            )
-            .unwrap()
-            .unwrap();
-            let expected: Vec<(u64, bool)> = (1..=20).map(|k| (k * k, true)).collect();
-            assert_eq!(out, expected);
-            assert!(detached_on_caller);
-        }
-    }
-
-    #[test]
-    fn a_streamed_read_error_stops_the_parts_under_way_and_is_returned() {
-        let (s, hyps, sets) = slow_batch();
-        let start = std::time::Instant::now();
-        let mut parts = 0;
-        let out = run_streamed(
-            Some(2),
-            || {
-                parts += 1;
-                match parts {
-                    1 => Ok(Some(())),
-                    _ => Err("refs[7] is not a str"),
-                }
-            },
-            |()| statistics_of_sentences(&Slow, &s, &hyps, &sets),
-            |wait| wait(),
-            || false,
-        )
-        .unwrap();
-        assert_eq!(out, Err("refs[7] is not a str"));
-        // 1,000 pairs of 20 ms on 2 threads would take 10 s; the flag stops them.
-        assert!(start.elapsed() < Duration::from_secs(5));
-        // An interrupt while waiting stops the parts the same way.
-        let mut polls = 0;
-        let mut parts = 0;
-        let out = run_streamed(
-            Some(2),
-            || -> std::result::Result<Option<()>, ()> {
-                parts += 1;
-                Ok((parts <= 2).then_some(()))
-            },
-            |()| statistics_of_sentences(&Slow, &s, &hyps, &sets),
-            |wait| wait(),
-            || {
-                polls += 1;
-                polls >= 2
-            },
-        )
-        .unwrap()
-        .unwrap();
-        assert_eq!(out, vec![Err(Error::Interrupted), Err(Error::Interrupted)]);
     }
 }

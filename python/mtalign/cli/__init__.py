@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from mtalign._mtalign import __version__
-from mtalign.cli import meta, ranking, report, rouge155, score, similarity
-from mtalign.cli.common import CliError, Parser
-from mtalign.compat.sacrebleu import cli as sacrebleu_cli
-from mtalign.errors import MtalignError
+
+if TYPE_CHECKING:
+    from mtalign.cli.common import CliError, Parser
 
 #: ``mtalign --help``'s description.
 DESCRIPTION = ("mtalign scores machine translation and summarization output against reference "
@@ -38,6 +38,11 @@ def build_parser() -> Parser:
     >>> build_parser().parse_args(["demo"]).command
     'demo'
     """
+    # The commands' modules are imported here, not at the top: `mtalign sacrebleu` (see
+    # main) starts without them.
+    from mtalign.cli import meta, ranking, report, rouge155, score, similarity
+    from mtalign.cli.common import Parser
+    from mtalign.compat.sacrebleu import cli as sacrebleu_cli
     p = Parser(prog="mtalign", description=DESCRIPTION)
     p.add_argument("--version", action="version", version=f"mtalign {__version__}",
                    help="print the version and exit")
@@ -61,6 +66,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     2
     """
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["sacrebleu"]:
+        # sacrebleu's own command line parses everything after the name: it starts without
+        # mtalign's other commands (their modules import NumPy and the metrics).
+        from mtalign.compat.sacrebleu import cli as sacrebleu_cli
+        try:
+            return sacrebleu_cli.main(argv[1:], prog="mtalign sacrebleu")
+        except KeyboardInterrupt:
+            return _interrupted()
+    from mtalign.cli.common import CliError, Parser
+    from mtalign.errors import MtalignError
     if argv[:1] == ["rouge155"] and argv[1:] not in (["-h"], ["--help"]):
         # ROUGE-1.5.5's own option syntax (e.g. "-2 -1") follows: argparse must not read it.
         argv.insert(1, "--")
@@ -80,9 +95,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
-        # Ctrl-C: one line, the shell's exit status for SIGINT (128 + 2), no traceback.
-        print("mtalign: interrupted", file=sys.stderr)
-        return 130
+        return _interrupted()
+
+
+def _interrupted() -> int:
+    """Ctrl-C: one line, the shell's exit status for SIGINT (128 + 2), no traceback."""
+    print("mtalign: interrupted", file=sys.stderr)
+    return 130
+
+
+def __getattr__(name: str) -> Any:
+    """``CliError``, imported on first access (see :func:`main`)."""
+    if name == "CliError":
+        from mtalign.cli.common import CliError
+        return CliError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["CliError", "build_parser", "main"]

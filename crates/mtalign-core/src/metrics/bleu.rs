@@ -668,13 +668,13 @@ pub fn sentence_score(cfg: &BleuConfig, row: &[f64]) -> f64 {
 }
 
 /// What [`score`] computes, on the stack: the precisions of orders `1..=max_order`.
-struct Figures {
-    score: f64,
-    bp: f64,
-    precisions: [f64; MAX_ORDER + 1],
+pub(crate) struct Figures {
+    pub(crate) score: f64,
+    pub(crate) bp: f64,
+    pub(crate) precisions: [f64; MAX_ORDER + 1],
 }
 
-fn figures(cfg: &BleuConfig, row: &[f64]) -> Figures {
+pub(crate) fn figures(cfg: &BleuConfig, row: &[f64]) -> Figures {
     if cfg.smooth.is_nltk() {
         score_nltk(cfg, row)
     } else {

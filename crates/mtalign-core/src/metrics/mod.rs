@@ -3,6 +3,7 @@
 //! implements [`metric::Metric`]; [`metric::statistics_batch`] runs any of them over a batch.
 
 pub mod bleu;
+pub mod bleu_lines;
 pub mod cer;
 pub mod chrf;
 pub mod chunked;

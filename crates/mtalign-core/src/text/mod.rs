@@ -5,6 +5,7 @@ pub mod docs;
 pub mod encoder;
 pub mod ids;
 pub mod intern;
+pub mod lines;
 pub mod refs;
 pub mod stem;
 pub mod tokenize;

@@ -19,19 +19,47 @@ BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len 
 nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0+mtalign-0.1.0
 """
 
-from mtalign.compat.sacrebleu import metrics, significance, tokenizers, utils
-from mtalign.compat.sacrebleu.compat import (
-    corpus_bleu,
-    corpus_chrf,
-    corpus_ter,
-    raw_corpus_bleu,
-    sentence_bleu,
-    sentence_chrf,
-    sentence_ter,
-)
-from mtalign.compat.sacrebleu.metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from mtalign.compat.sacrebleu.metrics.base import VERSION as __version__
-from mtalign.compat.sacrebleu.utils import SACREBLEU_DIR, smart_open
+
+if TYPE_CHECKING:
+    from mtalign.compat.sacrebleu import metrics, significance, tokenizers, utils
+    from mtalign.compat.sacrebleu.compat import (
+        corpus_bleu,
+        corpus_chrf,
+        corpus_ter,
+        raw_corpus_bleu,
+        sentence_bleu,
+        sentence_chrf,
+        sentence_ter,
+    )
+    from mtalign.compat.sacrebleu.metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
+    from mtalign.compat.sacrebleu.utils import SACREBLEU_DIR, smart_open
+
+# sacrebleu's names, each imported on first access (PEP 562): the command line (``mtalign
+# sacrebleu``) imports only what its options need.
+_SUBMODULES = {"metrics", "significance", "tokenizers", "utils"}
+_HOMES = {**dict.fromkeys(["corpus_bleu", "corpus_chrf", "corpus_ter", "raw_corpus_bleu",
+                           "sentence_bleu", "sentence_chrf", "sentence_ter"], "compat"),
+          **dict.fromkeys(["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore"],
+                          "metrics"),
+          "SACREBLEU_DIR": "utils", "smart_open": "utils"}
+
+
+def __getattr__(name: str) -> Any:
+    """sacrebleu's names, imported on first access."""
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _HOMES:
+        return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _SUBMODULES | set(_HOMES))
+
 
 __all__ = ["BLEU", "CHRF", "SACREBLEU_DIR", "TER", "BLEUScore", "CHRFScore", "TERScore",
            "__version__", "corpus_bleu", "corpus_chrf", "corpus_ter", "metrics",

@@ -22,22 +22,26 @@ sacrebleu 2.6.0+mtalign-0.1.0
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from mtalign.compat.sacrebleu import testsets
 from mtalign.compat.sacrebleu._testsets import OTHER_SETS, WMT_XML
-from mtalign.compat.sacrebleu.metrics import BLEU, CHRF, METRICS
+from mtalign.compat.sacrebleu.metrics import NAMES
 from mtalign.compat.sacrebleu.metrics.base import VERSION
+from mtalign.compat.sacrebleu.metrics.bleu import BLEU
+from mtalign.compat.sacrebleu.metrics.chrf import CHRF
 from mtalign.compat.sacrebleu.utils import (
     args_to_dict,
     print_results_table,
     print_single_results,
     smart_open,
 )
+from mtalign.errors import InputError
 
 __all__ = ["add_command", "build_parser", "main"]
 
@@ -109,7 +113,7 @@ def build_parser(prog: str = "sacrebleu") -> argparse.ArgumentParser:
                         "references. (Default: %(default)s)")
     p.add_argument("--encoding", "-e", type=str, default="utf-8",
                    help="Open text files with specified encoding (Default: %(default)s)")
-    p.add_argument("--metrics", "-m", choices=[m.lower() for m in METRICS], nargs="+",
+    p.add_argument("--metrics", "-m", choices=[m.lower() for m in NAMES], nargs="+",
                    default=["bleu"], metavar="METRIC",
                    help="Space-delimited list of metrics to compute: bleu, chrf, ter "
                         "(Default: bleu)")
@@ -211,17 +215,12 @@ def build_parser(prog: str = "sacrebleu") -> argparse.ArgumentParser:
     return p
 
 
-def _lines(path: str, encoding: str) -> list[str]:
-    """A file's lines, right-stripped (``.gz`` read transparently)."""
+@contextlib.contextmanager
+def _reading(path: str, encoding: str) -> Iterator[None]:
+    """A file read in the block: a missing, unreadable or undecodable file, or an unknown
+    encoding, is one line on stderr, exit 2."""
     try:
-        with smart_open(path, encoding=encoding) as f:
-            text = f.read()
-        # the lines sacrebleu iterates (newline="\n": split on "\n" alone), right-stripped;
-        # one read and one split instead of a Python step per line
-        lines = text.split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        return list(map(str.rstrip, lines))
+        yield
     except FileNotFoundError:
         raise _error(f"{path}: no such file", status=2) from None
     except IsADirectoryError:
@@ -233,6 +232,43 @@ def _lines(path: str, encoding: str) -> list[str]:
                      status=2) from None
     except LookupError:
         raise _error(f"--encoding {encoding}: unknown encoding", status=2) from None
+
+
+def _lines(path: str, encoding: str) -> list[str]:
+    """A file's lines, right-stripped (``.gz`` read transparently)."""
+    with _reading(path, encoding), smart_open(path, encoding=encoding) as f:
+        text = f.read()
+    # the lines sacrebleu iterates (newline="\n": split on "\n" alone), right-stripped;
+    # one read and one split instead of a Python step per line
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return list(map(str.rstrip, lines))
+
+
+def _file_bytes(path: str, encoding: str) -> bytes:
+    """A file's text as UTF-8 bytes: read as they are when the encoding is UTF-8 (``.gz``
+    decompressed), else its lines decoded and encoded again. Not checked here: the native
+    call that reads them refuses bytes that are not UTF-8."""
+    with _reading(path, encoding):
+        if codecs.lookup(encoding).name != "utf-8":
+            return _utf8_lines(_lines(path, encoding))
+        if path.endswith(".gz"):
+            import gzip
+            with gzip.open(path, "rb") as f:
+                return f.read()
+        with open(path, "rb") as f:
+            return f.read()
+
+
+def _utf8_lines(lines: Sequence[str]) -> bytes:
+    """Lines as the UTF-8 bytes of a file, each ended by a newline."""
+    return "".join(f"{line}\n" for line in lines).encode()
+
+
+def _count_lines(data: bytes) -> int:
+    """The lines of a file's bytes (the last one may lack its newline)."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 def _read_refs(args: argparse.Namespace) -> list[list[str]]:
@@ -343,6 +379,7 @@ def _check(args: argparse.Namespace) -> None:
 
 def _test_set_fields(args: argparse.Namespace) -> list[tuple[str, dict[str, list[str]]]]:
     """Each ``-t`` test set's fields, from sacrebleu's cache (exit 2 when it is not there)."""
+    from mtalign.compat.sacrebleu import testsets
     try:
         return [(name, testsets.fields(name, args.langpair))
                 for name in args.test_set.split(",")]
@@ -384,6 +421,7 @@ def _echo(args: argparse.Namespace) -> None:
 
 def _test_set_refs(args: argparse.Namespace) -> list[list[str]]:
     """The references sacrebleu scores ``-t`` against, test sets concatenated."""
+    from mtalign.compat.sacrebleu import testsets
     refs: list[list[str]] = []
     for test_set, fields in _test_set_fields(args):
         allowed = testsets.reference_fields(test_set, args.langpair)
@@ -398,6 +436,7 @@ def _test_set_refs(args: argparse.Namespace) -> list[list[str]]:
 
 
 def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Any]:
+    from mtalign.compat.sacrebleu.metrics import METRICS
     metrics = {}
     for name in args.metrics:
         options = args_to_dict(args, name, strip_prefix=True)
@@ -406,13 +445,54 @@ def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Any]:
     return metrics
 
 
-def _sentence_level(metric: Any, system: list[str], args: argparse.Namespace) -> None:
-    """One line per segment; the statistics of all segments come from one mtalign call."""
-    rows = metric._mtalign_rows(system, None)
+def _sentence_level(metric: Any, system: list[str], refs: list[list[str]],
+                    args: argparse.Namespace) -> None:
+    """One line per segment; BLEU's from one native call, the other metrics' statistics of
+    all segments from one mtalign call."""
     sig = metric.get_signature().format(args.short)
+    if isinstance(metric, BLEU):
+        _write(metric._sentence_lines_of_bytes(_utf8_lines(system), list(map(_utf8_lines, refs)),
+                                               args.width, args.score_only, sig))
+        return
+    rows = metric._mtalign_rows(system, None)
     lines = metric._sentence_lines(rows, args.width, args.score_only, sig)
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _bleu_lines_of_files(args: argparse.Namespace) -> None:
+    """``-sl`` BLEU of one hypothesis file against reference files: their bytes go to one
+    native call, which splits the lines and prints every segment's line (no Python object
+    per segment, and neither NumPy nor mtalign's metrics imported)."""
+    paths = [*args.refs, args.input[0]]
+    refs = [_file_bytes(path, args.encoding) for path in args.refs]
+    hyps = _file_bytes(args.input[0], args.encoding)
+    if not hyps:
+        raise _error(f"Test set {args.test_set!r} contains no sentence")
+    args.bleu_effective_order = True
+    metric = BLEU(**args_to_dict(args, "bleu", strip_prefix=True))
+    metric.num_refs = len(refs)
+    sig = metric.get_signature().format(args.short)
+    try:
+        out = metric._sentence_lines_of_bytes(hyps, refs, args.width, args.score_only, sig)
+    except UnicodeDecodeError:
+        for path in paths:  # which file: decoded again, to name it as _lines does
+            _lines(path, args.encoding)
+        raise
+    except InputError:  # the native call refuses streams of different lengths
+        if any(_count_lines(ref) != _count_lines(hyps) for ref in refs):
+            raise _error("System and reference streams have different lengths.") from None
+        raise
+    _write(out)
+
+
+def _write(data: bytes) -> None:
+    """UTF-8 text on standard output, written as bytes where it takes bytes."""
+    if hasattr(sys.stdout, "buffer"):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+    else:
+        sys.stdout.write(data.decode())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -424,6 +504,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.langpair:  # the target language picks BLEU's tokenizer, as in sacrebleu
         args.bleu_trg_lang = args.langpair.split("-")[1]
+    if (args.sentence_level and args.metrics == ["bleu"] and args.test_set is None
+            and args.input is not None and len(args.input) == 1 and args.num_refs == 1
+            and not (args.confidence or paired)):
+        _bleu_lines_of_files(args)
+        return 0
     refs = _read_refs(args) if args.test_set is None else _test_set_refs(args)
     args.num_refs = len(refs)
     systems, names = _read_systems(args, paired)
@@ -444,7 +529,7 @@ def run(args: argparse.Namespace) -> int:
             raise _error("System and reference streams have different lengths.")
     metrics = _metrics(args, refs)
     if args.sentence_level:
-        _sentence_level(next(iter(metrics.values())), systems[0], args)
+        _sentence_level(next(iter(metrics.values())), systems[0], refs, args)
         return 0
     if args.detail and args.format == "json":
         args.format = "text"

@@ -20,8 +20,6 @@ text, JSON and LaTeX tables sacrebleu prints to a pipe, i.e. without terminal co
 
 from __future__ import annotations
 
-import gzip
-import json
 import math
 import os
 import unicodedata
@@ -35,6 +33,7 @@ SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu")
 def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8") -> IO[Any]:
     """Opens a text file, gzip-compressed when its name ends in ``.gz``."""
     if file.endswith(".gz"):
+        import gzip
         return gzip.open(file, mode=mode, encoding=encoding, newline="\n")  # type: ignore
     return open(file, mode=mode, encoding=encoding, newline="\n")
 
@@ -218,6 +217,7 @@ def print_results_table(results: dict[str, list[Any]], signatures: dict[str, str
                 value[key] = cell if isinstance(cell, str) else \
                     {k: _plain(v) for k, v in cell.__dict__.items()}
             rows.append(value)
+        import json
         print(json.dumps(rows, indent=4))
         return
     cells = _format_score_lines(dict(results), args.width, multiline=args.format == "text")

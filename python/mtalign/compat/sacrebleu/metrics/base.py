@@ -15,19 +15,20 @@ float32 rows there, so the numbers are sacrebleu's to the last bit).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import statistics
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mtalign._mtalign import __version__ as _MTALIGN_VERSION
 
 #: sacrebleu's version, then mtalign's: the signature's ``version`` field.
 VERSION = f"2.6.0+mtalign-{_MTALIGN_VERSION}"
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# NumPy is imported where it is used: `mtalign sacrebleu -sl` with BLEU never needs it.
 
 sacrelogger = logging.getLogger("sacrebleu")
 
@@ -76,6 +77,7 @@ class Score:
             for field in signature.split("|"):
                 key, value = field.split(":")
                 d[key] = value
+            import json  # here: the -sl lines never need it
             return json.dumps(d, indent=1, ensure_ascii=False)
         return full
 
@@ -90,6 +92,7 @@ class Score:
         n = len(raw)
         low = n // 40
         self._ci = 0.5 * (raw[n - low - 1] - raw[low])
+        import statistics  # here: it imports decimal and fractions
         self._mean = statistics.mean(raw)
 
     def __repr__(self) -> str:
@@ -262,6 +265,7 @@ class Metric:
         refs = refs[:len(hyps)]
         if not self._force:
             self._check_tokenized(hyps)
+        import numpy as np
         return np.asarray(self._mtalign().statistics(hyps, refs), dtype=np.float64)
 
     def _check_tokenized(self, hyps: Sequence[str]) -> None:
@@ -279,6 +283,7 @@ class Metric:
 
     def _aggregate_and_compute(self, stats: Any) -> Score:
         """The corpus score of segment statistics (sacrebleu's layout), computed by mtalign."""
+        import numpy as np
         rows = np.asarray(stats, dtype=np.float64).reshape(len(stats), -1)
         total = rows.sum(0, keepdims=True)
         return self._score_of_rows(self._to_mtalign(total))
@@ -317,6 +322,7 @@ def _seed() -> tuple[str, int | None]:
 def _resampled_scores(stats32: np.ndarray, idxs: np.ndarray, metric: Metric) -> list[Any]:
     """The score of each resample (a row of ``idxs``) of float32 statistics, each resample
     summed as sacrebleu sums it."""
+    import numpy as np
     sums = np.stack([stats32[i].sum(0) for i in idxs]) if len(idxs) else \
         np.zeros((0, stats32.shape[1]), dtype=np.float32)
     return metric._scores_of_sums(sums)
@@ -326,6 +332,7 @@ def _bootstrap_resample(stats: Any, metric: Metric, n_samples: int = 1000
                         ) -> tuple[str, list[Score]]:
     """sacrebleu's bootstrap of one system: the seed as a string and the resamples'
     scores."""
+    import numpy as np
     text, seed = _seed()
     rng = np.random.default_rng(seed)
     idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)

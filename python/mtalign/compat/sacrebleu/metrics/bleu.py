@@ -10,16 +10,21 @@ BLEU = 100.00 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from mtalign._mtalign import sacrebleu_bleu_lines
 from mtalign.compat.sacrebleu.metrics.base import Metric, Score, Signature, sacrelogger
 from mtalign.errors import ConfigError
-from mtalign.metrics.bleu import Bleu
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from mtalign.metrics.bleu import Bleu
+
+# NumPy and mtalign.metrics are imported where they are used, not here: `mtalign sacrebleu
+# -sl` (a native call from the files' bytes) then starts without importing them.
 
 MAX_NGRAM_ORDER = 4
 
@@ -27,6 +32,9 @@ MAX_NGRAM_ORDER = 4
 _TOKENIZERS = {"none": "split", "zh": "zh", "13a": "13a", "intl": "intl", "char": "char",
                "ja-mecab": "ja-mecab", "ko-mecab": "ko-mecab", "spm": "spm",
                "flores101": "flores101", "flores200": "flores200"}
+# The tokenizers that run in Python (optional packages): lines are tokenized before mtalign
+# splits them on whitespace, as sacrebleu splits its tokenizers' output.
+_EXTERNAL = {"ja-mecab", "ko-mecab", "spm", "flores101", "flores200"}
 
 
 class BLEUSignature(Signature):
@@ -109,41 +117,6 @@ def spm_model_path(tokenize: str) -> str | None:
     return path
 
 
-def _sacrebleu_figures(rows: np.ndarray, order: int, smooth: str,
-                       value: Any) -> tuple[np.ndarray, list[float]]:
-    """The precisions (n, order) and brevity penalties of mtalign's BLEU statistics rows, as
-    sacrebleu's ``compute_bleu`` reports them (``-sl`` prints them): each order up to the
-    first without n-grams, add-k's k added from order 2, exp and floor smoothing of orders
-    without matches, all zero when nothing matches."""
-    n = rows.shape[0]
-    sys_len, ref_len = rows[:, 0], rows[:, 1]
-    correct = rows[:, 2:2 + order].copy()
-    total = rows[:, 2 + order:2 + 2 * order].copy()
-    precisions = np.zeros((n, order))
-    active = correct.any(1)  # sacrebleu: all zero when no n-gram matches
-    smooth_mteval = np.ones(n)
-    for i in range(order):
-        c, t = correct[:, i], total[:, i]
-        if smooth == "add-k" and i > 0:
-            c, t = c + value, t + value
-        active = active & (t != 0)
-        zero = active & (c == 0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if smooth == "exp":
-                smooth_mteval = np.where(zero, smooth_mteval * 2, smooth_mteval)
-                p_zero = 100.0 / (smooth_mteval * t)
-            elif smooth == "floor":
-                p_zero = 100.0 * value / t
-            else:
-                p_zero = np.zeros(n)
-            p_hit = 100.0 * c / t
-        precisions[:, i] = np.where(zero, p_zero, np.where(active, p_hit, 0.0))
-    bp = [1.0 if h >= r else (math.exp(1 - r / h) if h > 0 else 0.0)
-          for h, r in zip(sys_len.astype(np.int64).tolist(), ref_len.astype(np.int64).tolist(),
-                          strict=True)]
-    return precisions, bp
-
-
 class BLEU(Metric):
     """sacrebleu's ``BLEU`` (same arguments), computed by :class:`mtalign.Bleu`.
 
@@ -198,10 +171,8 @@ class BLEU(Metric):
             raise KeyError(tokenize)
         self.tokenize = tokenize
         spm_model = spm_model_path(tokenize)
-        self._metric = Bleu(
-            max_order=max_ngram_order, smooth=smooth_method, tokenize=_TOKENIZERS[tokenize],
-            lowercase=lowercase, effective_order=effective_order, smooth_value=smooth_value,
-            ref_length="closest", trg_lang=trg_lang, spm_model=spm_model)
+        self._spm_model = spm_model
+        self._metric: Bleu | None = None
         from mtalign.compat.sacrebleu.tokenizers import tokenizer_for
         self.tokenizer = tokenizer_for(tokenize, spm_model)
         self.tokenizer_signature = self.tokenizer.signature()
@@ -209,13 +180,22 @@ class BLEU(Metric):
             self._ref_cache = self._cache_references(references)
 
     def _mtalign(self) -> Bleu:
+        if self._metric is None:  # made on first use (it imports mtalign.metrics)
+            from mtalign.metrics.bleu import Bleu
+            self._metric = Bleu(
+                max_order=self.max_ngram_order, smooth=self.smooth_method,
+                tokenize=_TOKENIZERS[self.tokenize], lowercase=self.lowercase,
+                effective_order=self.effective_order, smooth_value=self.smooth_value,
+                ref_length="closest", trg_lang=self.trg_lang, spm_model=self._spm_model)
         return self._metric
 
     def _to_sacrebleu(self, rows: np.ndarray) -> np.ndarray:
+        import numpy as np
         # mtalign's rows end with nltk's denominators max(1, total): not sacrebleu's.
         return rows[:, :2 + 2 * self.max_ngram_order].astype(np.int64)
 
     def _to_mtalign(self, rows: np.ndarray) -> np.ndarray:
+        import numpy as np
         total = rows[:, 2 + self.max_ngram_order:2 + 2 * self.max_ngram_order]
         return np.concatenate([rows, np.maximum(total, 1)], axis=1).astype(np.float64)
 
@@ -230,30 +210,36 @@ class BLEU(Metric):
     def _name(self) -> str:
         return "BLEU"
 
-    def _sentence_lines(self, rows: np.ndarray, width: int, score_only: bool,
-                        signature: str) -> list[str]:
-        """Each row's sentence BLEU as sacrebleu prints it, its figures computed for all rows
-        at once (the score by ``mtalign.meta.paired``'s replay of sacrebleu's arithmetic)."""
-        from mtalign.meta.paired import _sacrebleu_bleu
-        scores = _sacrebleu_bleu(self._metric.config())(rows, False).tolist()
-        if score_only:
-            return [f"{x:.{width}f}" for x in scores]
-        precisions, bp = _sacrebleu_figures(rows, self.max_ngram_order, self.smooth_method,
-                                            self._smooth_value())
-        sys_len = rows[:, 0].astype(np.int64)
-        ref_len = rows[:, 1].astype(np.int64)
-        # sacrebleu: ratio = hyp_len / ref_len, 0 without a reference length (IEEE division,
-        # the same double as Python's)
-        ratio = np.divide(sys_len, ref_len, out=np.zeros(len(rows)), where=ref_len > 0)
+    def _sentence_lines_of_bytes(self, hyps: bytes, refs: Sequence[bytes], width: int,
+                                 score_only: bool, signature: str) -> bytes:
+        """``sentence_score(...).format(width, score_only, signature)`` of each segment, one
+        line each (``-sl``), for the hypotheses and reference streams given as the UTF-8
+        bytes of files (one segment a line, split and right-stripped as sacrebleu reads
+        them): tokenized, counted, scored and printed in one native call.
+
+        >>> out = BLEU(tokenize="none", effective_order=True)._sentence_lines_of_bytes(
+        ...     b"a b c\\nd\\n", [b"a b c\\ne\\n"], 2, False, "")
+        >>> print(out.decode(), end="")
+        BLEU = 100.00 100.0/100.0/100.0/0.0 (BP = 1.000 ratio = 1.000 hyp_len = 3 ref_len = 3)
+        BLEU = 0.00 0.0/0.0/0.0/0.0 (BP = 1.000 ratio = 1.000 hyp_len = 1 ref_len = 1)
+        """
+        tokenize = _TOKENIZERS[self.tokenize]
+        lowercase = self.lowercase
+        if tokenize in _EXTERNAL:  # tokenized (and lowercased) here, as sacrebleu does
+            hyps, refs = self._pretokenized(hyps), [self._pretokenized(r) for r in refs]
+            tokenize, lowercase = "split", False
         head = f"BLEU|{signature} = " if signature else "BLEU = "
-        # One format string for a whole line, applied row by row: the same text as
-        # BLEUScore.format(), a third of the time of building each line in pieces.
-        line = (head.replace("{", "{{").replace("}", "}}") + f"{{:.{width}f}} "
-                + "/".join(["{:.1f}"] * precisions.shape[1])
-                + " (BP = {:.3f} ratio = {:.3f} hyp_len = {:d} ref_len = {:d})").format
-        columns = [scores, *precisions.T.tolist(), bp, ratio.tolist(), sys_len.tolist(),
-                   ref_len.tolist()]
-        return [line(*row) for row in zip(*columns, strict=True)]
+        return sacrebleu_bleu_lines(hyps, list(refs), self.max_ngram_order, self.smooth_method,
+                                    self.smooth_value, self.effective_order, tokenize,
+                                    lowercase, head, width, score_only)
+
+    def _pretokenized(self, data: bytes) -> bytes:
+        """A file's lines through sacrebleu's preprocessing (lowercase, external tokenizer),
+        one a line."""
+        lines = data.decode("utf-8").split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return "".join(f"{self._preprocess_segment(line)}\n" for line in lines).encode()
 
     def _smooth_value(self) -> Any:
         default = self.SMOOTH_DEFAULTS[self.smooth_method]
@@ -271,6 +257,9 @@ class BLEU(Metric):
         83.759224
         """
         assert smooth_method in BLEU.SMOOTH_DEFAULTS, f"Unknown smooth_method {smooth_method!r}"
+        import numpy as np
+
+        from mtalign.metrics.bleu import Bleu
         metric = Bleu(max_order=max_ngram_order, smooth=smooth_method,
                       tokenize="split", lowercase=False,
                       effective_order=effective_order, smooth_value=smooth_value,
@@ -295,12 +284,14 @@ class BLEU(Metric):
     def _scores_of_sums(self, sums: np.ndarray) -> list[Any]:
         """BLEU of many summed rows at once (``mtalign.meta.paired``'s replay of sacrebleu's
         arithmetic: float32 for the bootstrap's float32 rows, as sacrebleu computes)."""
+        import numpy as np
+
         from mtalign.meta.paired import _sacrebleu_bleu
         if len(sums) == 0:
             return []
         f32 = np.asarray(sums).dtype == np.float32
         rows = self._to_mtalign(np.asarray(sums, dtype=np.float64))
-        return [float(x) for x in _sacrebleu_bleu(self._metric.config())(rows, f32)]
+        return [float(x) for x in _sacrebleu_bleu(self._mtalign().config())(rows, f32)]
 
     def _preprocess_segment(self, sent: str) -> str:
         if self.lowercase:

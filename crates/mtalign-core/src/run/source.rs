@@ -1,0 +1,149 @@
+//! Where a batch's texts come from: a [`TextSource`] that a binding implements over its
+//! caller's objects (Python lists, read under the GIL), read once, in order, by [`collect`]
+//! into a [`Collected`] batch of borrowed texts. Nothing is hashed, numbered or copied while
+//! the source is read: that is the part of a batch only one thread can do, so it does as
+//! little as possible; everything else runs on the pool ([`crate::run`]).
+
+use crate::text::refs::RefSets;
+
+/// A text batch as its caller holds it: hypotheses, and per reference item (one per pair in
+/// an aligned batch, one per column in a matrix) one or more reference texts.
+///
+/// The texts must stay valid and unchanged for `'a` (Python strings are immutable and the
+/// binding holds their objects), so the batch can be scored after the source is released.
+pub trait TextSource<'a> {
+    /// Why an item cannot be read (it names the item: `hyps[3]`, `refs[2][1]`).
+    type Error;
+    /// The number of hypotheses.
+    fn hyps(&self) -> usize;
+    /// The text of hypothesis `i`.
+    fn hyp(&self, i: usize) -> Result<&'a str, Self::Error>;
+    /// The number of reference items.
+    fn ref_items(&self) -> usize;
+    /// The number of references of item `i` (1 for a bare text; never 0).
+    fn ref_count(&self, i: usize) -> usize;
+    /// Reference `j` of item `i`: its text, and a key naming the object that holds it
+    /// (equal keys: the same text, read once; the binding gives the object's address).
+    fn reference(&self, i: usize, j: usize) -> Result<(&'a str, usize), Self::Error>;
+}
+
+/// A text batch read from its [`TextSource`]: every text borrowed, in the source's order.
+#[derive(Debug, Clone, Default)]
+pub struct Collected<'a> {
+    /// The hypotheses' texts.
+    pub hyps: Vec<&'a str>,
+    /// Every reference text, item after item (`refs[0][0], refs[0][1], refs[1][0], ...`).
+    pub refs: Vec<&'a str>,
+    /// The source's key of each of [`Collected::refs`] (equal keys: the same text).
+    pub keys: Vec<usize>,
+    /// Where each of [`Collected::refs`] is: (item, position in the item).
+    pub origin: Vec<(usize, usize)>,
+    /// Per reference item, its references (indices into [`Collected::refs`]).
+    pub ref_sets: RefSets,
+    /// Bytes of every text read (a text held twice counted twice).
+    pub bytes: usize,
+}
+
+impl Collected<'_> {
+    /// The number of hypotheses.
+    pub fn len(&self) -> usize {
+        self.hyps.len()
+    }
+
+    /// Whether there is no hypothesis.
+    pub fn is_empty(&self) -> bool {
+        self.hyps.is_empty()
+    }
+}
+
+/// Reads every text of `source` once: the hypotheses in order, then the references item by
+/// item, so the first bad item in that order is the one refused.
+pub fn collect<'a, S: TextSource<'a>>(source: &S) -> Result<Collected<'a>, S::Error> {
+    let n = source.hyps();
+    let mut out = Collected {
+        hyps: Vec::with_capacity(n),
+        ..Collected::default()
+    };
+    let mut bytes = 0;
+    for i in 0..n {
+        let text = source.hyp(i)?;
+        bytes += text.len();
+        out.hyps.push(text);
+    }
+    let m = source.ref_items();
+    out.refs.reserve(m);
+    out.keys.reserve(m);
+    out.origin.reserve(m);
+    for i in 0..m {
+        let start = out.refs.len() as u32;
+        for j in 0..source.ref_count(i) {
+            let (text, key) = source.reference(i, j)?;
+            bytes += text.len();
+            out.refs.push(text);
+            out.keys.push(key);
+            out.origin.push((i, j));
+        }
+        out.ref_sets.push(start..out.refs.len() as u32);
+    }
+    out.bytes = bytes;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Texts in vectors; `None` is an item that cannot be read.
+    struct Lists {
+        hyps: Vec<Option<&'static str>>,
+        refs: Vec<Vec<Option<&'static str>>>,
+    }
+
+    impl TextSource<'static> for Lists {
+        type Error = String;
+        fn hyps(&self) -> usize {
+            self.hyps.len()
+        }
+        fn hyp(&self, i: usize) -> Result<&'static str, String> {
+            self.hyps[i].ok_or(format!("hyps[{i}]"))
+        }
+        fn ref_items(&self) -> usize {
+            self.refs.len()
+        }
+        fn ref_count(&self, i: usize) -> usize {
+            self.refs[i].len()
+        }
+        fn reference(&self, i: usize, j: usize) -> Result<(&'static str, usize), String> {
+            let text = self.refs[i][j].ok_or(format!("refs[{i}][{j}]"))?;
+            Ok((text, text.as_ptr() as usize))
+        }
+    }
+
+    #[test]
+    fn collects_in_order_and_refuses_the_first_bad_item() {
+        let lists = Lists {
+            hyps: vec![Some("a b"), Some("c")],
+            refs: vec![vec![Some("x")], vec![Some("y z"), Some("x")]],
+        };
+        let c = collect(&lists).unwrap();
+        assert_eq!(c.hyps, ["a b", "c"]);
+        assert_eq!(c.refs, ["x", "y z", "x"]);
+        assert_eq!(c.origin, [(0, 0), (1, 0), (1, 1)]);
+        assert_eq!(
+            (c.ref_sets.get(0), c.ref_sets.get(1)),
+            (&[0][..], &[1, 2][..])
+        );
+        assert_eq!(c.keys[0], c.keys[2]);
+        assert_eq!(c.bytes, 3 + 1 + 1 + 3 + 1);
+        let bad = Lists {
+            hyps: vec![Some("a"), None, None],
+            refs: vec![vec![None]],
+        };
+        assert_eq!(collect(&bad).unwrap_err(), "hyps[1]");
+        let bad_ref = Lists {
+            hyps: vec![Some("a")],
+            refs: vec![vec![Some("b"), None]],
+        };
+        assert_eq!(collect(&bad_ref).unwrap_err(), "refs[0][1]");
+    }
+}
