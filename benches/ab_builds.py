@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
@@ -38,6 +39,14 @@ def load(tag: str, path: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
+
+
+def rouge_core(module: ModuleType, variants: list[str]) -> Any:
+    """ROUGE's native object of a build: ``NativeMetric("rouge", ...)``, or the ``RougeCore``
+    of a build from before the one native class."""
+    if hasattr(module, "NativeMetric"):
+        return module.NativeMetric("rouge", variants=variants, tokenize="unicode")
+    return module.RougeCore(variants, "unicode", True, 1.0, "max", False, "paper", None)
 
 
 def main() -> None:
@@ -64,8 +73,10 @@ def main() -> None:
 
     def core(module: ModuleType) -> object:
         if variants == ["bleu"]:
+            if hasattr(module, "NativeMetric"):
+                return module.NativeMetric("bleu", smooth="add1", effective_order=True)
             return module.BleuCore(4, "add1", None, "closest", True, "13a", False)
-        return module.RougeCore(variants, "unicode", True, 1.0, "max", False, "paper", None)
+        return rouge_core(module, variants)
 
     cores = {tag: core(load(tag, path)) for tag, path in (("a", args.a), ("b", args.b))}
     times: dict[str, list[float]] = {"a": [], "b": []}

@@ -1,6 +1,6 @@
 //! The batch work every native metric shares (`score_texts`, `score_tokens`, matrices),
 //! written once: text or token input → ids → the metric's kernel → a NumPy array. The Python
-//! methods that call it are written by `batch_pymethods!` ([`crate::methods`]).
+//! methods that call it are `NativeMetric`'s ([`crate::methods`]).
 
 use crate::convert::{
     as_str, items, matrix_items, one_pair_items, pair_texts, read_token_batch, text_batch_items,
@@ -25,7 +25,7 @@ pub(crate) type BatchOut<'py> = (Bound<'py, PyAny>, Vec<usize>, Vec<(usize, usiz
 
 /// A native metric: how it encodes text, and the core [`Metric`] that scores the ids. Its
 /// `score_texts` / `score_tokens` / `score_one` methods are written once, by
-/// `batch_pymethods!` ([`crate::methods`]).
+/// `NativeMetric` ([`crate::methods`]).
 pub(crate) trait BatchScorer: Sync {
     type Core: Metric;
     fn encoder(&self) -> Encoder;

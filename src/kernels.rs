@@ -106,6 +106,42 @@ pub(crate) fn edit_distance_py(a: Vec<i64>, b: Vec<i64>) -> usize {
     edit_distance::distance(&a, &b)
 }
 
+/// The stem METEOR's stem stage uses: nltk's `PorterStemmer().stem(word)`.
+#[pyfunction]
+fn meteor_stem(word: &str) -> String {
+    mtalign_core::text::stem::nltk_porter::stem(&word.to_lowercase())
+}
+
+/// TER's edit script of word ids `hyp` against `ref_`: (shifts as (start, length, target,
+/// words after), final words, operations as a str of ' ' (match), 's', 'i' (reference word
+/// inserted), 'd' (hypothesis word deleted)).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn ter_explain_ids(
+    hyp: Vec<u32>,
+    ref_: Vec<u32>,
+) -> (Vec<(usize, usize, usize, Vec<u32>)>, Vec<u32>, String) {
+    use mtalign_core::metrics::ter;
+    let e = ter::explain(&hyp, &ref_);
+    let shifts = e
+        .shifts
+        .into_iter()
+        .map(|s| (s.start, s.length, s.target, s.words))
+        .collect();
+    let ops = e
+        .trace
+        .iter()
+        .map(|o| match o {
+            ter::Op::Nop => ' ',
+            ter::Op::Sub => 's',
+            ter::Op::Ins => 'i',
+            ter::Op::Del => 'd',
+            ter::Op::Undef => 'x',
+        })
+        .collect();
+    (shifts, e.words, ops)
+}
+
 /// Every kernel function, once, and the names of every named-choice option
 /// (`CHOICES: dict[str, tuple[str, ...]]`, from the core's one declaration of each).
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -125,5 +161,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(edit_distance_py, m)?)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_function(wrap_pyfunction!(stem_py, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_stem, m)?)?;
+    m.add_function(wrap_pyfunction!(ter_explain_ids, m)?)?;
     Ok(())
 }

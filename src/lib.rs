@@ -1,8 +1,9 @@
 //! PyO3 bindings of mtalign, by concept: [`errors`] (exceptions and the one error map),
 //! [`convert`] (Python objects in, NumPy arrays out), [`enter`] (the one entry into native
 //! work: GIL released, pool, errors, Ctrl-C), [`batch`] (the batch methods every metric
-//! shares), [`ids`] (token id arrays in), [`metrics`] (one file per native metric), [`kernels`] (bare kernels, tokenizers,
-//! stemmers). All computation lives in `mtalign-core`.
+//! shares), [`ids`] (token id arrays in), [`metrics`] (the one list of native metrics, the
+//! one class `NativeMetric`, SIA), [`kernels`] (bare kernels, tokenizers, stemmers). All
+//! computation lives in `mtalign-core`.
 
 mod batch;
 mod convert;

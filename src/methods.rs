@@ -1,202 +1,20 @@
-//! The Python methods every native metric shares, written once: `batch_pymethods!` adds the
-//! batch methods ([`crate::batch`]) and ORANGE's ([`crate::ranking`]) to a
-//! [`BatchScorer`]'s own. Apart from both, so that neither imports the other. The macro only
-//! declares the methods (PyO3 needs them spelled out in the class); each body is one call to
-//! a function of this file.
+//! The Python methods every native metric shares, written once as functions generic over
+//! [`BatchScorer`]: `NativeMetric` ([`crate::metrics`]) calls them for whichever metric it
+//! holds. Apart from [`crate::batch`] and [`crate::ranking`], so that neither imports the
+//! other.
 
 use crate::batch::{self, BatchOut, BatchScorer, BlocksOut, OneOut};
 use crate::convert::stats_slice;
 use crate::errors::input_err;
 use crate::ids;
 use crate::ranking::{self, OrangeManyOut, OrangeOut, OrangeTexts};
+use mtalign_core::metrics::contract::{Configured, Contract};
 use mtalign_core::text::docs::Docs;
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 /// A Python object as the methods take it.
 pub(crate) type Obj<'py> = Bound<'py, PyAny>;
-
-/// `#[pymethods]` for a [`BatchScorer`]: the class's own methods plus `score_texts`,
-/// `score_tokens`, `score_ids`, `score_one_ids`, `score_matrix`, `score_matrices`, `orange_scores`, `orange_scores_of`,
-/// `result_of_row` and `score_one` (see the functions of this file for what each does).
-/// `impl Name with rows { ... }` adds `score_aggregate` and `sentence_scores` for a
-/// [`RowScores`] metric.
-macro_rules! batch_pymethods {
-    (impl $ty:ident with rows { $($methods:tt)* }) => {
-        crate::methods::batch_pymethods! {
-            impl $ty {
-                $($methods)*
-
-                /// Reference aggregation: statistics rows of `hyps` against the weighted
-                /// mean of the `samples`' n-gram counts (`weights`: probabilities; None =
-                /// uniform), shape (n, width).
-                #[pyo3(signature = (hyps, samples, weights=None, threads=None))]
-                fn score_aggregate<'py>(
-                    &self, py: pyo3::Python<'py>, hyps: &crate::methods::Obj<'py>,
-                    samples: &crate::methods::Obj<'py>, weights: Option<Vec<f64>>,
-                    threads: Option<usize>,
-                ) -> pyo3::PyResult<crate::methods::Obj<'py>> {
-                    crate::methods::score_aggregate(self, py, hyps, samples, weights, threads)
-                }
-
-                /// The sentence score of each statistics row, shape (n,).
-                fn sentence_scores<'py>(
-                    &self, py: pyo3::Python<'py>, stats: numpy::PyReadonlyArray2<'py, f64>,
-                ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<f64>>> {
-                    crate::methods::sentence_scores(self, py, stats)
-                }
-            }
-        }
-    };
-    (impl $ty:ident { $($methods:tt)* }) => {
-        #[pymethods]
-        impl $ty {
-            $($methods)*
-
-            /// Scores text input (tokenized here: chunk by chunk for pair-local metrics,
-            /// else each distinct text once).
-            #[pyo3(signature = (hyps, refs, threads=None))]
-            fn score_texts<'py>(
-                &self, py: pyo3::Python<'py>, hyps: &crate::methods::Obj<'py>,
-                refs: &crate::methods::Obj<'py>, threads: Option<usize>,
-            ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
-                let input = crate::methods::Input::Texts;
-                crate::methods::score_batch(self, py, input, hyps, refs, threads)
-            }
-
-            /// Scores pre-tokenized input (tokens verbatim).
-            #[pyo3(signature = (hyps, refs, threads=None))]
-            fn score_tokens<'py>(
-                &self, py: pyo3::Python<'py>, hyps: &crate::methods::Obj<'py>,
-                refs: &crate::methods::Obj<'py>, threads: Option<usize>,
-            ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
-                let input = crate::methods::Input::Tokens;
-                crate::methods::score_batch(self, py, input, hyps, refs, threads)
-            }
-
-            /// Scores token ids: `hyps` and `refs` each (ids, starts, lengths) as
-            /// `mtalign.TokenIds` hands them over; `ref_ends` None: one reference per
-            /// hypothesis, else set i is references `ref_ends[i-1]..ref_ends[i]`;
-            /// `line_sep`: the id that separates lines (`rougeLsum`).
-            #[pyo3(signature = (hyps, refs, ref_ends=None, threads=None, line_sep=None))]
-            fn score_ids<'py>(
-                &self, py: pyo3::Python<'py>, hyps: &crate::methods::Obj<'py>,
-                refs: &crate::methods::Obj<'py>,
-                ref_ends: Option<numpy::PyReadonlyArray1<'py, i64>>, threads: Option<usize>,
-                line_sep: Option<i64>,
-            ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
-                crate::methods::score_ids(self, py, hyps, refs, ref_ends, threads, line_sep)
-            }
-
-            /// Scores one pair of token ids: `hyp` a 1-D integer array, `refs` a list of
-            /// them; returns what `score_one` returns for text (the row, or the metric's
-            /// `one_result` of it).
-            fn score_one_ids<'py>(
-                &self, py: pyo3::Python<'py>, hyp: &crate::methods::Obj<'py>,
-                refs: &crate::methods::Obj<'py>,
-            ) -> pyo3::PyResult<crate::methods::Obj<'py>> {
-                crate::methods::score_one_ids(self, py, hyp, refs)
-            }
-
-            /// Every text hypothesis against every text pseudo-reference (`refs=None`: the
-            /// hypotheses against themselves, each unordered pair scored once where the
-            /// metric is symmetric): (scores shaped `[n, m, *shape]`, vanished hypotheses,
-            /// vanished references).
-            /// `scalar=k`: one number per cell (scalar k), shape `[n, m]`, where the metric
-            /// computes it natively (else rows, as without it).
-            #[pyo3(signature = (hyps, refs=None, threads=None, scalar=None))]
-            fn score_matrix<'py>(
-                &self, py: pyo3::Python<'py>, hyps: &crate::methods::Obj<'py>,
-                refs: Option<&crate::methods::Obj<'py>>, threads: Option<usize>,
-                scalar: Option<usize>,
-            ) -> pyo3::PyResult<crate::batch::BatchOut<'py>> {
-                crate::methods::score_matrix(self, py, hyps, refs, threads, scalar)
-            }
-
-            /// One matrix per block, `blocks[b] = (hyps, refs)` (`refs` None: symmetric),
-            /// every distinct text of every block encoded once: (list of score arrays shaped
-            /// `[n_b, m_b, *shape]`, vanished hypotheses (b, i), vanished references
-            /// (b, j, k)).
-            #[pyo3(signature = (blocks, threads=None, scalar=None))]
-            fn score_matrices<'py>(
-                &self, py: pyo3::Python<'py>, blocks: &crate::methods::Obj<'py>,
-                threads: Option<usize>, scalar: Option<usize>,
-            ) -> pyo3::PyResult<crate::batch::BlocksOut<'py>> {
-                crate::methods::score_matrices(self, py, blocks, threads, scalar)
-            }
-
-            /// ORANGE's scores with scalar `scalar`: `candidates[i]` and `refs[i]` are lists of
-            /// str; returns (flat candidate scores, each the mean over the leave-one-out
-            /// reference sets; flat reference scores, each against the other references), or
-            /// None when the scalar is not computed natively. `group_cells` bounds the cells
-            /// scored at once (memory only; never a result).
-            #[pyo3(signature = (candidates, refs, threads=None, scalar=0, group_cells=None))]
-            fn orange_scores<'py>(
-                &self, py: pyo3::Python<'py>, candidates: &crate::methods::Obj<'py>,
-                refs: &crate::methods::Obj<'py>, threads: Option<usize>, scalar: usize,
-                group_cells: Option<usize>,
-            ) -> pyo3::PyResult<crate::ranking::OrangeOut<'py>> {
-                let (c, g) = (candidates, group_cells);
-                crate::methods::orange_scores(self, py, c, refs, threads, scalar, g)
-            }
-
-            /// ORANGE's scores of `texts` (an `OrangeTexts`: lists read once, encoded once
-            /// per encoder) with each scalar of `scalars`: one (flat candidate scores, flat
-            /// reference scores) per scalar, as `orange_scores`, or None when one of them is
-            /// not computed natively.
-            #[pyo3(signature = (texts, scalars, threads=None, group_cells=None))]
-            fn orange_scores_of<'py>(
-                &self, py: pyo3::Python<'py>,
-                texts: &pyo3::Bound<'py, crate::ranking::OrangeTexts>, scalars: Vec<usize>,
-                threads: Option<usize>, group_cells: Option<usize>,
-            ) -> pyo3::PyResult<crate::ranking::OrangeManyOut<'py>> {
-                crate::methods::orange_scores_of(self, py, texts, &scalars, threads, group_cells)
-            }
-
-            /// Scalar `scalar` of each statistics row, computed natively as `score_matrix`
-            /// computes a cell, shape (n,); None where the metric has no native row score.
-            #[pyo3(signature = (stats, scalar=0))]
-            fn row_scores<'py>(
-                &self, py: pyo3::Python<'py>, stats: numpy::PyReadonlyArray2<'py, f64>,
-                scalar: usize,
-            ) -> pyo3::PyResult<Option<pyo3::Bound<'py, numpy::PyArray1<f64>>>> {
-                crate::methods::row_scores(self, py, stats, scalar)
-            }
-
-            /// Scalar `scalar` of each hypothesis against a reference set from its rows
-            /// against each member alone (`stats` shaped `[n, set size * width]`), shape
-            /// (n,), bit-identical to scoring the set; None where the statistics do not
-            /// allow it.
-            #[pyo3(signature = (stats, scalar=0))]
-            fn set_scores<'py>(
-                &self, py: pyo3::Python<'py>, stats: numpy::PyReadonlyArray2<'py, f64>,
-                scalar: usize,
-            ) -> pyo3::PyResult<Option<pyo3::Bound<'py, numpy::PyArray1<f64>>>> {
-                crate::methods::set_scores(self, py, stats, scalar)
-            }
-
-            /// What `score_one` returns for the statistics row `row` (a list of floats):
-            /// the row itself unless the metric makes its result from other figures.
-            fn result_of_row<'py>(
-                &self, py: pyo3::Python<'py>, row: Vec<f64>,
-            ) -> pyo3::PyResult<crate::methods::Obj<'py>> {
-                crate::methods::result_of_row(self, py, row)
-            }
-
-            /// Scores one text pair: `hyp` a str, `refs` a str or a list of str. Returns
-            /// (the flat row, or what the metric's `one_result` makes of it; vanished
-            /// hypothesis, vanished references) like `score_texts`, with None in place of
-            /// an empty list.
-            fn score_one<'py>(
-                &self, py: pyo3::Python<'py>, hyp: &crate::methods::Obj<'py>,
-                refs: &crate::methods::Obj<'py>,
-            ) -> pyo3::PyResult<crate::batch::OneOut<'py>> {
-                crate::methods::score_one(self, py, hyp, refs)
-            }
-        }
-    };
-}
-pub(crate) use batch_pymethods;
 
 /// What a batch method reads: texts (tokenized here) or pre-tokenized lists.
 pub(crate) enum Input {
@@ -393,33 +211,17 @@ pub(crate) fn score_one<'py, S: BatchScorer>(
     Ok((s.one_result(py, row)?, hyp_vanished, ref_vanished))
 }
 
-/// A metric whose statistics rows have sentence scores of their own and a reference
-/// aggregation for MBR (BLEU, chrF): `impl Name with rows` in [`batch_pymethods!`].
-pub(crate) trait RowScores: BatchScorer {
-    /// Columns of one statistics row.
-    fn width(&self) -> usize;
-    /// The sentence score of one row.
-    fn row_score(&self, row: &[f64]) -> f64;
-    /// Rows of `hyps` against the weighted mean of the `samples`' counts.
-    fn aggregate_rows(
-        &self,
-        docs: &Docs<'_>,
-        hyps: &[u32],
-        samples: &[u32],
-        weights: &[f64],
-    ) -> Vec<f64>;
-}
-
 /// `score_aggregate`: reference aggregation rows, shape (n, width).
-pub(crate) fn score_aggregate<'py, S: RowScores>(
-    s: &S,
+pub(crate) fn score_aggregate<'py, M: Contract>(
+    s: &Configured<M>,
     py: Python<'py>,
     hyps: &Obj<'py>,
     samples: &Obj<'py>,
     weights: Option<Vec<f64>>,
     threads: Option<usize>,
 ) -> PyResult<Obj<'py>> {
-    let rows = |docs: &Docs<'_>, h: &[u32], m: &[u32], w: &[f64]| s.aggregate_rows(docs, h, m, w);
+    let rows =
+        |docs: &Docs<'_>, h: &[u32], m: &[u32], w: &[f64]| s.metric.aggregate_rows(docs, h, m, w);
     batch::score_text_aggregate(
         py,
         s.encoder(),
@@ -427,24 +229,7 @@ pub(crate) fn score_aggregate<'py, S: RowScores>(
         samples,
         weights,
         threads,
-        s.width(),
+        s.shape().iter().product(),
         rows,
     )
-}
-
-/// `sentence_scores`: the sentence score of each statistics row, shape (n,).
-pub(crate) fn sentence_scores<'py, S: RowScores>(
-    s: &S,
-    py: Python<'py>,
-    stats: PyReadonlyArray2<'py, f64>,
-) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let w = s.width();
-    let rows = stats_slice(&stats, w)?;
-    // Off the GIL and in parallel for a large batch: under the GIL it was half of a sentence
-    // BLEU batch's serial part.
-    let small = rows.len() <= w * crate::enter::INLINE_PAIRS;
-    let scores = crate::enter::enter(py, None, small, || {
-        Ok(mtalign_core::run::row_scores(rows, w, |r| s.row_score(r)))
-    })?;
-    Ok(PyArray1::from_vec(py, scores))
 }

@@ -31,8 +31,9 @@ THREE = HYPS[3:5] + HYPS[1:2]  # Online-W, UEdin, HuaweiTSC
 EXPECTED = {
     "rougeL": "↑ 0-1", "rougeSU4": "↑ 0-1", "dcs": "↑ 0-1", "cs0": "↑ 0-1", "sia": "↑ 0-1",
     "bleu": "↑ 0-100", "bleu2": "↑ 0-100", "bleus4": "↑ 0-100", "chrf": "↑ 0-100",
-    "chrf++": "↑ 0-100", "nist": "↑ ≥0", "wer": "↓ 0-1", "per": "↓ 0-1", "ter": "↓ 0-100",
-    "ribes": "↑ 0-1", "gtm1": "↑ 0-1", "gtm2": "↑ 0-1", "gtm3": "↑ 0-1", "meteor": "↑ 0-1",
+    "chrf++": "↑ 0-100", "nist": "↑ ≥0", "wer": "↓ 0-1", "per": "↓ 0-1", "cer": "↓ 0-1",
+    "ter": "↓ 0-100", "ribes": "↑ 0-1", "gtm1": "↑ 0-1", "gtm2": "↑ 0-1", "gtm3": "↑ 0-1",
+    "meteor": "↑ 0-1",
 }
 ALL = registry.example_names()
 NOTE = re.compile(r"[↑↓] \S+")

@@ -12,7 +12,7 @@ import mtalign
 import numpy as np
 import pytest
 from mtalign import registry
-from mtalign._mtalign import NistCore, OrangeTexts
+from mtalign._mtalign import NativeMetric, OrangeTexts
 from test_orange_native import _data, _same
 
 TABLE6 = ["bleus6", "nist", "per", "wer", "rougeL", "rougeW-1.1", "rougeS4"]
@@ -64,7 +64,7 @@ def test_one_native_pass_per_metric_object() -> None:
         want_c, want_r = metric._core.orange_scores(cands, refs, None, 0)
         assert np.array_equal(c, want_c) and np.array_equal(r, want_r)
     # Corpus-weighted NIST needs the whole batch: not native, as orange_scores says.
-    corpus_nist = NistCore(5, True, "13a", False)
+    corpus_nist = NativeMetric("nist", corpus_weights=True)
     assert corpus_nist.orange_scores_of(texts, [0]) is None
     assert corpus_nist.orange_scores(cands, refs) is None
 

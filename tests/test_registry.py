@@ -30,7 +30,7 @@ def test_every_name_builds_and_ranks(mtalign: Any, name: str) -> None:
     refs = [list(r) for r in zip(*(_lines(p)[:5] for p in REFS), strict=True)]
     scores = metric.scalar_scores(hyps, refs, variant=variant)
     assert scores.shape == (5,) and np.isfinite(scores).all()
-    assert metric.higher_is_better is (name not in ("wer", "per", "ter"))
+    assert metric.higher_is_better is (name not in ("wer", "per", "cer", "ter"))
 
 
 def test_options_reach_each_family(mtalign: Any) -> None:
@@ -73,7 +73,7 @@ def test_score_command_covers_every_family(mtalign: Any,
         hyps, refs).score
     assert out["scores"]["ter"]["score"] == mtalign.Ter().corpus_score(hyps, refs).score
     assert set(out["signatures"]) == {"rouge", "dcs", "sia", "bleu", "bleu2", "bleus4", "chrf",
-                                      "chrf++", "nist", "wer", "per", "ter", "ribes",
+                                      "chrf++", "nist", "wer", "per", "cer", "ter", "ribes",
                                       "gtm1", "gtm2", "gtm3", "meteor"}
 
 

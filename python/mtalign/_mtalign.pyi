@@ -5,22 +5,13 @@ from typing import Any, final
 import numpy as np
 
 __all__ = [
-    "BleuCore",
     "CHOICES",
-    "ChrfCore",
     "ConfigError",
-    "DcsCore",
-    "ErrorRateCore",
-    "GtmCore",
     "InputError",
-    "MeteorCore",
     "MtalignError",
-    "NistCore",
+    "NativeMetric",
+    "OPTIONS",
     "OrangeTexts",
-    "RibesCore",
-    "RougeCore",
-    "SiaCore",
-    "TerCore",
     "TranslationTableCore",
     "WordSimilarityCore",
     "__version__",
@@ -30,16 +21,19 @@ __all__ = [
     "edit_distance",
     "lcs_length",
     "lcs_length_dp",
+    "meteor_stem",
     "ngram_overlap",
     "orange_ranks",
     "sacrebleu_bleu_lines",
     "skip_bigram_overlap",
     "stem",
+    "ter_explain_ids",
     "tokenize",
     "wlcs",
 ]
 __version__: str
 CHOICES: dict[str, tuple[str, ...]]
+OPTIONS: dict[str, dict[str, dict[str, Any]]]
 
 class MtalignError(ValueError): ...
 class ConfigError(MtalignError): ...
@@ -82,30 +76,52 @@ class _NativeMetric:
     ) -> list[tuple[np.ndarray, np.ndarray]] | None: ...
 
 @final
+class NativeMetric(_NativeMetric):
+    """Every native metric: ``NativeMetric(name, **options)``, ``name`` a key of ``OPTIONS``
+    (its option table)."""
+
+    def __new__(cls, name: str, **options: Any) -> NativeMetric: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def shape(self) -> list[int]: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def columns(self) -> list[str]: ...
+    @property
+    def fields(self) -> list[str]: ...
+    def corpus_figures(self, stats: np.ndarray) -> list[float]: ...
+    def sentence_scores(self, stats: np.ndarray, k: int = 0) -> np.ndarray: ...
+    @property
+    def aggregates(self) -> bool: ...
+    def score_aggregate(
+        self, hyps: Any, samples: Any, weights: list[float] | None = None,
+        threads: int | None = None,
+    ) -> np.ndarray: ...
+    @property
+    def synonyms_on(self) -> bool: ...
+    def synonyms(self, word: str) -> list[str]: ...
+    def explain(
+        self, hyp: Any, refs: Any, naive: bool = False
+    ) -> tuple[
+        float,
+        float,
+        float,
+        list[float],
+        list[tuple[int, float, float, list[tuple[int, int]]]],
+        list[str],
+        list[list[str]],
+    ]: ...
+
+@final
 class OrangeTexts:
     """ORANGE's text lists read once for several metrics (``mtalign.orange_many``)."""
 
     def __new__(cls, candidates: Any, refs: Any) -> OrangeTexts: ...
     def __len__(self) -> int: ...
 
-@final
-class RougeCore(_NativeMetric):
-    def __new__(
-        cls,
-        variants: list[str],
-        tokenize: str,
-        lowercase: bool,
-        beta: float,
-        multi_ref: str,
-        jackknife: bool,
-        compat: str,
-        stem: str | None = None,
-        max_words: int | None = ...,
-    ) -> RougeCore: ...
 
-@final
-class DcsCore(_NativeMetric):
-    def __new__(cls, tokenize: str, lowercase: bool) -> DcsCore: ...
 
 def _detached_seconds() -> float: ...
 def dcs(x: list[int], y: list[int]) -> tuple[float, float, float, float]: ...
@@ -175,115 +191,8 @@ class WordSimilarityCore:
     def n_entries(self) -> int: ...
     def same_as(self, other: WordSimilarityCore) -> bool: ...
 
-@final
-class SiaCore(_NativeMetric):
-    def __new__(
-        cls,
-        alpha: float,
-        decay: str,
-        tokenize: str,
-        lowercase: bool,
-        similarity: WordSimilarityCore | None = None,
-        max_words: int | None = None,
-    ) -> SiaCore: ...
-    def score_texts(
-        self, hyps: Any, refs: Any, threads: int | None = None, naive: bool = False
-    ) -> _Batch: ...
-    def explain(
-        self, hyp: Any, refs: Any, naive: bool = False
-    ) -> tuple[
-        float,
-        float,
-        float,
-        list[float],
-        list[tuple[int, float, float, list[tuple[int, int]]]],
-        list[str],
-        list[list[str]],
-    ]: ...
-
-
-@final
-class BleuCore(_NativeMetric):
-    def __new__(
-        cls,
-        max_order: int,
-        smooth: str,
-        smooth_value: float | None,
-        ref_length: str,
-        effective_order: bool,
-        tokenize: str,
-        lowercase: bool,
-    ) -> BleuCore: ...
-    @property
-    def width(self) -> int: ...
-    def score_aggregate(
-        self, hyps: Any, samples: Any, weights: list[float] | None = None,
-        threads: int | None = None,
-    ) -> np.ndarray: ...
-    def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
-    def corpus(
-        self, stats: np.ndarray
-    ) -> tuple[float, float, list[float], float, float, list[float], list[float]]: ...
-
-@final
-class ChrfCore(_NativeMetric):
-    def __new__(
-        cls,
-        char_order: int,
-        word_order: int,
-        beta: float,
-        lowercase: bool,
-        whitespace: bool,
-        eps_smoothing: bool,
-    ) -> ChrfCore: ...
-    def score_aggregate(
-        self, hyps: Any, samples: Any, weights: list[float] | None = None,
-        threads: int | None = None,
-    ) -> np.ndarray: ...
-    def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
-    def corpus(self, stats: np.ndarray) -> float: ...
-
-@final
-class TerCore(_NativeMetric):
-    def __new__(cls, case_sensitive: bool, ops: bool = False) -> TerCore: ...
-    @staticmethod
-    def explain_ids(
-        hyp: list[int], ref_: list[int]
-    ) -> tuple[list[tuple[int, int, int, list[int]]], list[int], str]: ...
-    def sentence_scores(self, stats: np.ndarray) -> np.ndarray: ...
-    def corpus(self, stats: np.ndarray) -> tuple[float, float, float]: ...
-
-@final
-class NistCore(_NativeMetric):
-    def __new__(
-        cls, max_order: int, corpus_weights: bool, tokenize: str, lowercase: bool
-    ) -> NistCore: ...
-    def scores(self, stats: np.ndarray) -> tuple[np.ndarray, float]: ...
-
-@final
-class ErrorRateCore(_NativeMetric):
-    def __new__(cls, kind: str, tokenize: str, lowercase: bool) -> ErrorRateCore: ...
-
-@final
-class RibesCore(_NativeMetric):
-    def __new__(cls, alpha: float, beta: float, tokenize: str, lowercase: bool) -> RibesCore: ...
-
-@final
-class GtmCore(_NativeMetric):
-    def __new__(
-        cls, exponent: float, tokenize: str, lowercase: bool, max_words: int | None = None
-    ) -> GtmCore: ...
-
-@final
-class MeteorCore(_NativeMetric):
-    def __new__(
-        cls, alpha: float, beta: float, gamma: float, stages: list[str], wordnet: str | None,
-        tokenize: str,
-    ) -> MeteorCore: ...
-    @property
-    def synonyms_on(self) -> bool: ...
-    def synonyms(self, word: str) -> list[str]: ...
-    @staticmethod
-    def stem(word: str) -> str: ...
-
 def edit_distance(a: list[int], b: list[int]) -> int: ...
+def meteor_stem(word: str) -> str: ...
+def ter_explain_ids(
+    hyp: list[int], ref_: list[int]
+) -> tuple[list[tuple[int, int, int, list[int]]], list[int], str]: ...

@@ -26,7 +26,7 @@ from mtalign._mtalign import ConfigError
 from mtalign.metrics.bleu import Bleu
 from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs
-from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.error_rate import Cer, Per, Wer
 from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
@@ -133,7 +133,9 @@ def _sia(names: Sequence[str], o: MetricOptions) -> Sia:
 
 
 _BLEU = re.compile(r"^bleu(s?)(\d*)$")
-_ERROR_RATES: dict[str, type[Wer] | type[Per]] = {"wer": Wer, "per": Per}
+_ERROR_RATES: dict[str, type[Wer] | type[Per] | type[Cer]] = {"wer": Wer, "per": Per,
+                                                               "cer": Cer}
+_WORD_RATES: dict[str, type[Wer] | type[Per]] = {"wer": Wer, "per": Per}
 
 
 def _is_bleu(name: str) -> bool:
@@ -155,8 +157,10 @@ def _nist(names: Sequence[str], o: MetricOptions) -> Nist:
     return Nist(tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
 
 
-def _error_rate(names: Sequence[str], o: MetricOptions) -> Wer | Per:
-    return _ERROR_RATES[names[0]](tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
+def _error_rate(names: Sequence[str], o: MetricOptions) -> Wer | Per | Cer:
+    if names[0] not in _WORD_RATES:  # cer: characters, no tokenizer
+        return Cer(lowercase=o.lowercase_baselines)
+    return _WORD_RATES[names[0]](tokenize=o.tokenize or "13a", lowercase=o.lowercase_baselines)
 
 
 _GTM = re.compile(r"^gtm(\d+(?:\.\d+)?)?$")
@@ -197,8 +201,8 @@ FAMILIES: tuple[Family, ...] = (
            examples=("chrf", "chrf++")),
     Family("nist", lambda n: n == "nist", _nist, "nist", _default_variant,
            examples=("nist",)),
-    Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per",
-           _default_variant, per_name=True, examples=("wer", "per")),
+    Family("error_rate", lambda n: n in _ERROR_RATES, _error_rate, "wer, per, cer",
+           _default_variant, per_name=True, examples=("wer", "per", "cer")),
     Family("ter", lambda n: n == "ter", lambda ns, o: Ter(), "ter (sacrebleu's)",
            _default_variant, examples=("ter",)),
     Family("ribes", lambda n: n == "ribes", _ribes, "ribes", _default_variant,

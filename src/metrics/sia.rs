@@ -1,22 +1,17 @@
-//! Bindings of SIA: translation tables (read or trained by IBM-1), word similarity
-//! tables, and the SIA scorer. Thin: conversion, GIL release, error mapping.
+//! Bindings of SIA's own objects: translation tables (read or trained by IBM-1), word
+//! similarity tables, and `explain` (SIA's rounds of one hypothesis). The SIA scorer itself
+//! is in the list of native metrics. Thin: conversion, GIL release, error mapping.
 
-use crate::batch::{batch_out, score_text_batch, score_token_batch, BatchOut};
-use crate::convert::{items, read_token_batch, text_batch_items, to_array, type_name};
+use crate::convert::{items, type_name};
 use crate::enter::run_detached;
 use crate::errors::{input_err, to_py, ConfigError};
-use mtalign_core::metrics::metric::statistics_batch;
+use mtalign_core::metrics::contract::Configured;
 use mtalign_core::metrics::sia::ibm1;
 use mtalign_core::metrics::sia::lexfile::{self, Entry};
 use mtalign_core::metrics::sia::similarity::WordSimilarity;
-use mtalign_core::metrics::sia::{self, Decay, SiaConfig};
-use mtalign_core::run::{self, Collected};
-use mtalign_core::text::docs::Docs;
-use mtalign_core::text::encoder::Encoder;
+use mtalign_core::metrics::sia::{self, SiaMetric};
 use mtalign_core::text::intern::encode_tokens;
-use mtalign_core::text::refs::RefSets;
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
-use mtalign_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use std::sync::{Arc, Mutex};
@@ -178,7 +173,7 @@ impl TranslationTableCore {
 /// The native half of `mtalign.WordSimilarity`.
 #[pyclass(frozen, module = "mtalign._mtalign")]
 pub struct WordSimilarityCore {
-    table: Arc<WordSimilarity>,
+    pub(crate) table: Arc<WordSimilarity>,
 }
 
 #[pymethods]
@@ -271,20 +266,10 @@ impl WordSimilarityCore {
     }
 }
 
-/// The native half of `mtalign.Sia`.
-#[pyclass(frozen, module = "mtalign._mtalign")]
-pub struct SiaCore {
-    tokenizer: Tokenizer,
-    config: SiaConfig,
-    table: Option<Arc<WordSimilarity>>,
-    /// The size limit of a pair (`sia::check_pair_size`); None: no limit.
-    max_words: Option<usize>,
-}
-
 /// One round for Python: (reference index, score, weight, [(mt position, ref position)] 0-based).
 type PyRound = (usize, f64, f64, Vec<(u32, u32)>);
 /// explain(): score, before LP, LP, first-round raw per reference, rounds, mt tokens, ref tokens.
-type Explained = (
+pub(crate) type Explained = (
     f64,
     f64,
     f64,
@@ -294,211 +279,82 @@ type Explained = (
     Vec<Vec<String>>,
 );
 
-impl SiaCore {
-    /// Scores with exact matching or the similarity table; with a table, `docs` must be
-    /// numbered by the table (its `encode_*` methods).
-    fn batch(
-        &self,
-        docs: &Docs<'_>,
-        hyps: &[u32],
-        refs: &RefSets,
-        fast: bool,
-    ) -> Result<Vec<f64>, Error> {
-        let config = &self.config;
-        sia::check_batch_size(self.max_words, hyps, refs, |t| docs.tokens(t))?;
-        let scores = match &self.table {
-            None => {
-                let weight = &sia::exact;
-                let metric = sia::Sia {
-                    config,
-                    weight,
-                    fast,
-                };
-                statistics_batch(&metric, docs, hyps, refs)
-            }
-            Some(t) => {
-                let weight = &|a, b| t.get(a, b);
-                let metric = sia::Sia {
-                    config,
-                    weight,
-                    fast,
-                };
-                statistics_batch(&metric, docs, hyps, refs)
-            }
-        }?;
-        sia::refuse_unscored(scores, |k| {
-            let lens = refs.get(k).iter().map(|&r| docs.tokens(r as usize).len());
-            (docs.tokens(hyps[k] as usize).len(), lens.collect())
+/// SIA's rounds of one hypothesis (`NativeMetric.explain`): `hyp` a str or token list,
+/// `refs` a list of the same kind. `naive` uses the O(M²N²) programme (tests).
+pub(crate) fn explain(
+    sia: &Configured<SiaMetric>,
+    hyp: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+    naive: bool,
+) -> PyResult<Explained> {
+    let (tokenizer, metric) = (sia.encoder.tokenizer, &sia.metric);
+    let tokens = |obj: &Bound<'_, PyAny>, what: &str| -> PyResult<Vec<String>> {
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(tokenizer.tokenize(s.to_str()?));
+        }
+        if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
+            return items(obj, what)?
+                .iter()
+                .enumerate()
+                .map(|(k, t)| {
+                    t.extract::<String>()
+                        .map_err(|_| input_err(format!("{what}[{k}] is not a str")))
+                })
+                .collect();
+        }
+        Err(input_err(format!(
+            "{what} must be a str or a list of str tokens (got {})",
+            type_name(obj)
+        )))
+    };
+    let mt = tokens(hyp, "hyp")?;
+    let ref_items = items(refs, "refs")?;
+    if ref_items.is_empty() {
+        return Err(input_err(
+            "refs is empty: SIA needs at least one reference".into(),
+        ));
+    }
+    let rs: Vec<Vec<String>> = ref_items
+        .iter()
+        .enumerate()
+        .map(|(k, r)| tokens(r, &format!("refs[{k}]")))
+        .collect::<PyResult<_>>()?;
+    let mut all = vec![mt.clone()];
+    all.extend(rs.iter().cloned());
+    let sentences = match &metric.table {
+        Some(t) => t.encode_tokens(&all),
+        None => encode_tokens(&all).sentences,
+    };
+    let ref_ids: Vec<&[u32]> = (1..all.len()).map(|k| sentences.get(k)).collect();
+    if let Some(max_words) = metric.max_words {
+        sia::check_pair_size(max_words, sentences.get(0), &ref_ids, "hyp", |k| {
+            format!("refs[{k}]")
         })
-    }
-}
-
-#[pymethods]
-impl SiaCore {
-    #[new]
-    #[pyo3(signature = (alpha, decay, tokenize, lowercase, similarity=None, max_words=None))]
-    fn new(
-        alpha: f64,
-        decay: &str,
-        tokenize: &str,
-        lowercase: bool,
-        similarity: Option<&WordSimilarityCore>,
-        max_words: Option<usize>,
-    ) -> PyResult<Self> {
-        let config = SiaConfig::new(alpha, Decay::parse(decay).map_err(to_py)?).map_err(to_py)?;
-        let tokenizer = Tokenizer::parse(tokenize, lowercase).map_err(to_py)?;
-        Ok(Self {
-            tokenizer,
-            config,
-            table: similarity.map(|s| s.table.clone()),
-            max_words,
-        })
-    }
-
-    /// Scores text input; see `mtalign.Sia.batch_score`. `naive` runs the paper's O(M²N²)
-    /// programme (benchmarks and tests).
-    #[pyo3(signature = (hyps, refs, threads=None, naive=false))]
-    fn score_texts<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-        naive: bool,
-    ) -> PyResult<BatchOut<'py>> {
-        let fast = !naive;
-        let Some(table) = &self.table else {
-            let encoder = Encoder::plain(self.tokenizer);
-            let rows = |batch: &Collected<'_>| {
-                run::texts_batch_wide(&encoder, batch, |d, h, r| self.batch(d, h, r, fast))
-            };
-            return score_text_batch(py, hyps, refs, threads, &[], rows);
-        };
-        // With a table, tokens are numbered by the table so its rows apply directly.
-        let items = text_batch_items(hyps, refs)?;
-        let batch = items.collect()?;
-        let tokenizer = self.tokenizer;
-        let out = run_detached(py, threads, || {
-            let numbered = run::number(&batch);
-            let (sentences, vanished) = table.encode_texts(&tokenizer, numbered.texts.as_slice());
-            let docs = Docs::single_lines(&sentences);
-            let scores = self.batch(&docs, &numbered.hyp_ids, &numbered.ref_sets, fast)?;
-            Ok(numbered.rows(scores, &vanished))
-        })?;
-        batch_out(py, out, batch.len(), &[])
-    }
-
-    /// Scores pre-tokenized input (tokens verbatim).
-    #[pyo3(signature = (hyps, refs, threads=None))]
-    fn score_tokens<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-        threads: Option<usize>,
-    ) -> PyResult<BatchOut<'py>> {
-        let Some(table) = &self.table else {
-            let encoder = Encoder::plain(self.tokenizer);
-            return score_token_batch(py, encoder, hyps, refs, threads, &[], |d, h, r| {
-                self.batch(d, h, r, true)
-            });
-        };
-        let batch = read_token_batch(hyps, refs)?;
-        let n = batch.n_hyps;
-        let scores = run_detached(py, threads, || {
-            let sentences = table.encode_tokens(&batch.sentences);
-            let hyp_ids: Vec<u32> = (0..n as u32).collect();
-            self.batch(
-                &Docs::single_lines(&sentences),
-                &hyp_ids,
-                &batch.ref_sets,
-                true,
-            )
-        })?;
-        Ok((to_array(py, scores, n, &[])?, Vec::new(), Vec::new()))
-    }
-
-    /// The rounds of one hypothesis: `hyp` a str or token list, `refs` a list of the same
-    /// kind. `naive` uses the O(M²N²) programme (tests).
-    #[pyo3(signature = (hyp, refs, naive=false))]
-    fn explain(
-        &self,
-        hyp: &Bound<'_, PyAny>,
-        refs: &Bound<'_, PyAny>,
-        naive: bool,
-    ) -> PyResult<Explained> {
-        let tokens = |obj: &Bound<'_, PyAny>, what: &str| -> PyResult<Vec<String>> {
-            if let Ok(s) = obj.cast::<PyString>() {
-                return Ok(self.tokenizer.tokenize(s.to_str()?));
-            }
-            if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
-                return items(obj, what)?
-                    .iter()
-                    .enumerate()
-                    .map(|(k, t)| {
-                        t.extract::<String>()
-                            .map_err(|_| input_err(format!("{what}[{k}] is not a str")))
-                    })
-                    .collect();
-            }
-            Err(input_err(format!(
-                "{what} must be a str or a list of str tokens (got {})",
-                type_name(obj)
-            )))
-        };
-        let mt = tokens(hyp, "hyp")?;
-        let ref_items = items(refs, "refs")?;
-        if ref_items.is_empty() {
-            return Err(input_err(
-                "refs is empty: SIA needs at least one reference".into(),
-            ));
-        }
-        let rs: Vec<Vec<String>> = ref_items
-            .iter()
-            .enumerate()
-            .map(|(k, r)| tokens(r, &format!("refs[{k}]")))
-            .collect::<PyResult<_>>()?;
-        let mut all = vec![mt.clone()];
-        all.extend(rs.iter().cloned());
-        let sentences = match &self.table {
-            Some(t) => t.encode_tokens(&all),
-            None => encode_tokens(&all).sentences,
-        };
-        let ref_ids: Vec<&[u32]> = (1..all.len()).map(|k| sentences.get(k)).collect();
-        if let Some(max_words) = self.max_words {
-            sia::check_pair_size(max_words, sentences.get(0), &ref_ids, "hyp", |k| {
-                format!("refs[{k}]")
-            })
-            .map_err(to_py)?;
-        }
-        let fast = !naive;
-        let d = match &self.table {
-            None => sia::try_sia_detail(sentences.get(0), &ref_ids, sia::exact, &self.config, fast),
-            Some(t) => sia::try_sia_detail(
-                sentences.get(0),
-                &ref_ids,
-                |a, b| t.get(a, b),
-                &self.config,
-                fast,
-            ),
-        }
         .map_err(to_py)?;
-        let rounds = d
-            .rounds
-            .into_iter()
-            .map(|r| {
-                let pairs = r.pairs.iter().map(|&(i, j)| (i - 1, j - 1)).collect();
-                (r.reference, r.score, r.weight, pairs)
-            })
-            .collect();
-        Ok((
-            d.score,
-            d.before_length_penalty,
-            d.length_penalty,
-            d.first_round_raw,
-            rounds,
-            mt,
-            rs,
-        ))
     }
+    let (fast, config) = (!naive, &metric.config);
+    let d = match &metric.table {
+        None => sia::try_sia_detail(sentences.get(0), &ref_ids, sia::exact, config, fast),
+        Some(t) => {
+            sia::try_sia_detail(sentences.get(0), &ref_ids, |a, b| t.get(a, b), config, fast)
+        }
+    }
+    .map_err(to_py)?;
+    let rounds = d
+        .rounds
+        .into_iter()
+        .map(|r| {
+            let pairs = r.pairs.iter().map(|&(i, j)| (i - 1, j - 1)).collect();
+            (r.reference, r.score, r.weight, pairs)
+        })
+        .collect();
+    Ok((
+        d.score,
+        d.before_length_penalty,
+        d.length_penalty,
+        d.first_round_raw,
+        rounds,
+        mt,
+        rs,
+    ))
 }

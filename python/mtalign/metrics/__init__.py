@@ -17,7 +17,7 @@ from mtalign.metrics.base import Metric
 from mtalign.metrics.bleu import Bleu, BleuResult
 from mtalign.metrics.chrf import Chrf
 from mtalign.metrics.dcs import Dcs, DcsResult, DcsScore
-from mtalign.metrics.error_rate import Per, Wer
+from mtalign.metrics.error_rate import Cer, Per, Wer
 from mtalign.metrics.gtm import Gtm
 from mtalign.metrics.meteor import Meteor
 from mtalign.metrics.nist import Nist
@@ -34,7 +34,7 @@ from mtalign.metrics.sia import (
 )
 from mtalign.metrics.ter import Ter, TerExplanation, TerShift
 
-__all__ = ["Bleu", "BleuResult", "Chrf", "Confidence", "CorpusResult", "Dcs", "DcsResult",
+__all__ = ["Bleu", "BleuResult", "Cer", "Chrf", "Confidence", "CorpusResult", "Dcs", "DcsResult",
            "DcsScore", "Gtm", "Meteor", "Metric", "Nist", "Per", "Result", "Ribes", "Rouge",
            "RougeResult", "Score", "Scores", "Sia", "SiaExplanation", "SiaResult", "SiaRound",
            "Ter", "TerExplanation", "TerShift", "TranslationTable", "Wer", "WordSimilarity"]

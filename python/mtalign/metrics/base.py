@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, InputError
+from mtalign._mtalign import OPTIONS, ConfigError, InputError, NativeMetric
 from mtalign._mtalign import __version__ as _native_version
 from mtalign.metrics.inputs import (
     as_list,
@@ -55,7 +55,7 @@ from mtalign.metrics.inputs import (
     run_one,
     warn_vanished,
 )
-from mtalign.metrics.options import REQUIRED, Option, check_threads, option
+from mtalign.metrics.options import CORE, REQUIRED, Option, check_threads, option
 from mtalign.metrics.results import SCORE, Confidence, Result, Scores
 from mtalign.token_ids import IdRefs, concat_grids, is_token_ids, one_pair_arrays, pair_grid
 
@@ -126,6 +126,9 @@ class Metric(Generic[R]):
             rates such as WER); ORANGE and reranking read it.
         signature_fields: the signature's parts in order: option names, or literal
             ``key:value`` strings; the version is always last.
+        native: the name of the core metric (a key of ``_mtalign.OPTIONS``) whose option
+            table the ``default=CORE`` options come from and whose ``NativeMetric`` the
+            default :meth:`_build` makes; ``None`` for a metric that is not native.
     """
 
     __slots__ = ("_config", "_core", "_one")
@@ -146,6 +149,7 @@ class Metric(Generic[R]):
     aggregation: ClassVar[str | None] = None
     _options: ClassVar[tuple[Option, ...]] = ()
     signature_fields: ClassVar[tuple[str, ...] | None] = None
+    native: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -154,6 +158,11 @@ class Metric(Generic[R]):
             for name, value in vars(klass).items():
                 if isinstance(value, Option):
                     declared[name] = value
+                    if value.default is CORE:
+                        if cls.native is None:
+                            raise TypeError(f"{cls.__name__}.{name}: default=CORE needs the "
+                                            "class's native metric (native = ...)")
+                        value.from_table(cls.native)
         cls._options = tuple(declared.values())
         if "__init__" not in vars(cls):
             setattr(cls, "__init__", _make_init(cls, cls._options))  # noqa: B010
@@ -195,8 +204,28 @@ class Metric(Generic[R]):
         cannot work together (before the native object is built)."""
 
     def _build(self, config: dict[str, Any]) -> Any:
-        """The native object of this configuration (it checks the values it receives)."""
-        return None
+        """The native object of this configuration (it checks the values it receives): the
+        ``NativeMetric`` of :attr:`native` with every option its table has (None for a metric
+        that is not native). A metric whose Python options differ from its table's overrides
+        this and calls :meth:`_native`."""
+        if self.native is None:
+            return None
+        return self._native(config)
+
+    def _native(self, config: dict[str, Any], **overrides: Any) -> NativeMetric:
+        """The ``NativeMetric`` of :attr:`native` with the options of ``config`` that its
+        table has, then ``overrides`` (values computed in Python, options the table names
+        differently).
+
+        >>> from mtalign import Ribes
+        >>> Ribes()._native({"alpha": 0.5, "trg_lang": "de"}, beta=0.2).name
+        'ribes'
+        """
+        table = OPTIONS[str(self.native)]
+        values = {k: (list(v) if isinstance(v, tuple) else v) for k, v in config.items()
+                  if k in table}
+        values.update(overrides)
+        return NativeMetric(str(self.native), **values)
 
     def config(self) -> dict[str, Any]:
         """The keyword arguments that rebuild this scorer.
@@ -411,8 +440,7 @@ class Metric(Generic[R]):
                           w: np.ndarray | None,
                           variant: str | None, threads: int | None) -> np.ndarray:
         """Reference aggregation (:meth:`expected_scores` with ``aggregate=True``)."""
-        native = getattr(self._core, "score_aggregate", None)
-        if native is None:
+        if not getattr(self._core, "aggregates", False):
             raise ConfigError(f"{type(self).__name__} has no reference aggregation (aggregate="
                               "True works with metrics whose statistics are n-gram counts: "
                               "Chrf, Bleu)")
@@ -420,7 +448,8 @@ class Metric(Generic[R]):
                 any(not isinstance(s, str) for s in samples):
             raise InputError("reference aggregation takes text (str) hypotheses and samples")
         k = self.scalar_names().index(self._pick_scalar(variant))
-        rows = native(hyps, samples, None if w is None else w.tolist(), check_threads(threads))
+        rows = self._core.score_aggregate(hyps, samples, None if w is None else w.tolist(),
+                                          check_threads(threads))
         return np.asarray(self._sentence_values(rows, k), dtype=np.float64)
 
     def _combine_single(self, rows: np.ndarray, k: int) -> np.ndarray | None:

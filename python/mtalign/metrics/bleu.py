@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mtalign._mtalign import BleuCore, ConfigError
+from mtalign._mtalign import ConfigError, NativeMetric
 from mtalign.metrics.base import Metric
 from mtalign.metrics.external_tokenizers import (
     EXTERNAL_TOKENIZERS,
@@ -26,8 +26,8 @@ from mtalign.metrics.external_tokenizers import (
     external_tokenizer,
     tokenized_input,
 )
-from mtalign.metrics.options import REF_LENGTHS, SMOOTHINGS, TOKENIZERS, case, option
-from mtalign.metrics.results import BleuResult, sentence_bleu_result
+from mtalign.metrics.options import CORE, REF_LENGTHS, SMOOTHINGS, TOKENIZERS, case, option
+from mtalign.metrics.results import BleuResult, bleu_figures, sentence_bleu_result
 from mtalign.token_ids import is_token_ids
 
 _DEFAULT_VALUE = {"floor": 0.1, "add-k": 1.0, "method1": 0.1, "method4": 5.0, "method6": 5.0,
@@ -183,22 +183,18 @@ class Bleu(Metric[BleuResult]):
 
     aggregation = "sum"
 
-    max_order: int = option(default=4, doc="the longest n-gram, 1 to 12", native=True, sig="order")
-    smooth: str = option(default="exp", doc="the smoothing", choices=SMOOTHINGS, native=True,
-                         sig="smooth", show=_smoothing)
+    native = "bleu"
+    max_order: int = option(default=CORE, sig="order")
+    smooth: str = option(default=CORE, sig="smooth", show=_smoothing)
     tokenize: str | None = option(default=None, doc="the tokenizer (None: by trg_lang)", kind=str,
                            choices=TOKENIZERS + EXTERNAL_TOKENIZERS, sig="tok", show=_tok)
-    lowercase: bool = option(default=False, doc="lowercase before tokenizing", sig="case",
-                             show=case)
+    lowercase: bool = option(default=CORE, sig="case", show=case)
     effective_order: bool | None = option(
         default=None, kind=bool, sig="eff",
         doc="stop at the hypothesis's longest order (None: at sentence level with sacrebleu's "
             "smoothings, as sacrebleu)")
-    smooth_value: float | None = option(default=None,
-                                        doc="the smoothing's parameter (None: its default)",
-                                        kind=float, native=True, kw_only=True)
-    ref_length: str = option(default="closest", doc="the brevity penalty's reference length",
-                             choices=REF_LENGTHS, native=True, kw_only=True, sig="ref_len")
+    smooth_value: float | None = option(default=CORE, kw_only=True)
+    ref_length: str = option(default=CORE, kw_only=True, sig="ref_len")
 
     trg_lang: str = option(default="", doc="target language (picks the default tokenizer)",
                            kw_only=True)
@@ -230,25 +226,23 @@ class Bleu(Metric[BleuResult]):
         """
         return cls(n, smooth="add1", **options)
 
-    def _build(self, c: dict[str, Any]) -> BleuCore:
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
         # The returned object scores sentences (its effective order resolved for sentence
         # level); the corpus figures come from _corpus_core, the same object unless the
         # effective order differs between the levels (None with a sacrebleu smoothing).
         sentence = sentence_effective_order(c["effective_order"], c["smooth"])
-        core = self._native(c, sentence)
+        core = self._bleu_core(c, sentence)
         corpus = bool(c["effective_order"])
         object.__setattr__(self, "_corpus_core",
-                           core if corpus == sentence else self._native(c, corpus))
+                           core if corpus == sentence else self._bleu_core(c, corpus))
         return core
 
-    @staticmethod
-    def _native(c: dict[str, Any], effective_order: bool) -> BleuCore:
+    def _bleu_core(self, c: dict[str, Any], effective_order: bool) -> NativeMetric:
         if c["tokenize"] in EXTERNAL_TOKENIZERS:
             # Tokenized (and lowercased) in Python; split as sacrebleu splits its output.
-            return BleuCore(c["max_order"], c["smooth"], c["smooth_value"], c["ref_length"],
-                            effective_order, "split", False)
-        return BleuCore(c["max_order"], c["smooth"], c["smooth_value"], c["ref_length"],
-                        effective_order, c["tokenize"], c["lowercase"])
+            return self._native(c, effective_order=effective_order, tokenize="split",
+                                lowercase=False)
+        return self._native(c, effective_order=effective_order)
 
     def at_sentence_level(self) -> Bleu:
         """This BLEU as its sentence-level calls compute it: ``effective_order`` resolved
@@ -324,13 +318,15 @@ effective_order=False, smooth_value=None, ref_length='closest', trg_lang='', spm
     def _result_one(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                     signature: Any) -> BleuResult:
         # a sentence: the figures at sentence level
-        return BleuResult(self._core.corpus(rows), (self, rows), n_empty_hyps, n_empty_refs,
+        return BleuResult(bleu_figures(self._core.corpus_figures(rows)), (self, rows),
+                          n_empty_hyps, n_empty_refs,
                           self._sentence_signature(signature), rows.shape[0])
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> BleuResult:
         """Corpus figures of the summed rows, with each row's sentence BLEU."""
-        return BleuResult(self._corpus_core.corpus(rows), (self, rows), n_empty_hyps,
+        return BleuResult(bleu_figures(self._corpus_core.corpus_figures(rows)), (self, rows),
+                          n_empty_hyps,
                           n_empty_refs, signature, rows.shape[0])
 
 

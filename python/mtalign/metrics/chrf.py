@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ChrfCore, ConfigError
+from mtalign._mtalign import ConfigError
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import case, option, yes_no
+from mtalign.metrics.options import CORE, case, option, yes_no
 from mtalign.metrics.results import CorpusResult
 from mtalign.token_ids import is_token_ids
 
@@ -87,24 +87,16 @@ class Chrf(Metric[CorpusResult]):
     __slots__ = ()
     aggregation = "sum"
 
-    char_order: int = option(default=6, doc="character n-gram order, 1 to 12", native=True,
-                             sig="nc")
-    word_order: int = option(default=0, doc="word n-gram order (2: chrF++)", native=True,
-                             sig="nw")
-    beta: float = option(default=2.0, doc="recall's weight (> 0)", native=True, sig="beta",
-                         show=_beta)
-    lowercase: bool = option(default=False, doc="lowercase first", sig="case", show=case)
-    whitespace: bool = option(default=False, doc="keep whitespace in character n-grams",
-                              sig="space")
-    eps_smoothing: bool = option(default=False, doc="mean of per-order F (chrF++.py)",
-                                 sig="eff", show=_eff)
+    native = "chrf"
+    char_order: int = option(default=CORE, sig="nc")
+    word_order: int = option(default=CORE, sig="nw")
+    beta: float = option(default=CORE, sig="beta", show=_beta)
+    lowercase: bool = option(default=CORE, sig="case", show=case)
+    whitespace: bool = option(default=CORE, sig="space")
+    eps_smoothing: bool = option(default=CORE, sig="eff", show=_eff)
 
     signature_fields = ("lowercase", "eps_smoothing", "char_order", "word_order", "whitespace",
                         "beta")
-
-    def _build(self, c: dict[str, Any]) -> ChrfCore:
-        return ChrfCore(c["char_order"], c["word_order"], c["beta"], c["lowercase"],
-                        c["whitespace"], c["eps_smoothing"])
 
     def _name(self) -> str:
         return f"chrF{self.beta:g}" + "+" * self.word_order
@@ -140,7 +132,7 @@ class Chrf(Metric[CorpusResult]):
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
         """F of the summed rows (sacrebleu's corpus chrF)."""
-        return CorpusResult(self._name(), self._core.corpus(rows), (self, rows), {},
+        return CorpusResult(self._name(), self._core.corpus_figures(rows)[0], (self, rows), {},
                             n_empty_hyps, n_empty_refs, signature, rows.shape[0])
 
 

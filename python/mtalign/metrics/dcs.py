@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, DcsCore
+from mtalign._mtalign import ConfigError, NativeMetric
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import DCS_MULTI_REF, LEVELS, TOKENIZERS, option
+from mtalign.metrics.options import CORE, DCS_MULTI_REF, LEVELS, TOKENIZERS, option
 from mtalign.metrics.results import DCS_FIELDS, DcsResult, DcsScore, Scores
 
 _SCALARS = ("dcs", "cs0", "cs1", "cs2")
@@ -83,11 +83,12 @@ class Dcs(Metric[DcsResult]):
     __slots__ = ()
     aggregation = "mean"
 
+    native = "dcs"
     level: str = option(default="char", doc="the symbols compared", choices=LEVELS, sig="level")
     tokenize: str = option(default="unicode", doc="the word tokenizer (level='word')",
                            choices=TOKENIZERS, native=True, kw_only=True, sig="tok",
                            show=_word_tokenizer)
-    lowercase: bool = option(default=False, doc="lowercase before matching", kw_only=True, sig="lc")
+    lowercase: bool = option(default=CORE, kw_only=True, sig="lc")
     multi_ref: str = option(default="max", doc="how several references combine",
                             choices=DCS_MULTI_REF, kw_only=True, sig="multi_ref")
     ignore_spaces: bool = option(default=False, doc="drop whitespace (level='char')",
@@ -99,12 +100,12 @@ class Dcs(Metric[DcsResult]):
         if c["level"] == "word" and c["ignore_spaces"]:
             raise ConfigError("ignore_spaces applies to level='char' only")
 
-    def _build(self, c: dict[str, Any]) -> DcsCore:
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
         if c["level"] == "char":
             native_tok = "char" if c["ignore_spaces"] else "codepoint"
         else:
             native_tok = c["tokenize"]
-        return DcsCore(native_tok, c["lowercase"])
+        return self._native(c, tokenize=native_tok)
 
     def _check_token_ids(self, core: Any = None) -> None:
         if self._config["level"] == "char":

@@ -1,4 +1,5 @@
-"""Word error rate (WER) and position-independent error rate (PER); lower is better.
+"""Word error rate (WER), position-independent error rate (PER) and character error rate
+(CER); lower is better.
 
 >>> Wer(tokenize="whitespace").batch_score(["a b", "a b c"], ["a b", "a x"]).tolist()
 [0.0, 1.0]
@@ -10,29 +11,22 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ErrorRateCore
+from mtalign._mtalign import ConfigError, NativeMetric
 from mtalign.metrics.base import Metric
+from mtalign.metrics.chrf import texts_of
 from mtalign.metrics.options import lowercase_option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
+from mtalign.token_ids import is_token_ids
 
 
 class _ErrorRate(Metric[CorpusResult]):
-    """What WER and PER share: options, statistics rows (errors, ref_len), the result."""
+    """What WER, PER and CER share: statistics rows (errors, ref_len), the result."""
 
 
     __slots__ = ()
-    _kind = ""
-    _name = ""  # the result's name: _kind in capitals
+    _name = ""  # the result's name
     higher_is_better = False
     aggregation = "sum"
-
-    tokenize: str = tokenize_option()
-    lowercase: bool = lowercase_option()
-
-    signature_fields = ("lowercase", "tokenize", "multi_ref:min")
-
-    def _build(self, c: dict[str, Any]) -> ErrorRateCore:
-        return ErrorRateCore(self._kind, c["tokenize"], c["lowercase"])
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         # errors / ref_len (with an empty reference: 0 without errors, 1 with), natively
@@ -54,7 +48,23 @@ class _ErrorRate(Metric[CorpusResult]):
                             n_empty_refs, signature, rows.shape[0])
 
 
-class Wer(_ErrorRate):
+class _WordErrorRate(_ErrorRate):
+    """What WER and PER share: the native ``error_rate`` of one kind, its word options."""
+
+    __slots__ = ()
+    _kind = ""
+
+    native = "error_rate"
+    tokenize: str = tokenize_option()
+    lowercase: bool = lowercase_option()
+
+    signature_fields = ("lowercase", "tokenize", "multi_ref:min")
+
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
+        return self._native(c, kind=self._kind)
+
+
+class Wer(_WordErrorRate):
     """Word error rate: word-level Levenshtein distance / reference length.
 
     With several references, the one with the lowest rate is used (the first on ties);
@@ -84,7 +94,7 @@ class Wer(_ErrorRate):
     _name = "WER"
 
 
-class Per(_ErrorRate):
+class Per(_WordErrorRate):
     """Position-independent error rate (Leusch et al. 2003): WER with word order ignored.
 
     With ``m`` the bag-of-words overlap (clipped unigram matches), the errors are
@@ -102,4 +112,59 @@ class Per(_ErrorRate):
     _name = "PER"
 
 
-__all__ = ["Per", "Wer"]
+class Cer(_ErrorRate):
+    """Character error rate: character-level Levenshtein distance / reference length, as
+    jiwer 4's ``cer``.
+
+    Each text is stripped of leading and trailing whitespace and read as code points, spaces
+    included (no tokenizer: lowercase first if asked); pre-tokenized input is joined with
+    single spaces. With several references the one with the lowest rate is used (the first on
+    ties); :meth:`corpus_score` is total edits / total reference characters (jiwer's corpus
+    CER for one reference). An empty reference gives 0 for an empty hypothesis and 1
+    otherwise.
+
+    Args:
+        lowercase: lowercase (full Unicode) first.
+
+    ``batch_score`` returns float64 (n,); ``sentence_score`` and ``corpus_score`` a
+    :class:`~mtalign.CorpusResult` with ``errors`` and ``ref_len`` in its details.
+
+    Example:
+        >>> float(Cer().sentence_score("a b", "a c"))
+        0.3333333333333333
+        >>> print(Cer().corpus_score(["a c", "xyz"], ["a b", " xy "]))
+        CER = 0.4000 (errors = 2 ref_len = 5)
+        >>> Cer().signature(1)
+        'nrefs:1|case:mixed|tok:char|multi_ref:min|version:0.1.0'
+    """
+
+    __slots__ = ()
+    _name = "CER"
+
+    native = "cer"
+    lowercase: bool = lowercase_option()
+
+    signature_fields = ("lowercase", "tok:char", "multi_ref:min")
+    _run_keeps_text = True  # texts_of joins token lists only; str input goes through as is
+
+    def _tokenizer_name(self) -> str:
+        return "codepoint"
+
+    def _check_token_ids(self, core: Any = None) -> None:
+        raise ConfigError("Cer reads characters, and token ids have none: decode the ids to "
+                          "text, or use Wer")
+
+    def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
+             ) -> tuple[np.ndarray, int, int, list | tuple]:
+        if is_token_ids(hyps):
+            self._check_token_ids()
+        hyps, refs = texts_of(hyps, refs)
+        return super()._run(hyps, refs, threads, core)
+
+    def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
+        if isinstance(hyp, (list, tuple)):
+            (hyp,), (refs,) = texts_of([hyp], [refs])
+        return super().sentence_score(hyp, refs)
+
+
+__all__ = ["Cer", "Per", "Wer"]

@@ -11,11 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import GtmCore
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import lowercase_option, option, tokenize_option
+from mtalign.metrics.options import CORE, lowercase_option, option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
-from mtalign.metrics.sia import DEFAULT_MAX_WORDS, positive_words
+from mtalign.metrics.sia import positive_words
 
 
 class Gtm(Metric[CorpusResult]):
@@ -58,20 +57,14 @@ class Gtm(Metric[CorpusResult]):
     __slots__ = ()
     aggregation = "sum"
 
-    exponent: float = option(default=1.0, doc="the run-length exponent e (1 to 64)",
-                             native=True, sig="e", show=lambda v, m: format(v, "g"))
+    native = "gtm"
+    exponent: float = option(default=CORE, sig="e")
     tokenize: str = tokenize_option()
     lowercase: bool = lowercase_option()
 
-    max_words: int | None = option(
-        default=DEFAULT_MAX_WORDS, kind=int, optional=True, kw_only=True,
-        doc="the size limit of a pair (None: no limit); does not change any score",
-        convert=positive_words)
+    max_words: int | None = option(default=CORE, kw_only=True, convert=positive_words)
 
     signature_fields = ("lowercase", "tokenize", "exponent")
-
-    def _build(self, c: dict[str, Any]) -> GtmCore:
-        return GtmCore(float(c["exponent"]), c["tokenize"], c["lowercase"], c["max_words"])
 
     def _name(self) -> str:
         return f"GTM-{self.exponent:g}"

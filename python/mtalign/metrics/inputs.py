@@ -56,8 +56,8 @@ def run_batch(core: Any, hyps: Any, refs: Any, threads: int | None,
     no tokens, and ``refs`` as a list (for ids: one item per hypothesis, as long as its
     reference set).
 
-    >>> from mtalign._mtalign import ErrorRateCore
-    >>> run_batch(ErrorRateCore("wer", "whitespace", False), ["a b"], ["a c"], None, "")[0]
+    >>> from mtalign._mtalign import NativeMetric
+    >>> run_batch(NativeMetric("error_rate", tokenize="whitespace"), ["a b"], ["a c"], None, "")[0]
     array([[1., 2.]])
     """
     if is_token_ids(hyps):
@@ -82,8 +82,8 @@ def run_ids(core: Any, hyps: Any, refs: Any, threads: int | None
     Nothing vanishes: an empty sequence is an empty text.
 
     >>> import numpy as np
-    >>> from mtalign._mtalign import ErrorRateCore
-    >>> core = ErrorRateCore("wer", "whitespace", False)
+    >>> from mtalign._mtalign import NativeMetric
+    >>> core = NativeMetric("error_rate", tokenize="whitespace")
     >>> run_ids(core, [np.array([1, 2])], [np.array([1, 3])], None)[0]
     array([[1., 2.]])
     """

@@ -12,13 +12,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, MeteorCore
+from mtalign._mtalign import OPTIONS, ConfigError
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import TOKENIZERS, number, option
+from mtalign.metrics.options import CORE, number, option
 from mtalign.metrics.results import CorpusResult, sentence_result
 
 #: The matching stages, in the order they run.
-STAGES = ("exact", "stem", "synonym")
+STAGES: tuple[str, ...] = OPTIONS["meteor"]["stages"]["choices"]
 
 
 def _stages(value: Any) -> tuple[str, ...]:
@@ -91,19 +91,15 @@ class Meteor(Metric[CorpusResult]):
     # of a mean row (mean matches, chunks, lengths) are not used for it.
     aggregation = "mean"
 
-    alpha: float = option(default=0.9, doc="precision's weight in Fmean (0 to 1)", native=True,
-                          sig="a", show=number)
-    beta: float = option(default=3.0, doc="the penalty's exponent (>= 0)", native=True,
-                         sig="b", show=number)
-    gamma: float = option(default=0.5, doc="the penalty's largest share (0 to 1)",
-                          native=True, sig="g", show=number)
-    stages: tuple = option(default=STAGES, doc="the matching stages, in order", native=True,
-                           kind=object, convert=_stages, sig="stages", show=_show_stages)
-    wordnet: str | None = option(default=None, doc="a WordNet database directory", kind=object,
-                                 optional=True, convert=_wordnet, native=True, sig="wn",
+    native = "meteor"
+    alpha: float = option(default=CORE, sig="a", show=number)
+    beta: float = option(default=CORE, sig="b", show=number)
+    gamma: float = option(default=CORE, sig="g", show=number)
+    stages: tuple = option(default=CORE, kind=object, convert=_stages, sig="stages",
+                           show=_show_stages)
+    wordnet: str | None = option(default=CORE, kind=object, convert=_wordnet, sig="wn",
                                  show=_show_wordnet)
-    tokenize: str = option(default="whitespace", doc="the tokenizer", choices=TOKENIZERS,
-                           native=True, kw_only=True, sig="tok")
+    tokenize: str = option(default=CORE, kw_only=True, sig="tok")
 
     signature_fields = ("stages", "wordnet", "tokenize", "alpha", "beta", "gamma")
 
@@ -131,10 +127,6 @@ class Meteor(Metric[CorpusResult]):
             raise ConfigError("Meteor's stem and synonym stages read words, and token ids are "
                               "not words: score ids with Meteor(stages=['exact'])")
         super()._check_token_ids(core)
-
-    def _build(self, c: dict[str, Any]) -> MeteorCore:
-        return MeteorCore(c["alpha"], c["beta"], c["gamma"], list(c["stages"]), c["wordnet"],
-                          c["tokenize"])
 
     def synonyms(self, word: str) -> list[str]:
         """The synonyms the synonym stage uses for ``word`` (the lemma names, without ``_``,

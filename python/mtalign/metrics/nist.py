@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtalign._mtalign import NistCore
+from mtalign._mtalign import NativeMetric
 from mtalign.metrics.base import Metric, _check_bootstrap
-from mtalign.metrics.options import lowercase_option, option, tokenize_option
+from mtalign.metrics.options import CORE, lowercase_option, option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
 
 
@@ -51,28 +51,27 @@ class Nist(Metric[CorpusResult]):
 
     # aggregation None: rows depend on the whole batch (the information weights).
 
-    max_order: int = option(default=5, doc="the longest n-gram, 1 to 12", native=True, sig="order")
+    native = "nist"
+    max_order: int = option(default=CORE, sig="order")
     tokenize: str = tokenize_option()
     lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tokenize", "max_order")
     __slots__ = ("_corpus_core",)
-    _corpus_core: ClassVar[NistCore]  # a slot (ClassVar: not an option)
+    _corpus_core: ClassVar[NativeMetric]  # a slot (ClassVar: not an option)
 
-    def _build(self, c: dict[str, Any]) -> NistCore:
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
         # Sentence NIST weighs n-grams by the sentence's own references; corpus NIST by all.
-        object.__setattr__(self, "_corpus_core",
-                           NistCore(c["max_order"], True, c["tokenize"], c["lowercase"]))
-        return NistCore(c["max_order"], False, c["tokenize"], c["lowercase"])
+        object.__setattr__(self, "_corpus_core", self._native(c, corpus_weights=True))
+        return self._native(c, corpus_weights=False)
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
-        each, _ = self._core.scores(np.ascontiguousarray(rows))
-        return each  # type: ignore[no-any-return]
+        return self._core.sentence_scores(np.ascontiguousarray(rows))  # type: ignore[no-any-return]
 
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any, core: Any = None) -> CorpusResult:
         native = core or self._corpus_core
-        each, total = native.scores(rows)
+        each, (total,) = native.sentence_scores(rows), native.corpus_figures(rows)
         # The lengths of the summed row, as the one-pair call reports a sentence's.
         _, sys_len, ref_len = native.result_of_row(rows.sum(axis=0).tolist())
         details = {"sys_len": sys_len, "ref_len": ref_len}

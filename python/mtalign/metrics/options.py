@@ -8,6 +8,13 @@ constructors check what they receive (tokenizer names, ranges, smoothing names â
 :class:`~mtalign.ConfigError`); :meth:`Option.check` checks only what they cannot see
 (Python types, options that exist only in Python).
 
+A native metric's options are typed once, in its core option table (``_mtalign.OPTIONS``,
+one table per native metric: name, kind, default, doc, choices); the class names the table
+(``native = "bleu"``) and declares each of its options with ``default=CORE``, which takes the
+default, doc, kind and choices from the table (a name the table lacks is refused when the
+class is made). Python-only options, and options whose Python default differs (a ``None``
+resolved in Python), are declared with their own default.
+
 The choice lists of native options come from the core's one declaration of each
 (``_mtalign.CHOICES``); the few Python-only lists are typed below. ``--help``, the docstrings
 and the checks read them from here.
@@ -26,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, overload
 
-from mtalign._mtalign import CHOICES, ConfigError
+from mtalign._mtalign import CHOICES, OPTIONS, ConfigError
 
 # -- choice lists (the one place each is typed in Python) ---------------------------------------
 
@@ -62,6 +69,19 @@ class _Required:
 
 #: The default of an option that must be given.
 REQUIRED: Any = _Required()
+
+
+class _Core:
+    def __repr__(self) -> str:
+        return "CORE"
+
+
+#: The default of an option declared by the metric's core option table (``_mtalign.OPTIONS``).
+CORE: Any = _Core()
+
+#: The Python type of each kind of core option (``None``: not checked here).
+_KINDS: dict[str, type | None] = {"bool": bool, "int": int, "float": float, "str": str,
+                                  "names": None, "path": None, "object": None}
 
 
 def yes_no(value: Any, metric: Any) -> str:
@@ -104,7 +124,7 @@ class Option:
     """
 
     __slots__ = ("name", "default", "doc", "kind", "choices", "native", "optional", "kw_only",
-                 "sig", "show", "convert")
+                 "sig", "show", "_own_show", "convert", "table")
 
     def __init__(self, default: Any = REQUIRED, doc: str = "", *, name: str = "",
                  kind: type | None = None, choices: Sequence[Any] | None = None,
@@ -115,7 +135,7 @@ class Option:
         self.name = name
         self.default = default
         self.doc = doc
-        if kind is None and default is not REQUIRED and default is not None:
+        if kind is None and default not in (REQUIRED, CORE) and default is not None:
             kind = type(default)
         self.kind = kind
         self.choices = tuple(choices) if choices is not None else None
@@ -123,10 +143,37 @@ class Option:
         self.optional = optional or default is None
         self.kw_only = kw_only
         self.sig = sig
-        if show is None:
-            show = {bool: yes_no, float: number}.get(kind, plain)  # type: ignore[arg-type]
-        self.show = show
+        self.show = show if show is not None else _show_of(kind)
+        self._own_show = show is not None
         self.convert = convert
+        self.table: str | None = None  # the native metric whose table declared it
+
+    def from_table(self, metric: str) -> None:
+        """Takes the default, doc, kind, choices and optionality of a ``default=CORE``
+        option from the core table of native metric ``metric`` (``TypeError`` when the table
+        has no such option: the class and the core disagree).
+
+        >>> o = Option(CORE, name="beta")
+        >>> o.from_table("chrf")
+        >>> o.default, o.kind, o.doc
+        (2.0, <class 'float'>, "recall's weight (> 0)")
+        """
+        row = OPTIONS.get(metric, {}).get(self.name)
+        if row is None:
+            raise TypeError(f"option {self.name!r}: the core table of {metric!r} has no such "
+                            f"option (it has: {', '.join(OPTIONS.get(metric, {}))})")
+        default = row["default"]
+        self.table = metric
+        self.default = REQUIRED if row["required"] else default
+        self.doc = self.doc or row["doc"]
+        if self.kind is None:
+            self.kind = _KINDS[row["kind"]]
+        if self.choices is None and row["choices"] is not None:
+            self.choices = tuple(row["choices"])
+        self.native = True
+        self.optional = self.optional or row["optional"]
+        if not self._own_show:
+            self.show = _show_of(self.kind)
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -164,6 +211,11 @@ class Option:
 
     def __repr__(self) -> str:
         return f"Option({self.name}={self.default!r})"
+
+
+def _show_of(kind: type | None) -> Callable[[Any, Any], str | None]:
+    """The signature form of a value of ``kind``: yes/no for bools, ``g`` for floats."""
+    return {bool: yes_no, float: number}.get(kind, plain)  # type: ignore[arg-type]
 
 
 T = TypeVar("T")
@@ -234,15 +286,13 @@ def names(value: Any) -> tuple[str, ...]:
 
 
 def tokenize_option() -> Any:
-    """The baselines' ``tokenize`` option (BLEU's kin: NIST, WER, PER, RIBES, GTM): sacrebleu's
-    ``13a`` by default, keyword-only, ``tok`` in the signature."""
-    return option(default="13a", doc="the tokenizer", choices=TOKENIZERS, native=True,
-                  kw_only=True, sig="tok")
+    """The baselines' ``tokenize`` option (BLEU's kin: NIST, WER, PER, RIBES, GTM): the core
+    table's (sacrebleu's ``13a`` by default), keyword-only, ``tok`` in the signature."""
+    return option(default=CORE, kw_only=True, sig="tok")
 
 
 def lowercase_option() -> Any:
-    """The baselines' ``lowercase`` option: case kept by default (as sacrebleu), keyword-only,
-    ``case`` in the signature (``lc`` or ``mixed``)."""
-    return option(default=False, doc="lowercase before tokenizing", kw_only=True, sig="case",
-                  show=case)
+    """The baselines' ``lowercase`` option: the core table's (case kept by default, as
+    sacrebleu), keyword-only, ``case`` in the signature (``lc`` or ``mixed``)."""
+    return option(default=CORE, kw_only=True, sig="case", show=case)
 

@@ -33,7 +33,7 @@ as ``NaN`` (its default ``allow_nan=True``, as ``mtalign``'s own JSON output) an
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, KeysView, ValuesView
+from collections.abc import ItemsView, Iterator, KeysView, Sequence, ValuesView
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -447,7 +447,7 @@ class BleuResult(CorpusResult):
             figures = self._figures
             if len(figures) == 2:  # (core, row) of one sentence
                 core, row = figures
-                figures = core.corpus(np.array([row], dtype=np.float64))
+                figures = bleu_figures(core.corpus_figures(np.array([row], dtype=np.float64)))
             _, bp, precisions, sys_len, ref_len, counts, totals = figures
             sys_len = int(sys_len) if float(sys_len).is_integer() else float(sys_len)
             ref_len = int(ref_len) if float(ref_len).is_integer() else float(ref_len)
@@ -560,16 +560,31 @@ def mean_result(name: str, metric: Any, rows: np.ndarray, n_empty_hyps: int,
     return CorpusResult(name, score, each, {}, n_empty_hyps, n_empty_refs, signature)
 
 
+def bleu_figures(flat: Sequence[float]) -> tuple[Any, ...]:
+    """BLEU's native corpus figures (``NativeMetric.corpus_figures``: score, bp,
+    precision_1..n, sys_len, ref_len, counts_1..n, totals_1..n) as ``BleuResult`` takes
+    them: (score, bp, precisions, sys_len, ref_len, counts, totals).
+
+    >>> bleu_figures([50.0, 1.0, 75.0, 50.0, 4.0, 4.0, 3.0, 1.0, 4.0, 3.0])
+    (50.0, 1.0, [75.0, 50.0], 4.0, 4.0, [3.0, 1.0], [4.0, 3.0])
+    """
+    n = (len(flat) - 4) // 3
+    flat = list(flat)
+    return (flat[0], flat[1], flat[2:2 + n], flat[2 + n], flat[3 + n], flat[4 + n:4 + 2 * n],
+            flat[4 + 2 * n:])
+
+
 def sentence_bleu_result(score: float, core: Any, row: list[float],
                          signature: Any) -> BleuResult:
-    """What ``BleuResult(core.corpus([row]), None, 0, 0, signature, 1)`` makes of one
-    sentence's statistics row and its BLEU (see :func:`sentence_result`); the figures other
-    than the score are made from the row when first read.
+    """What ``BleuResult(bleu_figures(core.corpus_figures([row])), None, 0, 0, signature, 1)``
+    makes of one sentence's statistics row and its BLEU (see :func:`sentence_result`); the
+    figures other than the score are made from the row when first read.
 
     >>> from mtalign import Bleu
     >>> core = Bleu(tokenize="whitespace")._core
     >>> row = core.score_texts(["a b c d"], ["a b c e"])[0][0].tolist()
-    >>> r = sentence_bleu_result(core.corpus(np.array([row]))[0], core, row, "tok:whitespace")
+    >>> score = core.corpus_figures(np.array([row]))[0]
+    >>> r = sentence_bleu_result(score, core, row, "tok:whitespace")
     >>> r.counts, r.totals, r.per_sentence.tolist() == [float(r)]
     ([3, 2, 1, 0], [4, 3, 2, 1], True)
     >>> float(r) == float(Bleu(tokenize="whitespace").corpus_score(["a b c d"], ["a b c e"]))

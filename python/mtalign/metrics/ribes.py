@@ -10,9 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import RibesCore
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import lowercase_option, option, tokenize_option
+from mtalign.metrics.options import CORE, lowercase_option, option, tokenize_option
 from mtalign.metrics.results import CorpusResult, mean_result
 
 
@@ -44,17 +43,14 @@ class Ribes(Metric[CorpusResult]):
     __slots__ = ()
     aggregation = "mean"
 
-    alpha: float = option(default=0.25, doc="the exponent of unigram precision (>= 0)", native=True,
-                          sig="alpha")
-    beta: float = option(default=0.10, doc="the exponent of the brevity penalty (>= 0)",
-                         native=True, sig="beta")
+    native = "ribes"
+    alpha: float = option(default=CORE, sig="alpha")
+    beta: float = option(default=CORE, sig="beta")
     tokenize: str = tokenize_option()
     lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tokenize", "alpha", "beta")
 
-    def _build(self, c: dict[str, Any]) -> RibesCore:
-        return RibesCore(c["alpha"], c["beta"], c["tokenize"], c["lowercase"])
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return np.ascontiguousarray(rows.reshape(-1))

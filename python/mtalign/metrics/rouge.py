@@ -7,9 +7,9 @@ from typing import Any, Union
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, RougeCore
+from mtalign._mtalign import OPTIONS, ConfigError, NativeMetric
 from mtalign.metrics.base import Metric
-from mtalign.metrics.options import COMPAT, ROUGE_MULTI_REF, TOKENIZERS, names, option
+from mtalign.metrics.options import CORE, ROUGE_MULTI_REF, TOKENIZERS, names, option
 from mtalign.metrics.results import (
     RougeResult,
     Score,
@@ -31,7 +31,7 @@ _COMPAT_DEFAULTS = {
 #: of m and n words are refused before any work when m·n > ``max_words²`` (2.5·10⁹ word
 #: pairs). ROUGE-W at 50,000 words a side took 2.8 s on the 2-core development machine under
 #: load, 11 s at 100,000 and 32 s at 170,000 (a 1 MB line); docs/reference.md, "Size limit".
-DEFAULT_MAX_WORDS = 50_000
+DEFAULT_MAX_WORDS: int = OPTIONS["rouge"]["max_words"]["default"]
 
 Text = Union[str, Sequence[str]]  # noqa: UP007 (a runtime alias)
 """A sentence: a str, or a pre-tokenized list of str tokens."""
@@ -120,27 +120,21 @@ class Rouge(Metric[RougeResult]):
     __slots__ = ()
     aggregation = "mean"
 
+    native = "rouge"
     variants: str | Sequence[str] = option(doc="the ROUGE variants scored", convert=names)
     tokenize: str | None = option(default=None, doc="the tokenizer (None: the compat profile's)",
                                   kind=str, choices=TOKENIZERS, native=True, kw_only=True,
                                   sig="tok")
-    lowercase: bool = option(default=True, doc="lowercase before tokenizing", kw_only=True,
-                             sig="lc")
+    lowercase: bool = option(default=CORE, kw_only=True, sig="lc")
     stem: bool = option(default=False, doc="stem tokens (the compat profile's stemmer)",
                         kw_only=True, sig="stem", show=_stemmer)
-    beta: float = option(default=1.0, doc="the F-measure's beta (> 0)", native=True, kw_only=True,
-                         sig="beta")
+    beta: float = option(default=CORE, kw_only=True, sig="beta")
     multi_ref: str | None = option(
         default=None, doc="how several references combine (None: the compat profile's)", kind=str,
         choices=ROUGE_MULTI_REF, native=True, kw_only=True, sig="multi_ref")
-    jackknife: bool = option(default=False, doc="mean over leave-one-out reference sets",
-                             kw_only=True, sig="jk")
-    compat: str = option(default="paper", doc="the convention followed", choices=COMPAT,
-                         native=True, kw_only=True, sig="compat")
-    max_words: int | None = option(
-        default=DEFAULT_MAX_WORDS, kind=int, optional=True, kw_only=True,
-        doc="the size limit of a pair (None: no limit); does not change any score",
-        convert=positive_words)
+    jackknife: bool = option(default=CORE, kw_only=True, sig="jk")
+    compat: str = option(default=CORE, kw_only=True, sig="compat")
+    max_words: int | None = option(default=CORE, kw_only=True, convert=positive_words)
 
     signature_fields = ("tokenize", "lowercase", "stem", "multi_ref", "jackknife", "beta",
                         "compat")
@@ -158,11 +152,9 @@ class Rouge(Metric[RougeResult]):
                               "score ids without stem")
         super()._check_token_ids(core)
 
-    def _build(self, c: dict[str, Any]) -> RougeCore:
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
         stemmer = _COMPAT_DEFAULTS.get(c["compat"], _COMPAT_DEFAULTS["paper"])[2]
-        return RougeCore(list(c["variants"]), c["tokenize"], c["lowercase"], c["beta"],
-                         c["multi_ref"], c["jackknife"], c["compat"],
-                         stemmer if c["stem"] else None, c["max_words"])
+        return self._native(c, stemmer=stemmer if c["stem"] else None)
 
     def scalar_names(self) -> tuple[str, ...]:
         """The configured variants; ranking uses the F-measure of the one chosen.

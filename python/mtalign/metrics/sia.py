@@ -15,17 +15,18 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mtalign._mtalign import (
+    OPTIONS,
     ConfigError,
     InputError,
-    SiaCore,
+    NativeMetric,
     TranslationTableCore,
     WordSimilarityCore,
 )
 from mtalign.metrics.base import Metric
 from mtalign.metrics.options import (
+    CORE,
     DECAYS,
     TABLE_FORMATS,
-    TOKENIZERS,
     check_bool,
     check_threads,
     option,
@@ -36,7 +37,7 @@ __all__ = ["DECAYS", "DEFAULT_ALPHA", "DEFAULT_MAX_WORDS", "Sia", "SiaExplanatio
            "SiaRound", "TABLE_FORMATS", "TranslationTable", "WordSimilarity"]
 
 #: The default decay factor, chosen on half of ted21_zhen_mqm (see docs/sia.md).
-DEFAULT_ALPHA = 0.35
+DEFAULT_ALPHA: float = OPTIONS["sia"]["alpha"]["default"]
 
 
 class TranslationTable:
@@ -230,7 +231,7 @@ def _similarity_from_text(text: str) -> WordSimilarity:
 #: time grows faster than a pair's length; at the limit a pair takes at most about 6 s on one
 #: core of the 2-core development machine (20,000 words a side of natural text: 1.6 s; one
 #: word repeated 2,000 times a side: 4.9 s), past it minutes to hours.
-DEFAULT_MAX_WORDS = 20_000
+DEFAULT_MAX_WORDS: int = OPTIONS["sia"]["max_words"]["default"]
 
 
 def positive_words(value: int) -> int:
@@ -306,25 +307,25 @@ class Sia(Metric[CorpusResult]):
     __slots__ = ()
     aggregation = "mean"
 
-    alpha: float = option(default=DEFAULT_ALPHA, doc="decay factor in (0, 1]", native=True,
-                          sig="alpha")
-    decay: str = option(default="figure", doc="the round weights", choices=DECAYS, native=True,
-                        sig="decay")
-    similarity: WordSimilarity | None = option(
-        default=None, doc="a word-similarity table (None: exact matching)",
-        kind=WordSimilarity, sig="sim", show=_similarity)
-    tokenize: str = option(default="unicode", doc="the tokenizer", choices=TOKENIZERS, native=True,
-                           sig="tok")
-    lowercase: bool = option(default=True, doc="lowercase before tokenizing", sig="lc")
-    max_words: int | None = option(
-        default=DEFAULT_MAX_WORDS, kind=int, optional=True, kw_only=True,
-        doc="the size limit of a pair (None: no limit); does not change any score",
-        convert=positive_words)
+    native = "sia"
+    alpha: float = option(default=CORE, sig="alpha")
+    decay: str = option(default=CORE, sig="decay")
+    similarity: WordSimilarity | None = option(default=CORE, kind=WordSimilarity, sig="sim",
+                                               show=_similarity)
+    tokenize: str = option(default=CORE, sig="tok")
+    lowercase: bool = option(default=CORE, sig="lc")
+    max_words: int | None = option(default=CORE, kw_only=True, convert=positive_words)
 
-    def _build(self, c: dict[str, Any]) -> SiaCore:
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
         sim = c["similarity"]
-        return SiaCore(c["alpha"], c["decay"], c["tokenize"], c["lowercase"],
-                       None if sim is None else sim._core, c["max_words"])
+        return self._native(c, similarity=None if sim is None else sim._core)
+
+    def _check_token_ids(self, core: Any = None) -> None:
+        raise ConfigError("Sia does not take token ids (give it text)")
+
+    def _native_matrix(self, hyps: Sequence[Any], refs: Sequence[Any] | None) -> bool:
+        # Matrices go through batches, which refuse a pair the fast search gives up on.
+        return False
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return np.ascontiguousarray(rows.reshape(-1))

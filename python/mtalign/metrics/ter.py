@@ -12,10 +12,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, InputError, TerCore
+from mtalign._mtalign import ConfigError, InputError, NativeMetric, ter_explain_ids
 from mtalign.metrics.base import Metric
 from mtalign.metrics.chrf import texts_of
-from mtalign.metrics.options import option
+from mtalign.metrics.options import CORE, option
 from mtalign.metrics.results import CorpusResult
 from mtalign.token_ids import is_token_ids
 
@@ -172,7 +172,8 @@ class Ter(Metric[CorpusResult]):
                             sig="punct", show=lambda v, m: "no" if v else "yes")
     asian_support: bool = option(default=False, doc="CJK handling (with normalized/no_punct)",
                                  sig="asian")
-    case_sensitive: bool = option(default=False, doc="keep case", sig="case", show=_case)
+    native = "ter"
+    case_sensitive: bool = option(default=CORE, sig="case", show=_case)
 
     signature_fields = ("case_sensitive", "tok:tercom", "normalized", "no_punct",
                         "asian_support")
@@ -193,7 +194,8 @@ class Ter(Metric[CorpusResult]):
         >>> c["edits"].tolist()
         [1, 2]
         """
-        arr, _, _, _ = self._run(hyps, refs, threads, TerCore(self._core_case_sensitive(), True))
+        core = self._native({}, case_sensitive=self._core_case_sensitive(), ops=True)
+        arr, _, _, _ = self._run(hyps, refs, threads, core)
         rows = np.ascontiguousarray(arr.reshape(-1, 6))
         out = np.empty(rows.shape[0], dtype=_EDIT_DTYPE)
         for k, name in enumerate(EDIT_FIELDS):
@@ -227,7 +229,7 @@ class Ter(Metric[CorpusResult]):
         names = list(vocab)
         best = None
         for k, r in enumerate(ids[1:]):
-            shifts, final, ops = TerCore.explain_ids(ids[0], r)
+            shifts, final, ops = ter_explain_ids(ids[0], r)
             edits = len(shifts) + sum(op != " " for op in ops)
             if best is None or edits < best[0]:
                 best = (edits, k, shifts, final, ops)
@@ -263,9 +265,9 @@ class Ter(Metric[CorpusResult]):
         c = self._config
         return bool(c["case_sensitive"] or c["normalized"] or c["no_punct"])
 
-    def _build(self, c: dict[str, Any]) -> TerCore:
+    def _build(self, c: dict[str, Any]) -> NativeMetric:
         # With a Python normalization the text arrives lowercased (or not) already.
-        return TerCore(self._core_case_sensitive())
+        return self._native({}, case_sensitive=self._core_case_sensitive())
 
     def _texts(self, texts: list[str]) -> list[str]:
         c = self._config
@@ -308,7 +310,7 @@ class Ter(Metric[CorpusResult]):
     def _result(self, rows: np.ndarray, n_empty_hyps: int, n_empty_refs: int,
                 signature: Any) -> CorpusResult:
         """Σ edits / Σ average reference lengths (sacrebleu's corpus TER)."""
-        score, edits, ref_len = self._core.corpus(rows)
+        score, edits, ref_len = self._core.corpus_figures(rows)
         return CorpusResult("TER", score, (self, rows),
                             {"num_edits": int(edits), "ref_length": ref_len}, n_empty_hyps,
                             n_empty_refs, signature, rows.shape[0])

@@ -1022,3 +1022,123 @@ mod tests {
         assert!(BleuConfig::new(4, "none", None, "longest", false).is_err());
     }
 }
+
+/// BLEU's contract: options, encoding, columns and figures.
+mod native {
+    use super::{aggregate_rows, score, sentence_score, sum_rows, BleuConfig, RefLength, Smooth};
+    use crate::metrics::contract::{numbered, CellScore, Configured, Contract, OneResult};
+    use crate::options::{
+        DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
+    };
+    use crate::text::docs::Docs;
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::Tokenizer;
+    use crate::Result;
+
+    impl Contract for BleuConfig {
+        const NAME: &'static str = "bleu";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new(
+                "max_order",
+                Kind::Int,
+                D::Int(4),
+                "the longest n-gram, 1 to 12",
+            ),
+            OptionSpec::new("smooth", Kind::Str, D::Str("exp"), "the smoothing")
+                .choices(&Smooth::NAMES),
+            OptionSpec::new(
+                "smooth_value",
+                Kind::Float,
+                D::None,
+                "the smoothing's parameter (None: its default)",
+            ),
+            OptionSpec::new(
+                "ref_length",
+                Kind::Str,
+                D::Str("closest"),
+                "the brevity penalty's reference length",
+            )
+            .choices(RefLength::NAMES),
+            OptionSpec::new(
+                "effective_order",
+                Kind::Bool,
+                D::Bool(false),
+                "stop at the last order the hypothesis has n-grams of",
+            ),
+            TOKENIZE_13A,
+            LOWERCASE_NO,
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let metric = BleuConfig::new(
+                o.usize("max_order")?,
+                o.str("smooth"),
+                o.opt_f64("smooth_value"),
+                o.str("ref_length"),
+                o.bool("effective_order"),
+            )?;
+            let tokenizer = Tokenizer::parse(o.str("tokenize"), o.bool("lowercase"))?;
+            Ok(Configured {
+                metric,
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![self.width()]
+        }
+
+        /// Lengths, then per order matches, n-grams and n-grams at least 1.
+        fn columns(&self) -> Vec<String> {
+            let k = self.orders();
+            let mut c = vec!["sys_len".to_string(), "ref_len".to_string()];
+            c.extend(numbered("matches", k));
+            c.extend(numbered("totals", k));
+            c.extend(numbered("denominators", k));
+            c
+        }
+
+        fn fields(&self) -> Vec<String> {
+            let n = self.max_order;
+            let mut f = vec!["score".to_string(), "bp".to_string()];
+            f.extend(numbered("precision", n));
+            f.extend(["sys_len".to_string(), "ref_len".to_string()]);
+            f.extend(numbered("counts", n));
+            f.extend(numbered("totals", n));
+            f
+        }
+
+        /// Corpus BLEU of the summed rows: score, bp, precisions, sys_len, ref_len, counts,
+        /// totals (orders 1..=max_order).
+        fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
+            let total = sum_rows(rows, self.width());
+            let d = score(self, &total);
+            let (k, n) = (self.orders(), self.max_order);
+            let mut f = vec![d.score, d.bp];
+            f.extend(d.precisions);
+            f.extend([d.sys_len, d.ref_len]);
+            f.extend_from_slice(&total[2..2 + n]);
+            f.extend_from_slice(&total[2 + k..2 + k + n]);
+            Some(f)
+        }
+
+        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            Some(Box::new(|row| sentence_score(self, row)))
+        }
+
+        /// One pair's BLEU is the corpus BLEU of its row: (that score, the row). The other
+        /// figures are made from the row when the result is first asked for them: making
+        /// them here costs a sentence_score call more than scoring.
+        fn one_result(&self, row: Vec<f64>) -> OneResult {
+            OneResult::ScoreAndRow(score(self, &row).score, row)
+        }
+
+        fn aggregates(&self) -> bool {
+            true
+        }
+
+        fn aggregate_rows(&self, docs: &Docs<'_>, h: &[u32], s: &[u32], w: &[f64]) -> Vec<f64> {
+            aggregate_rows(self, docs, h, s, w)
+        }
+    }
+}

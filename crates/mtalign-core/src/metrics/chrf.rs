@@ -710,3 +710,97 @@ mod tests {
         assert!(ChrfConfig::new(6, 2, f64::NAN, false, false).is_err());
     }
 }
+
+/// chrF's contract: options, encoding (code points), columns and figures.
+mod native {
+    use super::{aggregate_rows, ChrfConfig};
+    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract};
+    use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
+    use crate::text::docs::Docs;
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
+    use crate::Result;
+
+    impl Contract for ChrfConfig {
+        const NAME: &'static str = "chrf";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new(
+                "char_order",
+                Kind::Int,
+                D::Int(6),
+                "character n-gram order, 1 to 12",
+            ),
+            OptionSpec::new(
+                "word_order",
+                Kind::Int,
+                D::Int(0),
+                "word n-gram order (2: chrF++)",
+            ),
+            OptionSpec::new("beta", Kind::Float, D::Float(2.0), "recall's weight (> 0)"),
+            OptionSpec::new("lowercase", Kind::Bool, D::Bool(false), "lowercase first"),
+            OptionSpec::new(
+                "whitespace",
+                Kind::Bool,
+                D::Bool(false),
+                "keep whitespace in character n-grams",
+            ),
+            OptionSpec::new(
+                "eps_smoothing",
+                Kind::Bool,
+                D::Bool(false),
+                "mean of per-order F (chrF++.py)",
+            ),
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let metric = ChrfConfig::new(
+                o.usize("char_order")?,
+                o.usize("word_order")?,
+                o.f64("beta"),
+                o.bool("whitespace"),
+                o.bool("eps_smoothing"),
+            )?;
+            let tokenizer = Tokenizer::new(TokenizerKind::Codepoint, o.bool("lowercase"));
+            Ok(Configured {
+                metric,
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![self.width()]
+        }
+
+        /// Per order (characters `c1..`, then words `w1..`): hypothesis n-grams, reference
+        /// n-grams, matches.
+        fn columns(&self) -> Vec<String> {
+            let orders = (1..=self.char_order)
+                .map(|n| format!("c{n}"))
+                .chain((1..=self.word_order).map(|n| format!("w{n}")));
+            orders
+                .flat_map(|o| ["hyp", "ref", "match"].map(|s| format!("{o}_{s}")))
+                .collect()
+        }
+
+        fn fields(&self) -> Vec<String> {
+            vec!["score".into()]
+        }
+
+        /// Corpus chrF: the score of the summed rows.
+        fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
+            Some(vec![self.score(&sum_rows(rows, self.width()))])
+        }
+
+        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            Some(Box::new(|row| self.score(row)))
+        }
+
+        fn aggregates(&self) -> bool {
+            true
+        }
+
+        fn aggregate_rows(&self, docs: &Docs<'_>, h: &[u32], s: &[u32], w: &[f64]) -> Vec<f64> {
+            aggregate_rows(self, docs, h, s, w)
+        }
+    }
+}

@@ -1047,3 +1047,48 @@ mod tests {
         assert_eq!(s.dcs(&ids("ABCDE"), &ids("EABFD")), first);
     }
 }
+
+/// DCS's contract: options (the tokenizer decides character or word level) and columns.
+mod native {
+    use super::Dcs;
+    use crate::metrics::contract::{Configured, Contract};
+    use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
+    use crate::Result;
+
+    impl Contract for Dcs {
+        const NAME: &'static str = "dcs";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new(
+                "tokenize",
+                Kind::Str,
+                D::Str("codepoint"),
+                "the symbols compared (char, codepoint: characters; else words)",
+            )
+            .choices(TokenizerKind::NAMES),
+            OptionSpec::new(
+                "lowercase",
+                Kind::Bool,
+                D::Bool(false),
+                "lowercase before matching",
+            ),
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let tokenizer = Tokenizer::parse(o.str("tokenize"), o.bool("lowercase"))?;
+            Ok(Configured {
+                metric: Dcs,
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![4]
+        }
+
+        fn columns(&self) -> Vec<String> {
+            ["cs0", "cs1", "cs2", "dcs"].map(String::from).to_vec()
+        }
+    }
+}

@@ -203,3 +203,70 @@ mod tests {
         assert_eq!(rate(3.0, 0.0), 1.0);
     }
 }
+
+/// WER's and PER's contract: options, columns and figures.
+mod native {
+    use super::{best_rate, rate, ErrorRate};
+    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, Figure, OneResult};
+    use crate::options::{
+        DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
+    };
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::Tokenizer;
+    use crate::Result;
+
+    impl Contract for ErrorRate {
+        const NAME: &'static str = "error_rate";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new("kind", Kind::Str, D::Str("wer"), "which error rate")
+                .choices(ErrorRate::NAMES),
+            TOKENIZE_13A,
+            LOWERCASE_NO,
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let metric = ErrorRate::parse(o.str("kind"))?;
+            let tokenizer = Tokenizer::parse(o.str("tokenize"), o.bool("lowercase"))?;
+            Ok(Configured {
+                metric,
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![2]
+        }
+
+        fn columns(&self) -> Vec<String> {
+            vec!["errors".into(), "ref_len".into()]
+        }
+
+        fn fields(&self) -> Vec<String> {
+            vec!["score".into(), "errors".into(), "ref_len".into()]
+        }
+
+        /// The rate of the summed rows (summed in row order), errors, reference length.
+        fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
+            let t = sum_rows(rows, 2);
+            Some(vec![rate(t[0], t[1]), t[0], t[1]])
+        }
+
+        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            Some(Box::new(|row| rate(row[0], row[1])))
+        }
+
+        /// A set's rate is its best reference's: the minimum of the single rates.
+        fn combine_single(&self, _k: usize) -> Option<CellScore<'_>> {
+            Some(Box::new(best_rate))
+        }
+
+        /// One pair's (rate, errors, reference length), the figures of its result.
+        fn one_result(&self, row: Vec<f64>) -> OneResult {
+            OneResult::Figures(vec![
+                Figure::Real(rate(row[0], row[1])),
+                Figure::Count(row[0] as i64),
+                Figure::Count(row[1] as i64),
+            ])
+        }
+    }
+}

@@ -496,3 +496,85 @@ mod tests {
         }
     }
 }
+
+/// GTM's contract: options, columns and figures.
+mod native {
+    use super::{mms, prf, GtmConfig};
+    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, Figure, OneResult};
+    use crate::metrics::sia::DEFAULT_MAX_WORDS;
+    use crate::options::{
+        DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
+    };
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::Tokenizer;
+    use crate::Result;
+
+    impl Contract for GtmConfig {
+        const NAME: &'static str = "gtm";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new(
+                "exponent",
+                Kind::Float,
+                D::Float(1.0),
+                "the run-length exponent e (1 to 64)",
+            ),
+            TOKENIZE_13A,
+            LOWERCASE_NO,
+            OptionSpec::new(
+                "max_words",
+                Kind::Int,
+                D::Int(DEFAULT_MAX_WORDS as i64),
+                "the size limit of a pair (None: no limit); does not change any score",
+            )
+            .optional(),
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let metric = GtmConfig {
+                max_words: o.opt_usize("max_words")?,
+                ..GtmConfig::new(o.f64("exponent"))?
+            };
+            let tokenizer = Tokenizer::parse(o.str("tokenize"), o.bool("lowercase"))?;
+            Ok(Configured {
+                metric,
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![3]
+        }
+
+        /// Σ|run|^e, |hyp|, |ref|.
+        fn columns(&self) -> Vec<String> {
+            vec!["weight".into(), "hyp_len".into(), "ref_len".into()]
+        }
+
+        fn fields(&self) -> Vec<String> {
+            ["score", "precision", "recall", "mms"]
+                .map(String::from)
+                .to_vec()
+        }
+
+        /// F, precision, recall and MMS of the summed rows (GTM's document level).
+        fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
+            let total = sum_rows(rows, 3);
+            let (p, r, f) = prf(&total, self.exponent);
+            Some(vec![f, p, r, mms(total[0], self.exponent)])
+        }
+
+        /// The sentence F.
+        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            let e = self.exponent;
+            Some(Box::new(move |row| prf(row, e).2))
+        }
+
+        /// One pair's (F, precision, recall, MMS): the figures of its result, made from the
+        /// row without NumPy.
+        fn one_result(&self, row: Vec<f64>) -> OneResult {
+            let e = self.exponent;
+            let (p, r, f) = prf(&row, e);
+            OneResult::Figures([f, p, r, mms(row[0], e)].map(Figure::Real).to_vec())
+        }
+    }
+}

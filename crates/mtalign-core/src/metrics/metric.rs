@@ -126,6 +126,16 @@ pub trait Metric: Sync {
     /// Columns of one statistics row.
     fn width(&self) -> usize;
 
+    /// Whether a row can come out unscored: NaN in its first column, for a pair the metric
+    /// gave up on within its bounds (SIA's fast search past its grid limit). The runner then
+    /// refuses the batch, naming the first such pair and [`Metric::unscored`]'s reason.
+    const MAY_LEAVE_UNSCORED: bool = false;
+
+    /// Why `pair`'s row came out unscored (only called when [`Metric::MAY_LEAVE_UNSCORED`]).
+    fn unscored(&self, _pair: Pair<'_>) -> String {
+        unreachable!("unscored called on a metric that scores every pair")
+    }
+
     /// Whether [`Metric::mirror`] can give the row of (b, a) from the row of (a, b) for one
     /// reference each way (symmetric matrices then score each unordered pair once).
     fn has_mirror(&self) -> bool {
@@ -285,7 +295,28 @@ pub fn statistics_batch<M: Metric>(
     if interrupt::is_set(&cancel) {
         return Err(Error::Interrupted);
     }
+    refuse_unscored(metric, &out, pair)?;
     Ok(out)
+}
+
+/// The refusal of the first unscored row of `rows` (see [`Metric::MAY_LEAVE_UNSCORED`]),
+/// naming its pair `hyps[i]`; `pair(i)` is pair i.
+fn refuse_unscored<'a, M: Metric>(
+    metric: &M,
+    rows: &[f64],
+    pair: impl Fn(usize) -> Pair<'a>,
+) -> Result<()> {
+    if !M::MAY_LEAVE_UNSCORED {
+        return Ok(());
+    }
+    let width = metric.width().max(1);
+    match rows.chunks(width).position(|r| r[0].is_nan()) {
+        None => Ok(()),
+        Some(i) => Err(Error::Input(format!(
+            "hyps[{i}]: {}",
+            metric.unscored(pair(i))
+        ))),
+    }
 }
 
 /// The statistics row of hypothesis `hyp` against the one set of `ref_sets`, into `row`
@@ -315,7 +346,7 @@ pub fn statistics_of_pair<M: Metric>(
     }
     let context = metric.context(docs, &[hyp], ref_sets);
     with_scratch(|scratch: &mut M::Scratch| metric.pair_statistics(&context, scratch, pair, row));
-    Ok(())
+    refuse_unscored(metric, row, |_| pair)
 }
 
 /// [`statistics_batch`] over one-line texts.

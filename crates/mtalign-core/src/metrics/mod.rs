@@ -4,8 +4,10 @@
 
 pub mod bleu;
 pub mod bleu_lines;
+pub mod cer;
 pub mod chrf;
 pub mod chunked;
+pub mod contract;
 pub mod dcs;
 pub mod error_rate;
 pub mod gtm;

@@ -407,3 +407,101 @@ pub fn length_penalty(ref_len: f64, hyp_len: f64) -> f64 {
         ratio.clamp(0.0, 1.0)
     }
 }
+
+/// NIST's contract: options, columns and figures.
+mod native {
+    use super::{score, width, Nist};
+    use crate::metrics::contract::{
+        numbered, sum_rows, CellScore, Configured, Contract, Figure, OneResult,
+    };
+    use crate::options::{
+        DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
+    };
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::Tokenizer;
+    use crate::Result;
+
+    impl Contract for Nist {
+        const NAME: &'static str = "nist";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new(
+                "max_order",
+                Kind::Int,
+                D::Int(5),
+                "the longest n-gram, 1 to 12",
+            ),
+            OptionSpec::new(
+                "corpus_weights",
+                Kind::Bool,
+                D::Bool(false),
+                "information weights from every reference of the batch (corpus NIST)",
+            ),
+            TOKENIZE_13A,
+            LOWERCASE_NO,
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let metric = Nist::new(o.usize("max_order")?, o.bool("corpus_weights"))?;
+            let tokenizer = Tokenizer::parse(o.str("tokenize"), o.bool("lowercase"))?;
+            Ok(Configured {
+                metric,
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![width(self.max_order())]
+        }
+
+        /// |hyp|, then per order the reference length, information and hypothesis n-grams.
+        fn columns(&self) -> Vec<String> {
+            let n = self.max_order();
+            let mut c = vec!["sys_len".to_string()];
+            c.extend(numbered("ref_len", n));
+            c.extend(numbered("info", n));
+            c.extend(numbered("ngrams", n));
+            c
+        }
+
+        fn fields(&self) -> Vec<String> {
+            vec!["score".into()]
+        }
+
+        /// NIST of the summed rows.
+        fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
+            let n = self.max_order();
+            Some(vec![score(n, &sum_rows(rows, width(n)))])
+        }
+
+        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            let n = self.max_order();
+            Some(Box::new(move |row| score(n, row)))
+        }
+
+        /// Sentence NIST (each pair's own weights) only: corpus weights depend on the batch.
+        fn cell_score(&self, k: usize) -> Option<CellScore<'_>> {
+            (!self.corpus_weights())
+                .then(|| self.row_score(k))
+                .flatten()
+        }
+
+        /// Sentence NIST weighs each pair by its own references.
+        fn pairs_independent(&self) -> bool {
+            !self.corpus_weights()
+        }
+
+        /// One pair's (NIST, hypothesis length, mean reference length): the figures of its
+        /// result (the corpus of one sentence), made from the row without NumPy.
+        fn one_result(&self, row: Vec<f64>) -> OneResult {
+            let n = self.max_order();
+            // Counts are whole numbers, so the sum is exact in any order.
+            let ref_len = row[1..1 + n].iter().sum::<f64>() / n as f64;
+            let sys_len = Figure::Count(row[0] as i64);
+            OneResult::Figures(vec![
+                Figure::Real(score(n, &row)),
+                sys_len,
+                Figure::Real(ref_len),
+            ])
+        }
+    }
+}

@@ -358,3 +358,52 @@ mod tests {
         );
     }
 }
+
+/// RIBES's contract: options and its one column.
+mod native {
+    use super::RibesConfig;
+    use crate::metrics::contract::{Configured, Contract};
+    use crate::options::{
+        DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
+    };
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::Tokenizer;
+    use crate::Result;
+
+    impl Contract for RibesConfig {
+        const NAME: &'static str = "ribes";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new(
+                "alpha",
+                Kind::Float,
+                D::Float(0.25),
+                "the exponent of unigram precision (>= 0)",
+            ),
+            OptionSpec::new(
+                "beta",
+                Kind::Float,
+                D::Float(0.10),
+                "the exponent of the brevity penalty (>= 0)",
+            ),
+            TOKENIZE_13A,
+            LOWERCASE_NO,
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let metric = RibesConfig::new(o.f64("alpha"), o.f64("beta"))?;
+            let tokenizer = Tokenizer::parse(o.str("tokenize"), o.bool("lowercase"))?;
+            Ok(Configured {
+                metric,
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            Vec::new()
+        }
+
+        fn columns(&self) -> Vec<String> {
+            vec!["ribes".into()]
+        }
+    }
+}

@@ -832,3 +832,75 @@ mod tests {
         }
     }
 }
+
+/// TER's contract: options (sacrebleu's tercom tokenization), columns and figures.
+mod native {
+    use super::{score, TerConfig};
+    use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract};
+    use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
+    use crate::Result;
+
+    impl Contract for TerConfig {
+        const NAME: &'static str = "ter";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new("case_sensitive", Kind::Bool, D::Bool(false), "keep case"),
+            OptionSpec::new(
+                "ops",
+                Kind::Bool,
+                D::Bool(false),
+                "add the operation counts of the chosen reference to each row",
+            ),
+        ];
+
+        /// sacrebleu's default tercom tokenization: lowercase unless case-sensitive, then
+        /// words between whitespace.
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let tokenizer = Tokenizer::new(TokenizerKind::Split, !o.bool("case_sensitive"));
+            Ok(Configured {
+                metric: TerConfig { ops: o.bool("ops") },
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![if self.ops { 6 } else { 2 }]
+        }
+
+        /// Edits and the average reference length (then, with `ops`, the operations).
+        fn columns(&self) -> Vec<String> {
+            let all = [
+                "edits",
+                "ref_len",
+                "insertions",
+                "deletions",
+                "substitutions",
+                "shifts",
+            ];
+            all[..self.shape()[0]]
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        }
+
+        fn fields(&self) -> Vec<String> {
+            ["score", "edits", "ref_len"].map(String::from).to_vec()
+        }
+
+        /// Corpus TER: (score, Σ edits, Σ ref_len), summed in row order as sacrebleu does.
+        fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
+            let t = sum_rows(rows, self.shape()[0]);
+            Some(vec![score(t[0], t[1]), t[0], t[1]])
+        }
+
+        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            Some(Box::new(|row| score(row[0], row[1])))
+        }
+
+        /// Matrices return rows: Python's TER normalises its input and scores itself.
+        fn cell_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            None
+        }
+    }
+}

@@ -476,3 +476,124 @@ mod tests {
         assert_eq!(&row[1..], &[3.0, 3.0, 3.0, 3.0]);
     }
 }
+
+/// METEOR's contract: options (stages, a WordNet directory), columns.
+mod native {
+    use super::MeteorConfig;
+    use crate::metrics::contract::{Configured, Contract};
+    use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
+    use crate::text::encoder::Encoder;
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
+    use crate::text::wordnet::WordNet;
+    use crate::{Error, Result};
+    use std::path::Path;
+
+    /// The stages, in the only order they run.
+    const STAGES: &[&str] = &["exact", "stem", "synonym"];
+
+    /// (exact, stem, synonym) from stage names: known, distinct, in the order they run.
+    fn parse_stages(stages: &[String]) -> Result<[bool; 3]> {
+        let mut on = [false; 3];
+        let mut last = None;
+        for s in stages {
+            let Some(k) = STAGES.iter().position(|n| n == s) else {
+                return Err(Error::Config(format!(
+                    "stages: unknown stage {s:?} (choose from: exact, stem, synonym)"
+                )));
+            };
+            if last.is_some_and(|l| k <= l) {
+                return Err(Error::Config(
+                    "stages must be distinct and in the order they run: exact, stem, synonym"
+                        .into(),
+                ));
+            }
+            on[k] = true;
+            last = Some(k);
+        }
+        if stages.is_empty() {
+            return Err(Error::Config("stages: give at least one stage".into()));
+        }
+        Ok(on)
+    }
+
+    impl Contract for MeteorConfig {
+        const NAME: &'static str = "meteor";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new(
+                "alpha",
+                Kind::Float,
+                D::Float(0.9),
+                "precision's weight in Fmean (0 to 1)",
+            ),
+            OptionSpec::new(
+                "beta",
+                Kind::Float,
+                D::Float(3.0),
+                "the penalty's exponent (>= 0)",
+            ),
+            OptionSpec::new(
+                "gamma",
+                Kind::Float,
+                D::Float(0.5),
+                "the penalty's largest share (0 to 1)",
+            ),
+            OptionSpec::new(
+                "stages",
+                Kind::Names,
+                D::Names(STAGES),
+                "the matching stages, in order",
+            )
+            .choices(STAGES),
+            OptionSpec::new(
+                "wordnet",
+                Kind::Path,
+                D::None,
+                "a WordNet database directory",
+            ),
+            OptionSpec::new("tokenize", Kind::Str, D::Str("whitespace"), "the tokenizer")
+                .choices(TokenizerKind::NAMES),
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let [exact, stem, synonym] = parse_stages(o.names("stages"))?;
+            let tokenize = o.str("tokenize");
+            let kind = TokenizerKind::parse(tokenize)?;
+            if matches!(kind, TokenizerKind::Char | TokenizerKind::Codepoint) {
+                return Err(Error::Config(format!(
+                    "tokenize={tokenize:?}: METEOR matches words; use a word tokenizer"
+                )));
+            }
+            let tokenizer = Tokenizer::parse(tokenize, kind.always_lowercases())?;
+            // A WordNet directory given is read (and checked) even when the synonym stage is
+            // off, so a bad path is never silently ignored.
+            let wn = match o.opt_str("wordnet") {
+                Some(dir) => Some(WordNet::load_cached(Path::new(dir))?),
+                None => None,
+            };
+            let wn = if synonym { wn } else { None };
+            let metric = MeteorConfig::new(
+                o.f64("alpha"),
+                o.f64("beta"),
+                o.f64("gamma"),
+                exact,
+                stem,
+                wn,
+            )?;
+            Ok(Configured {
+                metric,
+                encoder: Encoder::plain(tokenizer),
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![5]
+        }
+
+        /// The score, matches, chunks, |hyp| and |ref| of the best reference.
+        fn columns(&self) -> Vec<String> {
+            ["score", "matches", "chunks", "hyp_len", "ref_len"]
+                .map(String::from)
+                .to_vec()
+        }
+    }
+}

@@ -1020,3 +1020,166 @@ mod tests {
         assert!(Compat::parse("rouge156").is_err());
     }
 }
+
+/// ROUGE's contract: options (variants, the stemmer, the size limit), columns.
+mod native {
+    use super::{Compat, MultiRef, RougeConfig, Variant, DEFAULT_MAX_WORDS};
+    use crate::metrics::contract::{CellScore, Configured, Contract};
+    use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
+    use crate::text::encoder::Encoder;
+    use crate::text::stem::Stemmer;
+    use crate::text::tokenize::{Tokenizer, TokenizerKind};
+    use crate::{Error, Result};
+
+    /// Options that cannot go together: stemming needs word tokens, lines need '\n' to
+    /// separate.
+    fn check_tokenizer(kind: TokenizerKind, stem: bool, lines: bool) -> Result<()> {
+        let chars = matches!(kind, TokenizerKind::Char | TokenizerKind::Codepoint);
+        if stem && chars {
+            return Err(Error::Config(format!(
+                "stem=True needs word tokens, not tokenize='{}'",
+                kind.name()
+            )));
+        }
+        if lines && kind == TokenizerKind::Codepoint {
+            return Err(Error::Config(
+                "rougeLsum splits texts into lines, which tokenize='codepoint' would keep as \
+                 tokens"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A variant's name as `Variant::parse` reads it.
+    fn name(v: &Variant) -> String {
+        let gap = |g: &Option<usize>| g.map_or("*".to_string(), |d| d.to_string());
+        match v {
+            Variant::Ngram(n) => format!("rouge{n}"),
+            Variant::Lcs => "rougeL".into(),
+            Variant::LcsSum => "rougeLsum".into(),
+            Variant::Wlcs(w) => format!("rougeW-{w}"),
+            Variant::Skip { max_gap, unigrams } => {
+                format!(
+                    "rouge{}{}",
+                    if *unigrams { "SU" } else { "S" },
+                    gap(max_gap)
+                )
+            }
+        }
+    }
+
+    impl Contract for RougeConfig {
+        const NAME: &'static str = "rouge";
+        const OPTIONS: &'static [OptionSpec] = &[
+            OptionSpec::new(
+                "variants",
+                Kind::Names,
+                D::Required,
+                "the ROUGE variants scored",
+            ),
+            OptionSpec::new("tokenize", Kind::Str, D::Str("unicode"), "the tokenizer")
+                .choices(TokenizerKind::NAMES),
+            OptionSpec::new(
+                "lowercase",
+                Kind::Bool,
+                D::Bool(true),
+                "lowercase before tokenizing",
+            ),
+            OptionSpec::new(
+                "beta",
+                Kind::Float,
+                D::Float(1.0),
+                "the F-measure's beta (> 0)",
+            ),
+            OptionSpec::new(
+                "multi_ref",
+                Kind::Str,
+                D::Str("max"),
+                "how several references combine",
+            )
+            .choices(MultiRef::NAMES),
+            OptionSpec::new(
+                "jackknife",
+                Kind::Bool,
+                D::Bool(false),
+                "mean over leave-one-out reference sets",
+            ),
+            OptionSpec::new(
+                "compat",
+                Kind::Str,
+                D::Str("paper"),
+                "the convention followed",
+            )
+            .choices(Compat::NAMES),
+            OptionSpec::new(
+                "stemmer",
+                Kind::Str,
+                D::None,
+                "the stemmer (None: no stemming)",
+            )
+            .choices(Stemmer::NAMES),
+            OptionSpec::new(
+                "max_words",
+                Kind::Int,
+                D::Int(DEFAULT_MAX_WORDS as i64),
+                "the size limit of a pair (None: no limit); does not change any score",
+            )
+            .optional(),
+        ];
+
+        fn build(o: &Options) -> Result<Configured<Self>> {
+            let variants = o
+                .names("variants")
+                .iter()
+                .map(|v| Variant::parse(v))
+                .collect::<Result<Vec<_>>>()?;
+            let metric = RougeConfig::new(
+                variants,
+                o.f64("beta"),
+                MultiRef::parse(o.str("multi_ref"))?,
+                o.bool("jackknife"),
+                Compat::parse(o.str("compat"))?,
+            )
+            .and_then(|c| c.with_max_words(o.opt_usize("max_words")?))?;
+            let tokenizer = Tokenizer::parse(o.str("tokenize"), o.bool("lowercase"))?;
+            let stemmer = o.opt_str("stemmer").map(Stemmer::parse).transpose()?;
+            let lines = metric.needs_lines();
+            check_tokenizer(tokenizer.kind, stemmer.is_some(), lines)?;
+            Ok(Configured {
+                metric,
+                encoder: Encoder {
+                    tokenizer,
+                    stemmer,
+                    lines,
+                },
+            })
+        }
+
+        fn shape(&self) -> Vec<usize> {
+            vec![self.variants.len(), 3]
+        }
+
+        /// Per variant: precision, recall, F.
+        fn columns(&self) -> Vec<String> {
+            let prf = ["precision", "recall", "fmeasure"];
+            self.variants
+                .iter()
+                .flat_map(|v| prf.map(|s| format!("{}_{s}", name(v))))
+                .collect()
+        }
+
+        /// Scalar k is the F-measure of variant k.
+        fn row_score(&self, k: usize) -> Option<CellScore<'_>> {
+            (k < self.variants.len())
+                .then(|| -> CellScore<'_> { Box::new(move |row| row[3 * k + 2]) })
+        }
+
+        /// `multi_ref="max"` without jackknife (eqs. 7-9): P and R are the maxima of the
+        /// single references' and F is computed from them, as scoring the set does.
+        fn combine_single(&self, k: usize) -> Option<CellScore<'_>> {
+            (k < self.variants.len() && self.combines_singles())
+                .then(|| -> CellScore<'_> { Box::new(move |rows| self.max_of_singles(k, rows)) })
+        }
+    }
+}

@@ -43,6 +43,7 @@
 
 pub mod ibm1;
 pub mod lexfile;
+pub mod native;
 pub mod similarity;
 pub mod stream;
 
@@ -52,6 +53,8 @@ use crate::text::docs::Docs;
 use crate::text::intern::Sentences;
 use crate::text::refs::RefSets;
 use crate::{Error, Result};
+
+pub use native::SiaMetric;
 
 choice_enum! {
     /// How the round weight decays.
