@@ -16,7 +16,7 @@ n-grams of every order match, as a decent sample against its reference does). Ro
   ``BLEUScore`` (CPU, one call per sentence) and rouge-score where installed (rouge-score's
   pure-Python LCS on 1,024 tokens takes seconds per pair: it is timed on 8 pairs and
   scaled to 512, and says so);
-* TensorBLEU (Filipek 2025, arXiv 2510.05485): its A100 figure for this shape as issue 32
+* TensorBLEU (arXiv 2510.05485): its A100 figure for this shape as issue 32
   quotes it from the paper, **quoted, not measured here** (nor checked against the paper's
   table).
 
