@@ -146,7 +146,7 @@ fn ter_explain_ids(
 /// (`CHOICES: dict[str, tuple[str, ...]]`, from the core's one declaration of each).
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let choices = pyo3::types::PyDict::new(m.py());
-    for (option, names) in mtalign_core::options::CHOICES {
+    for (option, names) in mtalign_core::metrics::choices::CHOICES {
         choices.set_item(*option, pyo3::types::PyTuple::new(m.py(), names.iter())?)?;
     }
     m.add("CHOICES", choices)?;

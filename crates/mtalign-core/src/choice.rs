@@ -1,6 +1,6 @@
 //! Options whose value is one name from a fixed list: `choice_enum!` writes the enum, its
 //! list of names, `parse` with the one error message, and `name`. A leaf: `text/` and
-//! `metrics/` declare their choices with it, and [`crate::options::CHOICES`] lists them all.
+//! `metrics/` declare their choices with it, and [`crate::metrics::choices::CHOICES`] lists them all.
 
 /// Declares an enum of named choices: `choice_enum! { /// doc  pub enum Name, "option" {
 /// Variant => "name", ... } }`.
@@ -20,7 +20,7 @@ macro_rules! choice_enum {
         impl $name {
             /// Every accepted name, in declaration order.
             pub const NAMES: &'static [&'static str] = &[$($text,)+];
-            /// The option's name in messages and in [`crate::options::CHOICES`].
+            /// The option's name in messages and in [`crate::metrics::choices::CHOICES`].
             pub const OPTION: &'static str = $option;
 
             /// The choice called `name`, or a `Config` error listing the names.

@@ -5,6 +5,7 @@
 pub mod bleu;
 pub mod bleu_lines;
 pub mod cer;
+pub mod choices;
 pub mod chrf;
 pub mod chunked;
 pub mod contract;
