@@ -141,6 +141,34 @@ pub const LOWERCASE_NO: OptionSpec = OptionSpec::new(
     "lowercase before tokenizing",
 );
 
+/// The `tokenize` option of the metrics that read any script (ROUGE, SIA): `unicode` by default.
+pub const TOKENIZE_UNICODE: OptionSpec = OptionSpec::new(
+    "tokenize",
+    Kind::Str,
+    DefaultValue::Str("unicode"),
+    "the tokenizer",
+)
+.choices(TokenizerKind::NAMES);
+/// The `lowercase` option of ROUGE and SIA: lowercased by default (as rouge-score).
+pub const LOWERCASE_YES: OptionSpec = OptionSpec::new(
+    "lowercase",
+    Kind::Bool,
+    DefaultValue::Bool(true),
+    "lowercase before tokenizing",
+);
+
+/// The `max_words` option of a metric that refuses pairs over a size up front
+/// (`None`: no limit), with its default limit.
+pub const fn max_words(default: usize) -> OptionSpec {
+    OptionSpec::new(
+        "max_words",
+        Kind::Int,
+        DefaultValue::Int(default as i64),
+        "the size limit of a pair (None: no limit); does not change any score",
+    )
+    .optional()
+}
+
 /// One option's value.
 #[derive(Clone)]
 pub enum Value {

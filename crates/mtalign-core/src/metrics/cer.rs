@@ -7,7 +7,7 @@
 
 use crate::kernels::edit_distance::EditScratch;
 use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, Figure, OneResult};
-use crate::metrics::error_rate::{best_rate, rate};
+use crate::metrics::error_rate::{best_rate, rate, rate_figures};
 use crate::metrics::metric::{Metric, Pair};
 use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
 use crate::text::encoder::Encoder;
@@ -72,41 +72,7 @@ impl Contract for Cer {
         })
     }
 
-    fn shape(&self) -> Vec<usize> {
-        vec![2]
-    }
-
-    fn columns(&self) -> Vec<String> {
-        vec!["errors".into(), "ref_len".into()]
-    }
-
-    fn fields(&self) -> Vec<String> {
-        vec!["score".into(), "errors".into(), "ref_len".into()]
-    }
-
-    /// The rate of the summed rows (summed in row order), errors, reference characters.
-    fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
-        let t = sum_rows(rows, 2);
-        Some(vec![rate(t[0], t[1]), t[0], t[1]])
-    }
-
-    fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
-        Some(Box::new(|row| rate(row[0], row[1])))
-    }
-
-    /// A set's rate is its best reference's: the minimum of the single rates.
-    fn combine_single(&self, _k: usize) -> Option<CellScore<'_>> {
-        Some(Box::new(best_rate))
-    }
-
-    /// One pair's (rate, errors, reference characters), the figures of its result.
-    fn one_result(&self, row: Vec<f64>) -> OneResult {
-        OneResult::Figures(vec![
-            Figure::Real(rate(row[0], row[1])),
-            Figure::Count(row[0] as i64),
-            Figure::Count(row[1] as i64),
-        ])
-    }
+    rate_figures!();
 }
 
 #[cfg(test)]

@@ -204,6 +204,50 @@ mod tests {
     }
 }
 
+/// The figures every error rate computes from its `[errors, ref_len]` rows (WER, PER, CER):
+/// the `Contract` methods after `build`, written once. The caller's module imports
+/// `sum_rows`, `rate`, `best_rate`, `CellScore`, `Figure` and `OneResult`.
+macro_rules! rate_figures {
+    () => {
+        fn shape(&self) -> Vec<usize> {
+            vec![2]
+        }
+
+        fn columns(&self) -> Vec<String> {
+            vec!["errors".into(), "ref_len".into()]
+        }
+
+        fn fields(&self) -> Vec<String> {
+            vec!["score".into(), "errors".into(), "ref_len".into()]
+        }
+
+        /// The rate of the summed rows (summed in row order), errors, reference length (words or characters).
+        fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
+            let t = sum_rows(rows, 2);
+            Some(vec![rate(t[0], t[1]), t[0], t[1]])
+        }
+
+        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
+            Some(Box::new(|row| rate(row[0], row[1])))
+        }
+
+        /// A set's rate is its best reference's: the minimum of the single rates.
+        fn combine_single(&self, _k: usize) -> Option<CellScore<'_>> {
+            Some(Box::new(best_rate))
+        }
+
+        /// One pair's (rate, errors, reference length), the figures of its result.
+        fn one_result(&self, row: Vec<f64>) -> OneResult {
+            OneResult::Figures(vec![
+                Figure::Real(rate(row[0], row[1])),
+                Figure::Count(row[0] as i64),
+                Figure::Count(row[1] as i64),
+            ])
+        }
+    };
+}
+pub(crate) use rate_figures;
+
 /// WER's and PER's contract: options, columns and figures.
 mod native {
     use super::{best_rate, rate, ErrorRate};
@@ -233,40 +277,6 @@ mod native {
             })
         }
 
-        fn shape(&self) -> Vec<usize> {
-            vec![2]
-        }
-
-        fn columns(&self) -> Vec<String> {
-            vec!["errors".into(), "ref_len".into()]
-        }
-
-        fn fields(&self) -> Vec<String> {
-            vec!["score".into(), "errors".into(), "ref_len".into()]
-        }
-
-        /// The rate of the summed rows (summed in row order), errors, reference length.
-        fn corpus_figures(&self, rows: &[f64]) -> Option<Vec<f64>> {
-            let t = sum_rows(rows, 2);
-            Some(vec![rate(t[0], t[1]), t[0], t[1]])
-        }
-
-        fn row_score(&self, _k: usize) -> Option<CellScore<'_>> {
-            Some(Box::new(|row| rate(row[0], row[1])))
-        }
-
-        /// A set's rate is its best reference's: the minimum of the single rates.
-        fn combine_single(&self, _k: usize) -> Option<CellScore<'_>> {
-            Some(Box::new(best_rate))
-        }
-
-        /// One pair's (rate, errors, reference length), the figures of its result.
-        fn one_result(&self, row: Vec<f64>) -> OneResult {
-            OneResult::Figures(vec![
-                Figure::Real(rate(row[0], row[1])),
-                Figure::Count(row[0] as i64),
-                Figure::Count(row[1] as i64),
-            ])
-        }
+        rate_figures!();
     }
 }

@@ -503,7 +503,7 @@ mod native {
     use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, Figure, OneResult};
     use crate::metrics::sia::DEFAULT_MAX_WORDS;
     use crate::options::{
-        DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
+        max_words, DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_NO, TOKENIZE_13A,
     };
     use crate::text::encoder::Encoder;
     use crate::text::tokenize::Tokenizer;
@@ -520,13 +520,7 @@ mod native {
             ),
             TOKENIZE_13A,
             LOWERCASE_NO,
-            OptionSpec::new(
-                "max_words",
-                Kind::Int,
-                D::Int(DEFAULT_MAX_WORDS as i64),
-                "the size limit of a pair (None: no limit); does not change any score",
-            )
-            .optional(),
+            max_words(DEFAULT_MAX_WORDS),
         ];
 
         fn build(o: &Options) -> Result<Configured<Self>> {

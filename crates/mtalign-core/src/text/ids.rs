@@ -180,7 +180,7 @@ const SEP_KEY: i128 = i128::MIN;
 /// is kept: the words are the ids, and no metric that reads words (stems, synonyms,
 /// characters) takes ids.
 ///
-/// Chunks of about [`CHUNK_IDS`] ids are numbered on the current rayon pool, each on its
+/// Chunks of about `CHUNK_IDS` ids are numbered on the current rayon pool, each on its
 /// own; then each chunk's distinct ids, in order, get the batch's numbers (the only serial
 /// step, over distinct ids per chunk rather than every id); then each chunk is renumbered
 /// on the pool.

@@ -1025,7 +1025,9 @@ mod tests {
 mod native {
     use super::{Compat, MultiRef, RougeConfig, Variant, DEFAULT_MAX_WORDS};
     use crate::metrics::contract::{CellScore, Configured, Contract};
-    use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
+    use crate::options::{
+        max_words, DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_YES, TOKENIZE_UNICODE,
+    };
     use crate::text::encoder::Encoder;
     use crate::text::stem::Stemmer;
     use crate::text::tokenize::{Tokenizer, TokenizerKind};
@@ -1078,14 +1080,8 @@ mod native {
                 D::Required,
                 "the ROUGE variants scored",
             ),
-            OptionSpec::new("tokenize", Kind::Str, D::Str("unicode"), "the tokenizer")
-                .choices(TokenizerKind::NAMES),
-            OptionSpec::new(
-                "lowercase",
-                Kind::Bool,
-                D::Bool(true),
-                "lowercase before tokenizing",
-            ),
+            TOKENIZE_UNICODE,
+            LOWERCASE_YES,
             OptionSpec::new(
                 "beta",
                 Kind::Float,
@@ -1119,13 +1115,7 @@ mod native {
                 "the stemmer (None: no stemming)",
             )
             .choices(Stemmer::NAMES),
-            OptionSpec::new(
-                "max_words",
-                Kind::Int,
-                D::Int(DEFAULT_MAX_WORDS as i64),
-                "the size limit of a pair (None: no limit); does not change any score",
-            )
-            .optional(),
+            max_words(DEFAULT_MAX_WORDS),
         ];
 
         fn build(o: &Options) -> Result<Configured<Self>> {

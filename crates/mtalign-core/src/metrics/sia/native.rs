@@ -10,11 +10,13 @@ use super::{
 };
 use crate::metrics::contract::{Configured, Contract};
 use crate::metrics::metric::{Metric, Pair};
-use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
+use crate::options::{
+    max_words, DefaultValue as D, Kind, OptionSpec, Options, LOWERCASE_YES, TOKENIZE_UNICODE,
+};
 use crate::text::docs::Docs;
 use crate::text::encoder::Encoder;
 use crate::text::refs::RefSets;
-use crate::text::tokenize::{Tokenizer, TokenizerKind};
+use crate::text::tokenize::Tokenizer;
 use crate::Result;
 use std::sync::Arc;
 
@@ -160,21 +162,9 @@ impl Contract for SiaMetric {
             D::None,
             "a word-similarity table (None: exact matching)",
         ),
-        OptionSpec::new("tokenize", Kind::Str, D::Str("unicode"), "the tokenizer")
-            .choices(TokenizerKind::NAMES),
-        OptionSpec::new(
-            "lowercase",
-            Kind::Bool,
-            D::Bool(true),
-            "lowercase before tokenizing",
-        ),
-        OptionSpec::new(
-            "max_words",
-            Kind::Int,
-            D::Int(DEFAULT_MAX_WORDS as i64),
-            "the size limit of a pair (None: no limit); does not change any score",
-        )
-        .optional(),
+        TOKENIZE_UNICODE,
+        LOWERCASE_YES,
+        max_words(DEFAULT_MAX_WORDS),
         OptionSpec::new(
             "naive",
             Kind::Bool,
