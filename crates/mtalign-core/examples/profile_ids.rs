@@ -12,17 +12,9 @@ use mtalign_core::text::ids::{IdData, IdSeqs};
 use mtalign_core::text::tokenize::{Tokenizer, TokenizerKind};
 use std::time::{Duration, Instant};
 
-/// A small deterministic generator (xorshift), so the example needs no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn best(repeat: usize, mut f: impl FnMut()) -> Duration {
     (0..repeat)

@@ -10,22 +10,9 @@
 use mtalign_core::metrics::sia::{exact, sia_detail, sia_score, stream::Matches, Decay, SiaConfig};
 use std::time::Instant;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// A word of a 5000-word vocabulary with probability ∝ 1 / (rank + 1).
 fn zipf(rng: &mut Rng, cumulative: &[f64]) -> u32 {

@@ -39,7 +39,37 @@ def _eff(value: Any, metric: Any) -> str:
     return yes_no(not value, metric)
 
 
-class Chrf(Metric[CorpusResult]):
+class CharacterInput:
+    """What every metric that reads characters (chrF, CER) does with its input: a list of
+    tokens is joined into one text (single spaces), a str goes through as is, and token ids
+    are refused, since they have no characters. Put before the metric's base class."""
+
+    __slots__ = ()
+    _run_keeps_text = True  # texts_of joins token lists only; str input goes through as is
+    #: what the refusal of token ids suggests in their place
+    _for_token_ids = "a word-level metric (Bleu, Rouge, Wer, Ter, ...)"
+
+    def _tokenizer_name(self) -> str:
+        return "codepoint"
+
+    def _check_token_ids(self, core: Any = None) -> None:
+        raise ConfigError(f"{type(self).__name__} reads characters, and token ids have none: "
+                          f"decode the ids to text, or use {self._for_token_ids}")
+
+    def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
+             ) -> tuple[np.ndarray, int, int, list | tuple]:
+        if is_token_ids(hyps):
+            self._check_token_ids()
+        hyps, refs = texts_of(hyps, refs)
+        return super()._run(hyps, refs, threads, core)  # type: ignore[misc, no-any-return]
+
+    def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
+        if isinstance(hyp, (list, tuple)):
+            (hyp,), (refs,) = texts_of([hyp], [refs])
+        return super().sentence_score(hyp, refs)  # type: ignore[misc, no-any-return]
+
+
+class Chrf(CharacterInput, Metric[CorpusResult]):
     """chrF (``word_order=0``) and chrF++ (``word_order=2``): the character (and word)
     n-gram F-score, on sacrebleu's 0-100 scale and bit-identical to sacrebleu 2.6.0's
     ``CHRF``.
@@ -104,27 +134,6 @@ class Chrf(Metric[CorpusResult]):
     def scalar_names(self) -> tuple[str, ...]:
         """``("chrf",)`` or ``("chrf++",)`` (the registry's names)."""
         return ("chrf" + "+" * self.word_order,)
-
-    def _tokenizer_name(self) -> str:
-        return "codepoint"
-
-    _run_keeps_text = True  # texts_of joins token lists only; str input goes through as is
-
-    def _check_token_ids(self, core: Any = None) -> None:
-        raise ConfigError("Chrf reads characters, and token ids have none: decode the ids to "
-                          "text, or use a word-level metric (Bleu, Rouge, Wer, Ter, ...)")
-
-    def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
-             ) -> tuple[np.ndarray, int, int, list | tuple]:
-        if is_token_ids(hyps):
-            self._check_token_ids()
-        hyps, refs = texts_of(hyps, refs)
-        return super()._run(hyps, refs, threads, core)
-
-    def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
-        if isinstance(hyp, (list, tuple)):
-            (hyp,), (refs,) = texts_of([hyp], [refs])
-        return super().sentence_score(hyp, refs)
 
     def _sentence_values(self, rows: np.ndarray, k: int) -> np.ndarray:
         return self._core.sentence_scores(rows)  # type: ignore[no-any-return]

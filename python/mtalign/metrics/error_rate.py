@@ -11,12 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from mtalign._mtalign import ConfigError, NativeMetric
+from mtalign._mtalign import NativeMetric
 from mtalign.metrics.base import Metric
-from mtalign.metrics.chrf import texts_of
+from mtalign.metrics.chrf import CharacterInput
 from mtalign.metrics.options import lowercase_option, tokenize_option
 from mtalign.metrics.results import CorpusResult, sentence_result
-from mtalign.token_ids import is_token_ids
 
 
 class _ErrorRate(Metric[CorpusResult]):
@@ -112,7 +111,7 @@ class Per(_WordErrorRate):
     _name = "PER"
 
 
-class Cer(_ErrorRate):
+class Cer(CharacterInput, _ErrorRate):
     """Character error rate: character-level Levenshtein distance / reference length, as
     jiwer 4's ``cer``.
 
@@ -145,26 +144,7 @@ class Cer(_ErrorRate):
     lowercase: bool = lowercase_option()
 
     signature_fields = ("lowercase", "tok:char", "multi_ref:min")
-    _run_keeps_text = True  # texts_of joins token lists only; str input goes through as is
-
-    def _tokenizer_name(self) -> str:
-        return "codepoint"
-
-    def _check_token_ids(self, core: Any = None) -> None:
-        raise ConfigError("Cer reads characters, and token ids have none: decode the ids to "
-                          "text, or use Wer")
-
-    def _run(self, hyps: Any, refs: Any, threads: int | None, core: Any = None
-             ) -> tuple[np.ndarray, int, int, list | tuple]:
-        if is_token_ids(hyps):
-            self._check_token_ids()
-        hyps, refs = texts_of(hyps, refs)
-        return super()._run(hyps, refs, threads, core)
-
-    def sentence_score(self, hyp: Any, refs: Any) -> CorpusResult:
-        if isinstance(hyp, (list, tuple)):
-            (hyp,), (refs,) = texts_of([hyp], [refs])
-        return super().sentence_score(hyp, refs)
+    _for_token_ids = "Wer"
 
 
 __all__ = ["Cer", "Per", "Wer"]

@@ -7,7 +7,7 @@
 
 use crate::kernels::edit_distance::EditScratch;
 use crate::metrics::contract::{sum_rows, CellScore, Configured, Contract, Figure, OneResult};
-use crate::metrics::error_rate::{best_rate, rate, rate_figures};
+use crate::metrics::error_rate::{best_rate, rate, rate_figures, write_best};
 use crate::metrics::metric::{Metric, Pair};
 use crate::options::{DefaultValue as D, Kind, OptionSpec, Options};
 use crate::text::encoder::Encoder;
@@ -41,17 +41,7 @@ impl Metric for Cer {
 
     fn pair_statistics(&self, _: &(), s: &mut EditScratch, pair: Pair<'_>, row: &mut [f64]) {
         let hyp = strip(pair.hyp());
-        let mut best: Option<(f64, f64, f64)> = None;
-        for r in pair.refs().map(strip) {
-            let e = s.distance(hyp, r) as f64;
-            let x = rate(e, r.len() as f64);
-            if best.is_none_or(|b| x < b.0) {
-                best = Some((x, e, r.len() as f64));
-            }
-        }
-        let (_, e, len) = best.unwrap_or_default();
-        row[0] = e;
-        row[1] = len;
+        write_best(pair.refs().map(strip), |r| s.distance(hyp, r), row);
     }
 }
 

@@ -47,6 +47,26 @@ pub fn rate(errors: f64, ref_len: f64) -> f64 {
     }
 }
 
+/// Writes `[errors, ref_len]` of the reference with the lowest rate into `row` (the first on
+/// ties; `[0, 0]` without references), `errors` giving one reference's error count.
+pub fn write_best<'a>(
+    refs: impl Iterator<Item = &'a [u32]>,
+    mut errors: impl FnMut(&[u32]) -> usize,
+    row: &mut [f64],
+) {
+    let mut best: Option<(f64, f64, f64)> = None;
+    for r in refs {
+        let e = errors(r) as f64;
+        let x = rate(e, r.len() as f64);
+        if best.is_none_or(|b| x < b.0) {
+            best = Some((x, e, r.len() as f64));
+        }
+    }
+    let (_, e, len) = best.unwrap_or_default();
+    row[0] = e;
+    row[1] = len;
+}
+
 /// Reusable buffers of one thread (edit distance rows, bags of words).
 #[derive(Debug, Default)]
 pub struct Scratch {
@@ -143,17 +163,7 @@ impl Metric for ErrorRate {
             s.sorted_hyp.extend_from_slice(hyp);
             s.sorted_hyp.sort_unstable();
         }
-        let mut best: Option<(f64, f64, f64)> = None;
-        for r in pair.refs() {
-            let e = s.errors(kind, hyp, r) as f64;
-            let x = rate(e, r.len() as f64);
-            if best.is_none_or(|b| x < b.0) {
-                best = Some((x, e, r.len() as f64));
-            }
-        }
-        let (_, e, len) = best.unwrap_or_default();
-        row[0] = e;
-        row[1] = len;
+        write_best(pair.refs(), |r| s.errors(kind, hyp, r), row);
     }
 }
 
