@@ -49,6 +49,36 @@ def rouge_core(module: ModuleType, variants: list[str]) -> Any:
     return module.RougeCore(variants, "unicode", True, 1.0, "max", False, "paper", None)
 
 
+# Other native metrics, each with its options in the order of the old per-metric classes'
+# constructors (which NativeMetric's option tables kept): (NativeMetric name, old class,
+# options).
+OTHER_METRICS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "chrf": ("chrf", "ChrfCore", {"char_order": 6, "word_order": 0, "beta": 2.0,
+                                  "lowercase": False, "whitespace": False,
+                                  "eps_smoothing": False}),
+    "chrf++": ("chrf", "ChrfCore", {"char_order": 6, "word_order": 2, "beta": 2.0,
+                                    "lowercase": False, "whitespace": False,
+                                    "eps_smoothing": False}),
+    "wer": ("error_rate", "ErrorRateCore", {"kind": "wer", "tokenize": "13a",
+                                            "lowercase": False}),
+    "nist": ("nist", "NistCore", {"max_order": 5, "corpus_weights": False,
+                                  "tokenize": "13a", "lowercase": False}),
+    "gtm": ("gtm", "GtmCore", {"exponent": 1.0, "tokenize": "13a", "lowercase": False,
+                               "max_words": 20_000}),
+    "ribes": ("ribes", "RibesCore", {"alpha": 0.25, "beta": 0.10, "tokenize": "13a",
+                                     "lowercase": False}),
+    "dcs": ("dcs", "DcsCore", {"tokenize": "unicode", "lowercase": True}),
+}
+
+
+def other_core(module: ModuleType, name: str) -> Any:
+    """Metric ``name`` of :data:`OTHER_METRICS` from a build, by either binding."""
+    native, old_class, options = OTHER_METRICS[name]
+    if hasattr(module, "NativeMetric"):
+        return module.NativeMetric(native, **options)
+    return getattr(module, old_class)(*options.values())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="path of build A's _mtalign extension (.so)")
@@ -56,7 +86,8 @@ def main() -> None:
     ap.add_argument("--data-dir", type=Path, default=corpora.DEFAULT_DATA_DIR,
                     help="the shared data folder (default: %(default)s)")
     ap.add_argument("--variants", default="rougeL",
-                    help="ROUGE variants, comma-separated, or bleu (sentence BLEU, add1, 13a)")
+                    help="ROUGE variants, comma-separated, or bleu (sentence BLEU, add1, 13a), "
+                         f"or one of: {', '.join(OTHER_METRICS)}")
     ap.add_argument("--corpus", choices=("distinct", "strict"), default="distinct",
                     help="distinct (the headline) or strict (no text twice anywhere)")
     ap.add_argument("--threads", type=int, default=2)
@@ -76,6 +107,8 @@ def main() -> None:
             if hasattr(module, "NativeMetric"):
                 return module.NativeMetric("bleu", smooth="add1", effective_order=True)
             return module.BleuCore(4, "add1", None, "closest", True, "13a", False)
+        if len(variants) == 1 and variants[0] in OTHER_METRICS:
+            return other_core(module, variants[0])
         return rouge_core(module, variants)
 
     cores = {tag: core(load(tag, path)) for tag, path in (("a", args.a), ("b", args.b))}
