@@ -9,7 +9,7 @@ from typing import Any
 import jiwer
 import numpy as np
 import pytest
-from mtalign import registry
+from mtalign import Cer, Chrf, InputError, registry
 
 WMT = Path(__file__).resolve().parent / "data" / "orange_wmt21_ende"
 
@@ -61,3 +61,14 @@ def test_registry_name_and_refusals(mtalign: Any) -> None:
         mtalign.Cer(lowercase=1)
     # Token lists are joined with spaces, as text.
     assert mtalign.Cer().batch_score([["a", "b"]], [[["a", "c"]]]).tolist() == [1 / 3]
+
+
+@pytest.mark.parametrize("metric", [Cer(), Chrf()])
+def test_token_list_hypotheses_need_token_list_references(metric) -> None:
+    """A list of tokens is joined into a text; references must then be token lists too,
+    not strings (whose characters would be joined) nor numbers (a TypeError before)."""
+    assert float(metric.sentence_score(["a", "b"], [["a", "b"]])) == float(
+        metric.sentence_score("a b", ["a b"]))
+    for refs, got in ((5, "int"), (["a b"], "str")):
+        with pytest.raises(InputError, match=rf"refs\[0\] .*\(got {got}\)"):
+            metric.sentence_score(["a", "b"], refs)

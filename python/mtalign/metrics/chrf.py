@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError
+from mtalign.errors import InputError
 from mtalign.metrics.base import Metric
+from mtalign.metrics.inputs import as_list
 from mtalign.metrics.options import CORE, case, option, yes_no
 from mtalign.metrics.results import CorpusResult
 from mtalign.token_ids import is_token_ids
@@ -23,9 +25,16 @@ def texts_of(hyps: Any, refs: Any) -> tuple[Any, Any]:
     >>> texts_of([["a", "b"]], [[["a", "c"]]])
     (['a b'], [['a c']])
     """
-    hyps = list(hyps)
+    hyps = list(as_list(hyps, "hyps"))
     if not hyps or not isinstance(hyps[0], (list, tuple)):
         return hyps, refs
+    refs = as_list(refs, "refs")
+    for i, rs in enumerate(refs):
+        bad = rs if not isinstance(rs, (list, tuple)) else next(
+            (r for r in rs if not isinstance(r, (list, tuple))), None)
+        if bad is not None:
+            raise InputError(f"refs[{i}] must be a list of token lists, as the hypotheses are "
+                             f"lists of tokens (got {type(bad).__name__})")
     return [" ".join(h) for h in hyps], [[" ".join(r) for r in rs] for rs in refs]
 
 
