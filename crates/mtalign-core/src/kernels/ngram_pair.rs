@@ -16,8 +16,8 @@
 //! The order of numbering never changes a count: the result equals counting n-grams
 //! (proptested against that oracle).
 
-/// The longest reference this kernel takes: numbers fit a `u16`, and the tables of one
-/// order stay below 2^16 entries.
+/// The longest reference this kernel takes: its numbers and counts fit a `u8` (the direct
+/// unigram table is then 32 KiB), and the tables of one order stay below 2^16 entries.
 pub const PAIR_MAX_LEN: usize = 255;
 
 /// Token ids below this take the direct unigram table.
@@ -27,19 +27,19 @@ pub const PAIR_ID_LIMIT: u32 = 1 << 15;
 #[derive(Debug, Default)]
 pub struct PairClip {
     /// Token id → its unigram's number in the reference (0: not in it).
-    first: Vec<u16>,
+    first: Vec<u8>,
     /// (prefix number, last token number) → the n-gram's number (0: not in the reference).
-    table: Vec<u16>,
+    table: Vec<u8>,
     /// Per number, the reference's occurrences not yet matched (index 0 stays 0).
-    count: Vec<u16>,
+    count: Vec<u8>,
     /// The reference's unigram numbers, and its current order's n-gram numbers by start.
-    ref_unigram: Vec<u16>,
-    ref_class: Vec<u16>,
+    ref_unigram: Vec<u8>,
+    ref_class: Vec<u8>,
     /// The same for the hypothesis (0 where the reference lacks the n-gram).
-    hyp_unigram: Vec<u16>,
-    hyp_class: Vec<u16>,
+    hyp_unigram: Vec<u8>,
+    hyp_class: Vec<u8>,
     /// The reference's numbers of the next order (while `ref_class` holds the current's).
-    ref_next: Vec<u16>,
+    ref_next: Vec<u8>,
 }
 
 impl PairClip {
@@ -86,7 +86,7 @@ impl PairClip {
         let ref_unigram = &mut self.ref_unigram[..len];
         let hyp_unigram = &mut self.hyp_unigram[..hyp_len];
         // Unigrams: numbered by first appearance in the reference.
-        let mut unigrams = 0u16;
+        let mut unigrams = 0u8;
         for (&t, c) in reference.iter().zip(ref_unigram.iter_mut()) {
             let slot = &mut first[t as usize];
             if *slot == 0 {
@@ -100,7 +100,7 @@ impl PairClip {
         for (&t, c) in hyp.iter().zip(hyp_unigram.iter_mut()) {
             *c = first[t as usize];
             let left = &mut count[usize::from(*c)];
-            let matched = u16::from(*left > 0);
+            let matched = u8::from(*left > 0);
             *left -= matched;
             hit += u32::from(matched);
         }
@@ -126,7 +126,7 @@ impl PairClip {
                 self.table.resize(need, 0);
             }
             let table = &mut self.table[..need];
-            let mut classes = 0u16;
+            let mut classes = 0u8;
             for (key, c) in
                 keys(&ref_prev[..=len - n], &ref_unigram[n - 1..], width).zip(ref_cur.iter_mut())
             {
@@ -143,7 +143,7 @@ impl PairClip {
                 let key = usize::from(hyp_class[i]) * width + usize::from(hyp_unigram[i + n - 1]);
                 let class = table[key];
                 let left = &mut count[usize::from(class)];
-                let matched = u16::from(*left > 0);
+                let matched = u8::from(*left > 0);
                 *left -= matched;
                 hit += u32::from(matched);
                 hyp_class[i] = class;
@@ -166,7 +166,7 @@ impl PairClip {
 /// the unigram ending the n-gram), for the prefixes `prev` and the unigrams `last` from
 /// position n − 1.
 #[inline]
-fn keys<'a>(prev: &'a [u16], last: &'a [u16], width: usize) -> impl Iterator<Item = usize> + 'a {
+fn keys<'a>(prev: &'a [u8], last: &'a [u8], width: usize) -> impl Iterator<Item = usize> + 'a {
     prev.iter()
         .zip(last)
         .map(move |(&p, &u)| usize::from(p) * width + usize::from(u))
