@@ -929,13 +929,14 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
-        /// Rows by packed keys (ids below 2^15, orders ≤ 4) equal rows by hashed n-gram ids
-        /// (the same texts with every id moved past 2^15) and the counting oracle.
+        /// Rows by packed keys or, for one reference, by numbered n-grams (ids below 2^15)
+        /// equal rows by hashed n-gram ids (the same texts with every id moved past 2^15)
+        /// and the counting oracle; orders above 4 take numbered n-grams or hashed ids.
         #[test]
         fn packed_keys_equal_hashed_ids_and_counting(
             hyp in proptest::collection::vec(0u32..5, 0..30),
             refs in proptest::collection::vec(proptest::collection::vec(0u32..5, 0..30), 1..4),
-            k in 1usize..=4,
+            k in 1usize..=6,
             high in proptest::bool::ANY,
         ) {
             let c = cfg(k, "none");
