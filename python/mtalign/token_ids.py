@@ -462,6 +462,36 @@ def concat_grids(grids: Sequence[tuple[TokenIds, TokenIds | RefSetIds, int, int]
     return hyps, RefSetIds(joined([s.ids for s in sets]), ends)
 
 
+def concat_ids(parts: Sequence[TokenIds]) -> tuple[TokenIds, np.ndarray]:
+    """Several batches as one (their buffers copied once into one) and where each ends in
+    it; the batches must name the same line separator (or none).
+
+    >>> import numpy as np
+    >>> t, ends = concat_ids([TokenIds([np.array([1, 2])]), TokenIds([[3], []])])
+    >>> [s.tolist() for s in t], ends.tolist()
+    ([[1, 2], [3], []], [1, 3])
+    """
+    seps = {p.line_sep for p in parts if p.line_sep is not None}
+    if len(seps) > 1:
+        raise InputError(f"the blocks name different line separators: {sorted(seps)}")
+    ends = np.cumsum([len(p) for p in parts], dtype=_I64)
+    if len(parts) == 1:
+        return parts[0], ends
+    datas = [p._data for p in parts]
+    dtype = np.result_type(*datas) if datas else _I64
+    if dtype.kind not in "iu":
+        raise InputError("the blocks' ids have no common integer dtype: cast them to one")
+    shift = np.cumsum([0] + [d.shape[0] for d in datas[:-1]])
+    data = np.concatenate([d.astype(dtype, copy=False) for d in datas]) if datas else \
+        np.zeros(0, dtype=_I64)
+    starts = [p._starts + k for p, k in zip(parts, shift, strict=True)]
+    out = TokenIds._of(data, np.concatenate(starts) if starts else np.zeros(0, _I64),
+                       np.concatenate([p._lengths for p in parts]) if parts else
+                       np.zeros(0, _I64))
+    out._line_sep = seps.pop() if seps else None
+    return out, ends
+
+
 def one_pair_arrays(hyp: Any, refs: Any) -> tuple[np.ndarray, list[np.ndarray], list[Any]]:
     """One hypothesis array and its reference array (or list of them) as contiguous 1-D
     integer arrays: (hyp, the references, the references as given in a list)."""
@@ -481,5 +511,6 @@ def _one(obj: Any, what: str) -> np.ndarray:
     return np.ascontiguousarray(_ids(obj, what, 1))
 
 
-__all__ = ["IdRefs", "RefSetIds", "TokenIds", "concat_grids", "hyp_ids", "ids_signature",
-           "is_token_ids", "line_sep_of", "one_pair_arrays", "pair_grid", "ref_ids"]
+__all__ = ["IdRefs", "RefSetIds", "TokenIds", "concat_grids", "concat_ids", "hyp_ids",
+           "ids_signature", "is_token_ids", "line_sep_of", "one_pair_arrays", "pair_grid",
+           "ref_ids"]
