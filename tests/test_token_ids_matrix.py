@@ -121,6 +121,16 @@ def test_bad_input_to_id_matrices_is_named() -> None:
     # A list of ints where ids go reads as a list of tokens, which are strings.
     with pytest.raises(InputError, match=r"blocks\[1\]: hyps\[0\]\[0\] is not a str"):
         bleu.pairwise_blocks([(TokenIds([np.array([1])]), None), ([[1, 2]], None)])
+    # A padded 2-D array read row by row would score its pads: refused with the way out.
+    padded = np.array([[4, 5, 0], [6, 0, 0]], dtype=np.int32)
+    group_ = TokenIds([np.array([4, 5]), np.array([6])])
+    for call in (lambda: bleu.pairwise_blocks([(group_, None), (padded, None)]),
+                 lambda: bleu.pairwise_blocks([(group_, None), (group_, padded)])):
+        with pytest.raises(InputError, match=r"blocks\[1\]: (hyps|pseudo_refs) is a 2-D "
+                                             r"array: say where each row ends"):
+            call()
+    with pytest.raises(InputError, match=r"pseudo_refs is a 2-D array: .*from_padded"):
+        bleu.pairwise(group_, padded)
     with pytest.raises(InputError, match="different line separators"):
         mtalign.Rouge("rougeLsum").pairwise_blocks(
             [(TokenIds([np.array([1])]).with_line_sep(5), None),

@@ -292,23 +292,38 @@ def is_token_ids(obj: Any) -> bool:
     return _is_array(obj)
 
 
+def is_id_batch(obj: Any) -> bool:
+    """Whether ``obj`` is a batch of ids as one object, not a list to be read item by item:
+    a :class:`TokenIds`, or an array of two or more dimensions (which :func:`hyp_ids`
+    refuses with a hint: read row by row, a padded array would score its pads).
+
+    >>> import numpy as np
+    >>> is_id_batch(TokenIds([])), is_id_batch(np.zeros((2, 3))), is_id_batch([np.zeros(2)])
+    (True, True, False)
+    >>> is_id_batch(np.array(["a b", "c"]))  # texts in a 1-D array are a list of texts
+    False
+    """
+    return isinstance(obj, TokenIds) or (_is_array(obj) and getattr(obj, "ndim", 1) >= 2)
+
+
 def _is_array(obj: Any) -> bool:
     return not isinstance(obj, (str, bytes, list, tuple)) and (
         hasattr(obj, "__array__") or hasattr(obj, "__dlpack__"))
 
 
-def hyp_ids(hyps: Any) -> TokenIds:
-    """``hyps`` as :class:`TokenIds` (a list of 1-D arrays is joined)."""
+def hyp_ids(hyps: Any, what: str = "hyps") -> TokenIds:
+    """``hyps`` as :class:`TokenIds` (a list of 1-D arrays is joined; ``what`` names it in
+    errors)."""
     if isinstance(hyps, TokenIds):
         return hyps
     if isinstance(hyps, (list, tuple)):
-        return TokenIds._of(*_joined(hyps, "hyps"))
-    arr = _array(hyps, "hyps")
+        return TokenIds._of(*_joined(hyps, what))
+    arr = _array(hyps, what)
     if arr.ndim == 2:
-        raise InputError("hyps is a 2-D array: say where each row ends, with "
-                         "TokenIds.from_padded(hyps, pad_id=...) or lengths=...")
-    raise InputError(f"hyps is one {arr.ndim}-D array: a batch is a TokenIds or a list of 1-D "
-                     "arrays (sentence_score takes one 1-D array)")
+        raise InputError(f"{what} is a 2-D array: say where each row ends, with "
+                         f"TokenIds.from_padded({what}, pad_id=...) or lengths=...")
+    raise InputError(f"{what} is one {arr.ndim}-D array: a batch is a TokenIds or a list of "
+                     "1-D arrays (sentence_score takes one 1-D array)")
 
 
 def line_sep_of(hyps: TokenIds, refs: Any) -> int | None:
@@ -396,8 +411,9 @@ def pair_grid(hyps: Any, pseudo_refs: Any) -> tuple[TokenIds, TokenIds | RefSetI
     n = len(h)
     if pseudo_refs is None:
         r, ends, m = h, None, n
-    elif isinstance(pseudo_refs, TokenIds):
-        r, ends, m = pseudo_refs, None, len(pseudo_refs)
+    elif is_id_batch(pseudo_refs):
+        r, ends = hyp_ids(pseudo_refs, "pseudo_refs"), None  # an array is refused by name
+        m = len(r)
     else:
         refs = list(pseudo_refs)
         m = len(refs)
@@ -512,5 +528,5 @@ def _one(obj: Any, what: str) -> np.ndarray:
 
 
 __all__ = ["IdRefs", "RefSetIds", "TokenIds", "concat_grids", "concat_ids", "hyp_ids",
-           "ids_signature", "is_token_ids", "line_sep_of", "one_pair_arrays", "pair_grid",
-           "ref_ids"]
+           "ids_signature", "is_id_batch", "is_token_ids", "line_sep_of", "one_pair_arrays",
+           "pair_grid", "ref_ids"]

@@ -63,6 +63,7 @@ from mtalign.token_ids import (
     concat_grids,
     concat_ids,
     hyp_ids,
+    is_id_batch,
     is_token_ids,
     one_pair_arrays,
     pair_grid,
@@ -384,11 +385,11 @@ class Metric(Generic[R]):
         for b, block in enumerate(pairs):
             if not isinstance(block, (tuple, list)) or len(block) != 2:
                 raise InputError(f"blocks[{b}] must be a pair (hyps, pseudo_refs or None)")
-            # A TokenIds stays one (a list of its arrays would lose its line separator).
-            h = block[0] if isinstance(block[0], TokenIds) else as_list(block[0],
-                                                                        f"blocks[{b}][0]")
-            r = block[1] if block[1] is None or isinstance(block[1], TokenIds) else \
-                as_list(block[1], f"blocks[{b}][1]")
+            h, r = block
+            # Ids stay as they are: a TokenIds as a list of its arrays would lose its line
+            # separator, and a 2-D array as a list of its rows would score the pads.
+            h = h if is_id_batch(h) else as_list(h, f"blocks[{b}][0]")
+            r = r if r is None or is_id_batch(r) else as_list(r, f"blocks[{b}][1]")
             lists.append((h, r))
         if not lists:
             return []
@@ -419,8 +420,9 @@ class Metric(Generic[R]):
                 out[b] = matrix
         rest = [b for b in range(len(blocks)) if out[b] is None]
         if rest:
-            matrices = self._pairwise_grids_of_ids([blocks[b] for b in rest], variant, threads)
-            for b, matrix in zip(rest, matrices, strict=True):
+            grids = [_in_block(b, pair_grid, *blocks[b]) for b in rest]
+            for b, matrix in zip(rest, self._pairwise_grids_of_ids(grids, variant, threads),
+                                 strict=True):
                 out[b] = matrix
         return out
 
@@ -442,10 +444,10 @@ class Metric(Generic[R]):
                                                ids.line_sep)
         return [self._matrix_values(a, k) for a in arrays]
 
-    def _pairwise_grids_of_ids(self, blocks: list[tuple[Any, Any]], variant: str | None,
+    def _pairwise_grids_of_ids(self, grids: list[Any], variant: str | None,
                                threads: int | None) -> list[np.ndarray]:
-        """The matrices of blocks of token ids as one native batch of all their pairs."""
-        grids = [pair_grid(h, r) for h, r in blocks]
+        """The matrices of blocks of token ids (their :func:`~mtalign.token_ids.pair_grid`)
+        as one native batch of all their pairs."""
         hyps: Any
         refs: Any
         hyps, refs = concat_grids(grids)
