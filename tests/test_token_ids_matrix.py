@@ -106,6 +106,10 @@ def test_a_line_separator_splits_summary_lines_in_matrices() -> None:
                                       rouge.pairwise(as_text, variant=variant))
     [got] = rouge.pairwise_blocks([(ids, None)])
     np.testing.assert_array_equal(got, rouge.pairwise(as_text))
+    np.testing.assert_array_equal(rouge.expected_scores(ids), rouge.expected_scores(as_text))
+    np.testing.assert_array_equal(rouge.expected_scores(ids, ids), rouge.expected_scores(
+        as_text, as_text))
+    assert mtalign.mbr(rouge, ids).best == mtalign.mbr(rouge, as_text).best
 
 
 def test_bad_input_to_id_matrices_is_named() -> None:
@@ -131,6 +135,8 @@ def test_bad_input_to_id_matrices_is_named() -> None:
             call()
     with pytest.raises(InputError, match=r"pseudo_refs is a 2-D array: .*from_padded"):
         bleu.pairwise(group_, padded)
+    with pytest.raises(InputError, match=r"hyps is a 2-D array: .*from_padded"):
+        mtalign.mbr(bleu, padded)
     with pytest.raises(InputError, match="different line separators"):
         mtalign.Rouge("rougeLsum").pairwise_blocks(
             [(TokenIds([np.array([1])]).with_line_sep(5), None),

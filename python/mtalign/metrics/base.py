@@ -485,8 +485,10 @@ class Metric(Generic[R]):
         ...                                 ).round(6).tolist()
         [1.0, 0.666667]
         """
-        hyps = as_list(hyps, "hyps")
-        pool = hyps if samples is None else as_list(samples, "samples")
+        # Ids stay as they are (see pairwise_blocks: line separators, pads).
+        hyps = hyps if is_id_batch(hyps) else as_list(hyps, "hyps")
+        pool = hyps if samples is None else (
+            samples if is_id_batch(samples) else as_list(samples, "samples"))
         w = softmax_weights(weights, len(pool))
         if aggregate:
             return self._aggregate_scores(hyps, pool, w, variant, threads)
