@@ -12,6 +12,7 @@ pub mod ngram_clip;
 pub mod ngram_ids;
 pub mod ngram_mean;
 pub mod ngram_packed;
+pub mod ngram_pair;
 pub mod ngram_profile;
 pub mod ref_ngrams;
 pub mod skip_bigram;

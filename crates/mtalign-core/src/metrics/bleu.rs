@@ -15,6 +15,7 @@ use crate::choice::choice_enum;
 use crate::kernels::ngram_clip::{fits, home, RefClipTable, PACK_BITS, PACK_ORDERS};
 use crate::kernels::ngram_ids::NgramIds;
 use crate::kernels::ngram_mean::NgramMean;
+use crate::kernels::ngram_pair::PairClip;
 use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
 use crate::kernels::ref_ngrams::{HypNgrams, RefNgrams};
 use crate::metrics::metric::{statistics_of_sentences, with_scratch, Metric, Pair, Prepared};
@@ -243,6 +244,8 @@ pub struct BleuScratch {
     /// The reference set's packed n-grams with their clipping counts, kept while the
     /// references stay the same (the systems of one segment are consecutive in a batch).
     clip: RefClipTable,
+    /// One reference's numbered n-grams (a pair whose reference no other pair shares).
+    pair: PairClip,
     /// Whether the previous pair's references were those of the pair before it.
     sharing: bool,
     /// A hypothesis's distinct packed n-gram keys (see [`BleuScratch::packed_hits`]),
@@ -274,16 +277,19 @@ impl BleuScratch {
         if hyp.is_empty() {
             return;
         }
-        if k <= PACK_ORDERS && fits(hyp) {
+        // One reference that no other pair shares (so far): numbered n-grams, no hashing.
+        let hyp_fits = fits(hyp);
+        let mut only = refs.clone();
+        let single = match (only.next(), only.next()) {
+            (Some(r), None) if hyp_fits && PairClip::takes(r) => Some(r),
+            _ => None,
+        };
+        if k <= PACK_ORDERS && hyp_fits {
             // The references' table pays for itself when other pairs share the references:
             // the table already holds them, or the pairs before shared theirs (the systems
-            // of one segment), or this set repeats the previous pair's. With one reference
-            // building it costs what the hypothesis's table would.
+            // of one segment), or this set repeats the previous pair's.
             let held = self.clip.holds(refs.clone(), k);
-            let build = !held
-                && (self.sharing
-                    || refs.clone().nth(1).is_none()
-                    || self.clip.is_last(refs.clone()));
+            let build = !held && (self.sharing || self.clip.is_last(refs.clone()));
             self.sharing = held;
             if held || build {
                 if self.clip.prepare(refs.clone(), k) {
@@ -294,11 +300,19 @@ impl BleuScratch {
                     }
                     return;
                 }
+            } else if let Some(r) = single {
+                self.clip.remember(refs);
+                self.pair_hits(hyp, r, k, row);
+                return;
             } else if refs.clone().all(fits) {
                 self.clip.remember(refs.clone());
                 self.packed_hits(hyp, refs, k, row);
                 return;
             }
+        }
+        if let Some(r) = single {
+            self.pair_hits(hyp, r, k, row);
+            return;
         }
         self.count_hyp(hyp, k);
         self.max_ref.clear();
@@ -311,6 +325,15 @@ impl BleuScratch {
             }
         }
         self.hits(k, row);
+    }
+
+    /// Clipped matches per order against one reference ([`PairClip`]), into `row`.
+    fn pair_hits(&mut self, hyp: &[u32], reference: &[u32], k: usize, row: &mut [f64]) {
+        let mut hits = [0u32; MAX_ORDER + 2];
+        self.pair.matches(hyp, reference, k, &mut hits);
+        for n in 1..=k {
+            row[1 + n] = f64::from(hits[n]);
+        }
     }
 
     /// Clipped matches per order with packed n-gram keys (orders ≤ [`PACK_ORDERS`], ids
@@ -906,13 +929,14 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
-        /// Rows by packed keys (ids below 2^15, orders ≤ 4) equal rows by hashed n-gram ids
-        /// (the same texts with every id moved past 2^15) and the counting oracle.
+        /// Rows by packed keys or, for one reference, by numbered n-grams (ids below 2^15)
+        /// equal rows by hashed n-gram ids (the same texts with every id moved past 2^15)
+        /// and the counting oracle; orders above 4 take numbered n-grams or hashed ids.
         #[test]
         fn packed_keys_equal_hashed_ids_and_counting(
             hyp in proptest::collection::vec(0u32..5, 0..30),
             refs in proptest::collection::vec(proptest::collection::vec(0u32..5, 0..30), 1..4),
-            k in 1usize..=4,
+            k in 1usize..=6,
             high in proptest::bool::ANY,
         ) {
             let c = cfg(k, "none");
