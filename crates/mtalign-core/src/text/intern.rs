@@ -7,7 +7,7 @@
 //! tokenized and interned locally in parallel, then local vocabularies are merged in chunk
 //! order. Ids are therefore assigned in order of first appearance, whatever the thread count.
 
-use crate::prefetch::prefetch_text;
+use crate::prefetch::prefetch;
 use crate::text::tokenize::{sacrebleu, Tokenizer, TokenizerKind};
 use hashbrown::HashTable;
 use rayon::prelude::*;
@@ -533,7 +533,7 @@ struct LocalChunk {
 }
 
 /// How many texts ahead [`LocalChunk::fill`] asks for a text's first bytes.
-const PREFETCH_TEXTS: usize = 4;
+const PREFETCH_TEXTS: usize = 8;
 
 impl LocalChunk {
     fn new(sentences: usize) -> Self {
@@ -560,21 +560,27 @@ impl LocalChunk {
                 // A batch's texts are read once, from memory: a text's first lines were the
                 // one wait the tokenizer could not hide (ROUGE-L, 46,701 distinct pairs, one
                 // thread: 69 -> 62 ms).
-                prefetch_text(ahead.as_ref());
+                let ahead = ahead.as_ref();
+                for line in (0..ahead.len().min(256)).step_by(64) {
+                    prefetch(ahead.as_ptr().wrapping_add(line));
+                }
             }
             let text = text.as_ref();
-            // Lowercasing is per character except for a capital sigma (its lowercase depends
-            // on the letters around it), so a text without one can be lowercased word by word.
-            if unicode && (text.is_ascii() || !text.contains('Σ')) {
+            if unicode {
                 // The common case in one pass: words read, lowercased and interned as they
                 // end, with no copy of the text and no span list (same tokens as below).
                 let before = self.ids.len();
-                self.push_words(text, tokenizer.lowercase, buf, spans);
-                if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
-                    self.vanished.push(k);
+                if self.push_words(text, tokenizer.lowercase, buf, spans) {
+                    if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
+                        self.vanished.push(k);
+                    }
+                    self.end_sentence();
+                    continue;
                 }
-                self.end_sentence();
-                continue;
+                // A capital sigma: the text goes through the tokenizer. The words read before
+                // it are that text's first tokens, interned in the same order: they keep the
+                // ids they were given.
+                self.ids.truncate(before);
             }
             // 13a's tokens are ranges of the text itself unless it lowercases or rewrites it.
             let source = if tokenizer.kind == TokenizerKind::Sacre13a
@@ -598,17 +604,21 @@ impl LocalChunk {
         }
     }
 
-    /// The `unicode` tokenizer on text without a capital sigma. ASCII bytes other than
-    /// letters and digits always end a token, so the text is read as runs between them: a
-    /// run of ASCII letters and digits is one word (packed and lowercased in registers when
-    /// it has at most 15 bytes), a run with other characters goes through the tokenizer.
+    /// The `unicode` tokenizer, on a text without a capital sigma (lowercasing is per
+    /// character except for a capital sigma, whose lowercase depends on the letters around
+    /// it, so such a text can be lowercased word by word). ASCII bytes other than letters and
+    /// digits always end a token, so the text is read as runs between them: a run of ASCII
+    /// letters and digits is one word (packed and lowercased in registers when it has at most
+    /// 16 bytes), a run with other characters goes through the tokenizer. False, with the
+    /// words before it pushed, when a run has a capital sigma (found there rather than by a
+    /// pass over every text: the text is read from memory once).
     fn push_words(
         &mut self,
         text: &str,
         lowercase: bool,
         buf: &mut String,
         spans: &mut Vec<(u32, u32)>,
-    ) {
+    ) -> bool {
         self.vocab.ensure_short_table();
         let bytes = text.as_bytes();
         let n = bytes.len();
@@ -618,7 +628,7 @@ impl LocalChunk {
                 i += 1;
             }
             if i == n {
-                break;
+                return true;
             }
             let start = i;
             if let Some(&eight) = bytes[start..].first_chunk::<8>() {
@@ -689,7 +699,11 @@ impl LocalChunk {
             let len = i - start;
             if seen & OTHER != 0 {
                 // Starts and ends next to ASCII bytes (or the text's ends): char boundaries.
-                self.push_mixed_run(&text[start..i], lowercase, buf, spans);
+                let run = &text[start..i];
+                if run.contains('Σ') {
+                    return false;
+                }
+                self.push_mixed_run(run, lowercase, buf, spans);
             } else if len <= 8 {
                 let mut packed = pack_word(bytes, start, len);
                 let lower = lowercase && seen & UPPER != 0;
