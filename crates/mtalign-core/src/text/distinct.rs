@@ -113,7 +113,11 @@ const PREFETCH_TEXTS: usize = 8;
 fn sketch_hash(s: &str) -> u64 {
     let b = s.as_bytes();
     let word = |at: usize| b[at..].first_chunk::<8>().map(|w| u64::from_le_bytes(*w));
-    let parts = match (word(0), word((b.len() / 2).saturating_sub(4)), b.last_chunk::<8>()) {
+    let parts = match (
+        word(0),
+        word((b.len() / 2).saturating_sub(4)),
+        b.last_chunk::<8>(),
+    ) {
         (Some(first), Some(middle), Some(last)) => [first, middle, u64::from_le_bytes(*last)],
         _ => [b.iter().fold(0, |a, &c| (a << 8) | u64::from(c)), 0, 0],
     };
