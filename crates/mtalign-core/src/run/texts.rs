@@ -7,7 +7,7 @@ use crate::metrics::matrix::{
     scores_matrices, statistics_matrices, statistics_matrix, MatrixBlock,
 };
 use crate::metrics::metric::{statistics_batch, Metric};
-use crate::text::distinct::DistinctTexts;
+use crate::text::distinct::{count_distinct, DistinctTexts};
 use crate::text::docs::Docs;
 use crate::text::encoder::Encoder;
 use crate::text::refs::RefSets;
@@ -57,8 +57,7 @@ pub fn text_path<M: Metric>(
     if threads > 1 && batch.len() >= CHUNKED_PAIRS {
         return Path::Chunked;
     }
-    let mut distinct = DistinctTexts::with_capacity(batch.len());
-    let count = batch.hyps.iter().filter(|s| distinct.intern(s).1).count();
+    let count = count_distinct(&batch.hyps);
     if 4 * count >= 3 * batch.len() {
         Path::Chunked
     } else {

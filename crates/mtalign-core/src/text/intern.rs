@@ -7,7 +7,7 @@
 //! tokenized and interned locally in parallel, then local vocabularies are merged in chunk
 //! order. Ids are therefore assigned in order of first appearance, whatever the thread count.
 
-use crate::prefetch::prefetch_text;
+use crate::prefetch::prefetch;
 use crate::text::tokenize::{sacrebleu, Tokenizer, TokenizerKind};
 use hashbrown::HashTable;
 use rayon::prelude::*;
@@ -460,17 +460,20 @@ fn lowercase_packed_word(word: u64) -> u64 {
 }
 
 /// Bit 7 of every byte of a `u64`.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
 /// The classes of [`RUN_BYTE`] for the 8 bytes of a `u64` at once: bit 7 of byte k is set in
 /// `word` when byte k is not a separator, in `upper` when it is an ASCII capital, in
 /// `non_ascii` when it is ≥ 0x80.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 struct ByteClasses {
     word: u64,
     upper: u64,
     non_ascii: u64,
 }
 
+#[cfg(any(test, not(target_arch = "x86_64")))]
 impl ByteClasses {
     #[inline]
     fn of(bytes: u64) -> Self {
@@ -491,6 +494,112 @@ impl ByteClasses {
             upper,
             non_ascii,
         }
+    }
+}
+
+/// The classes of 64 bytes of text as bit masks (bit j for byte j): `word` the bytes that are
+/// not ASCII separators (ASCII letters and digits, every byte ≥ 0x80), `upper` the ASCII
+/// capitals, `non_ascii` the bytes ≥ 0x80. Bytes past the text's end count as separators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BlockClasses {
+    word: u64,
+    upper: u64,
+    non_ascii: u64,
+}
+
+impl BlockClasses {
+    /// The classes of `bytes[i..i + 64]` (zero bytes past the end).
+    #[inline]
+    fn at(bytes: &[u8], i: usize) -> Self {
+        let mut words = [0u64; 8];
+        match bytes[i..].first_chunk::<64>() {
+            Some(block) => {
+                for (k, word) in words.iter_mut().enumerate() {
+                    let eight = block[8 * k..8 * k + 8].try_into().unwrap_or_default();
+                    *word = u64::from_le_bytes(eight);
+                }
+            }
+            None => {
+                for (k, word) in words.iter_mut().enumerate() {
+                    let at = i + 8 * k;
+                    if at >= bytes.len() {
+                        break;
+                    }
+                    *word = pack_word(bytes, at, (bytes.len() - at).min(8));
+                }
+            }
+        }
+        Self::of(&words)
+    }
+
+    /// The classes of the 64 bytes packed little-endian in `words`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn of_sse2(words: &[u64; 8]) -> Self {
+        use std::arch::x86_64::{
+            _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8,
+            _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x, _mm_setzero_si128,
+        };
+        // Signed compares of bytes shifted so that a range starts at -128: a byte is in
+        // `lo..lo + count` when `b + (0x80 - lo)` (wrapping) is below `-128 + count`.
+        let shift = |lo: u8| _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8);
+        let below = |count: u8| _mm_set1_epi8(0x80u8.wrapping_add(count) as i8);
+        let (to_letters, letters) = (shift(b'a'), below(26));
+        let (to_digits, digits) = (shift(b'0'), below(10));
+        let case_bit = _mm_set1_epi8(0x20);
+        let mut out = Self {
+            word: 0,
+            upper: 0,
+            non_ascii: 0,
+        };
+        for k in 0..4 {
+            let x = _mm_set_epi64x(words[2 * k + 1] as i64, words[2 * k] as i64);
+            // Small letters and capitals alike; no byte ≥ 0x80 lands in the range.
+            let folded = _mm_add_epi8(_mm_or_si128(x, case_bit), to_letters);
+            let letter = _mm_cmplt_epi8(folded, letters);
+            let digit = _mm_cmplt_epi8(_mm_add_epi8(x, to_digits), digits);
+            let capital = _mm_and_si128(
+                letter,
+                _mm_cmpeq_epi8(_mm_and_si128(x, case_bit), _mm_setzero_si128()),
+            );
+            let mask = |v| u64::from(_mm_movemask_epi8(v) as u16);
+            let non_ascii = mask(x);
+            out.word |= (mask(_mm_or_si128(letter, digit)) | non_ascii) << (16 * k);
+            out.upper |= mask(capital) << (16 * k);
+            out.non_ascii |= non_ascii << (16 * k);
+        }
+        out
+    }
+
+    /// The classes of the 64 bytes packed little-endian in `words`.
+    #[inline]
+    #[allow(unsafe_code)]
+    fn of(words: &[u64; 8]) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 processor has it.
+        return unsafe { Self::of_sse2(words) };
+        #[cfg(not(target_arch = "x86_64"))]
+        Self::by_words(words)
+    }
+
+    /// [`BlockClasses::of`] eight bytes at a time, by [`ByteClasses`].
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    fn by_words(words: &[u64; 8]) -> Self {
+        // Bit 7 of each byte → bit k of one byte (no two products overlap).
+        let gather = |high: u64| ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
+        let mut out = Self {
+            word: 0,
+            upper: 0,
+            non_ascii: 0,
+        };
+        for (k, &word) in words.iter().enumerate() {
+            let classes = ByteClasses::of(word);
+            out.word |= gather(classes.word) << (8 * k);
+            out.upper |= gather(classes.upper) << (8 * k);
+            out.non_ascii |= gather(classes.non_ascii) << (8 * k);
+        }
+        out
     }
 }
 
@@ -533,7 +642,7 @@ struct LocalChunk {
 }
 
 /// How many texts ahead [`LocalChunk::fill`] asks for a text's first bytes.
-const PREFETCH_TEXTS: usize = 4;
+const PREFETCH_TEXTS: usize = 8;
 
 impl LocalChunk {
     fn new(sentences: usize) -> Self {
@@ -560,21 +669,27 @@ impl LocalChunk {
                 // A batch's texts are read once, from memory: a text's first lines were the
                 // one wait the tokenizer could not hide (ROUGE-L, 46,701 distinct pairs, one
                 // thread: 69 -> 62 ms).
-                prefetch_text(ahead.as_ref());
+                let ahead = ahead.as_ref();
+                for line in (0..ahead.len().min(256)).step_by(64) {
+                    prefetch(ahead.as_ptr().wrapping_add(line));
+                }
             }
             let text = text.as_ref();
-            // Lowercasing is per character except for a capital sigma (its lowercase depends
-            // on the letters around it), so a text without one can be lowercased word by word.
-            if unicode && (text.is_ascii() || !text.contains('Σ')) {
+            if unicode {
                 // The common case in one pass: words read, lowercased and interned as they
                 // end, with no copy of the text and no span list (same tokens as below).
                 let before = self.ids.len();
-                self.push_words(text, tokenizer.lowercase, buf, spans);
-                if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
-                    self.vanished.push(k);
+                if self.push_words(text, tokenizer.lowercase, buf, spans) {
+                    if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
+                        self.vanished.push(k);
+                    }
+                    self.end_sentence();
+                    continue;
                 }
-                self.end_sentence();
-                continue;
+                // A capital sigma: the text goes through the tokenizer. The words read before
+                // it are that text's first tokens, interned in the same order: they keep the
+                // ids they were given.
+                self.ids.truncate(before);
             }
             // 13a's tokens are ranges of the text itself unless it lowercases or rewrites it.
             let source = if tokenizer.kind == TokenizerKind::Sacre13a
@@ -598,117 +713,119 @@ impl LocalChunk {
         }
     }
 
-    /// The `unicode` tokenizer on text without a capital sigma. ASCII bytes other than
-    /// letters and digits always end a token, so the text is read as runs between them: a
-    /// run of ASCII letters and digits is one word (packed and lowercased in registers when
-    /// it has at most 15 bytes), a run with other characters goes through the tokenizer.
+    /// The `unicode` tokenizer, on a text without a capital sigma (lowercasing is per
+    /// character except for a capital sigma, whose lowercase depends on the letters around
+    /// it, so such a text can be lowercased word by word). ASCII bytes other than letters and
+    /// digits always end a token, so the text is read as runs between them, found 64 bytes at
+    /// a time by bit masks ([`BlockClasses`]): a run of ASCII letters and digits is one word
+    /// (packed and lowercased in registers when it has at most 16 bytes), a run with other
+    /// characters goes through the tokenizer. False, with the words before it pushed, when a
+    /// run has a capital sigma (found there rather than by a pass over every text: the text
+    /// is read from memory once).
     fn push_words(
         &mut self,
         text: &str,
         lowercase: bool,
         buf: &mut String,
         spans: &mut Vec<(u32, u32)>,
-    ) {
+    ) -> bool {
         self.vocab.ensure_short_table();
         let bytes = text.as_bytes();
         let n = bytes.len();
         let mut i = 0;
-        loop {
-            while i < n && RUN_BYTE[bytes[i] as usize] == 0 {
-                i += 1;
-            }
-            if i == n {
-                break;
-            }
-            let start = i;
-            if let Some(&eight) = bytes[start..].first_chunk::<8>() {
-                // Most words end within the 8 bytes at their start: classified at once.
-                let word = u64::from_le_bytes(eight);
-                let classes = ByteClasses::of(word);
-                let ends = !classes.word & HIGH_BITS;
-                if ends != 0 {
-                    let len = ends.trailing_zeros() / 8; // ≥ 1: `start` is in a word
-                    let kept = (1u64 << (8 * len)) - 1;
-                    if classes.non_ascii & kept == 0 {
-                        let mut packed = word & kept;
-                        let lower = lowercase && classes.upper & kept != 0;
-                        if lower {
-                            packed = lowercase_packed_word(packed);
-                        }
-                        let end = start + len as usize;
-                        let source = || (!lower).then(|| &text[start..end]);
-                        let (id, _) = self.vocab.intern_packed(packed, 0, len, source);
-                        self.ids.push(id);
-                        // The byte at `end` is a separator; the next word starts after it,
-                        // often within the same 8 bytes.
-                        let next = classes.word & (u64::MAX << (8 * len));
-                        i = if next != 0 {
-                            start + (next.trailing_zeros() / 8) as usize
-                        } else {
-                            end + 1
-                        };
-                        continue;
-                    }
-                } else if classes.non_ascii == 0 {
-                    // 8 ASCII letters or digits: the word may end within the next 8 bytes.
-                    if let Some(&more) = bytes[start + 8..].first_chunk::<8>() {
-                        let high = u64::from_le_bytes(more);
-                        let more_classes = ByteClasses::of(high);
-                        let high_ends = !more_classes.word & HIGH_BITS;
-                        let high_len = high_ends.trailing_zeros() / 8; // 8: no end
-                                                                       // All 8 bytes when the word goes on (then unused: no end was found).
-                        let high_kept = !u64::MAX.checked_shl(8 * high_len).unwrap_or(0);
-                        if high_ends != 0 && more_classes.non_ascii & high_kept == 0 {
-                            let lower =
-                                lowercase && (classes.upper | more_classes.upper & high_kept) != 0;
-                            let (mut low, mut high) = (word, high & high_kept);
-                            if lower {
-                                low = lowercase_packed_word(low);
-                                high = lowercase_packed_word(high);
-                            }
-                            let len = 8 + high_len;
-                            let end = start + len as usize;
-                            let source = || (!lower).then(|| &text[start..end]);
-                            let (id, _) = self.vocab.intern_packed(low, high, len, source);
-                            self.ids.push(id);
-                            i = end;
-                            continue;
-                        }
-                    }
-                }
-            }
-            let mut seen = 0;
-            while i < n {
-                let class = RUN_BYTE[bytes[i] as usize];
-                if class == 0 {
+        while i < n {
+            let classes = BlockClasses::at(bytes, i);
+            // Text goes on past the block: a run that reaches its last byte may go on too.
+            let open_end = n - i > 64;
+            let mut rest = classes.word;
+            loop {
+                if rest == 0 {
+                    i += 64;
                     break;
                 }
-                seen |= class;
-                i += 1;
-            }
-            let len = i - start;
-            if seen & OTHER != 0 {
-                // Starts and ends next to ASCII bytes (or the text's ends): char boundaries.
-                self.push_mixed_run(&text[start..i], lowercase, buf, spans);
-            } else if len <= 8 {
-                let mut packed = pack_word(bytes, start, len);
-                let lower = lowercase && seen & UPPER != 0;
-                if lower {
-                    packed = lowercase_packed_word(packed);
+                let s = rest.trailing_zeros() as usize;
+                let len = (!(rest >> s)).trailing_zeros() as usize;
+                if s + len == 64 && open_end {
+                    if s > 0 {
+                        i += s; // the run is read again from a block that starts with it
+                    } else {
+                        // 64 bytes or more of one run: read byte by byte.
+                        let mut seen = 0;
+                        let mut end = i;
+                        while end < n && RUN_BYTE[bytes[end] as usize] != 0 {
+                            seen |= RUN_BYTE[bytes[end] as usize];
+                            end += 1;
+                        }
+                        let (other, upper) = (seen & OTHER != 0, seen & UPPER != 0);
+                        if !self.push_run(text, i, end, other, upper, lowercase, buf, spans) {
+                            return false;
+                        }
+                        i = end;
+                    }
+                    break;
                 }
-                let source = || (!lower).then(|| &text[start..i]);
-                let (id, _) = self.vocab.intern_packed(packed, 0, len as u32, source);
-                self.ids.push(id);
-            } else if lowercase && seen & UPPER != 0 {
-                buf.clear();
-                buf.push_str(&text[start..i]);
-                buf.make_ascii_lowercase();
-                let (id, _) = self.vocab.intern(buf);
-                self.ids.push(id);
-            } else {
-                self.push_token(&text[start..i]);
+                let run = (u64::MAX >> (64 - len)) << s;
+                rest &= !run;
+                let (start, end) = (i + s, i + s + len);
+                if classes.non_ascii & run == 0 && len <= SHORT_MAX {
+                    // The common case, inlined: a short ASCII word.
+                    let lower = lowercase && classes.upper & run != 0;
+                    let mut low = pack_word(bytes, start, len.min(8));
+                    let mut high = if len > 8 {
+                        pack_word(bytes, start + 8, len - 8)
+                    } else {
+                        0
+                    };
+                    if lower {
+                        low = lowercase_packed_word(low);
+                        high = lowercase_packed_word(high);
+                    }
+                    let source = || (!lower).then(|| &text[start..end]);
+                    let (id, _) = self.vocab.intern_packed(low, high, len as u32, source);
+                    self.ids.push(id);
+                    continue;
+                }
+                let (other, upper) = (classes.non_ascii & run != 0, classes.upper & run != 0);
+                if !self.push_run(text, start, end, other, upper, lowercase, buf, spans) {
+                    return false;
+                }
             }
         }
+        true
+    }
+
+    /// The tokens of the run `text[start..end]` (between ASCII separators or the text's ends)
+    /// other than a short ASCII word: `other` when it has non-ASCII characters, `upper` when
+    /// it has ASCII capitals. False (nothing pushed) when it has a capital sigma.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn push_run(
+        &mut self,
+        text: &str,
+        start: usize,
+        end: usize,
+        other: bool,
+        upper: bool,
+        lowercase: bool,
+        buf: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+    ) -> bool {
+        let run = &text[start..end];
+        if other {
+            if run.contains('Σ') {
+                return false;
+            }
+            self.push_mixed_run(run, lowercase, buf, spans);
+        } else if lowercase && upper {
+            buf.clear();
+            buf.push_str(run);
+            buf.make_ascii_lowercase();
+            let (id, _) = self.vocab.intern(buf);
+            self.ids.push(id);
+        } else {
+            self.push_token(run);
+        }
+        true
     }
 
     /// A run with non-ASCII characters, tokenized as the `unicode` tokenizer does the whole
@@ -1177,6 +1294,57 @@ mod tests {
                     assert_eq!(bit(classes.non_ascii), class == OTHER, "byte {b:#x} at {k}");
                 }
             }
+        }
+    }
+
+    /// The block classifier agrees with the byte table on every byte value at every
+    /// position, whatever the other bytes are, and with the eight-byte classifier.
+    #[test]
+    fn block_classes_equal_the_byte_table() {
+        for filler in [
+            0u8, b'a', b'Z', b'5', b' ', 0x7F, 0x80, 0xCE, 0xFF, b'@', b'`',
+        ] {
+            for k in 0..64 {
+                for b in 0..=255u8 {
+                    let mut bytes = [filler; 64];
+                    bytes[k] = b;
+                    let classes = BlockClasses::at(&bytes, 0);
+                    let class = RUN_BYTE[b as usize];
+                    let bit = |mask: u64| mask >> k & 1 == 1;
+                    assert_eq!(bit(classes.word), class != 0, "byte {b:#x} at {k}");
+                    assert_eq!(bit(classes.upper), class == UPPER, "byte {b:#x} at {k}");
+                    assert_eq!(bit(classes.non_ascii), class == OTHER, "byte {b:#x} at {k}");
+                    let mut words = [0u64; 8];
+                    for (w, eight) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+                        *w = u64::from_le_bytes(eight.try_into().unwrap());
+                    }
+                    assert_eq!(BlockClasses::by_words(&words), classes);
+                }
+            }
+        }
+        // Past the end of the text: separators.
+        let classes = BlockClasses::at(b"ab Cd\xCE\xA3", 1);
+        assert_eq!(
+            (classes.word, classes.upper, classes.non_ascii),
+            (0b11_1101, 0b100, 0b11_0000)
+        );
+    }
+
+    proptest::proptest! {
+        /// Texts read 64 bytes at a time give the tokenizer's tokens: runs across block
+        /// boundaries, runs of 64 bytes and more (ASCII, or with non-ASCII letters), words
+        /// of 8, 16 and 17 bytes, capitals, capital sigma after other words (the text then
+        /// goes through the tokenizer, the ids of its earlier words kept), digits, empty
+        /// texts.
+        #[test]
+        fn blocks_of_text_equal_the_tokenizer(
+            texts in proptest::collection::vec(
+                "(([a-zA-Z0-9]{0,9}|[aB7]{15,17}|[a-z]{60,70}|x{8}|é|Σ|ς|中)[ .,\t-]{0,3}){0,24}",
+                0..6,
+            ),
+            lowercase: bool,
+        ) {
+            encoded_as_the_tokenizer_says(&texts, lowercase)?;
         }
     }
 
