@@ -7,7 +7,8 @@
 //! ([`metrics`]: one module per metric). Batches run on private rayon pools ([`pool`]); no
 //! result depends on the thread count.
 //!
-//! No `unsafe` but the prefetch hints of [`prefetch`], allowed there alone.
+//! No `unsafe` but the prefetch hints of [`prefetch`] and one call of an SSE2 function (the
+//! byte classifier of the unicode tokenizer's reader, in `text::intern`), allowed there alone.
 //!
 //! The crate's README has a runnable example; `examples/decoder.rs` scores a decoder's
 //! candidates against references and makes a minimum-Bayes-risk choice per group.
