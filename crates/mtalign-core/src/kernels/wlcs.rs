@@ -27,6 +27,8 @@ pub struct WlcsScratch {
     next: Vec<u32>,
     /// The columns where the row above falls, and where this row does.
     falls: [Vec<u32>; 2],
+    /// Small tables: per column, the last match there as (row + 1) << 32 | run length.
+    runs: Vec<u64>,
 }
 
 impl WlcsScratch {
@@ -69,9 +71,10 @@ impl WlcsScratch {
     /// [`WlcsScratch::wlcs`] for small tables (gains and a zeroed row ready): one row of
     /// cells updated in place, touching only what can change.
     ///
-    /// * The run length k of a match is the number of matches on the diagonal just before
-    ///   it (the recurrence's k is 0 off a match), so it is counted back along the
-    ///   diagonal at each match and no row of run lengths is kept.
+    /// * The run length k of a match is the run of matches ending on its diagonal cell (the
+    ///   recurrence's k is 0 off a match). Each match leaves its run and its row in its
+    ///   column (`runs`), so a match reads k from the cell before it in O(1), read, like the
+    ///   diagonal's value, before this row writes that cell.
     /// * A row only falls (c(i, j) < c(i, j−1)) at a matching cell, and each row keeps the
     ///   columns where it falls. Off a match a cell is max(up, left), which is up once
     ///   up ≥ left, and so is every cell after it up to the next match or the next fall of
@@ -94,8 +97,10 @@ impl WlcsScratch {
             self.next[j + 1] = self.head[t as usize];
             self.head[t as usize] = j as u32 + 1;
         }
+        self.runs.clear();
+        self.runs.resize(n + 1, 0);
         let (head, next, gains) = (&self.head, &self.next, &self.gains);
-        let c = &mut self.prev_c;
+        let (c, runs) = (&mut self.prev_c, &mut self.runs);
         let [mut above, mut here] = std::mem::take(&mut self.falls);
         above.clear();
         for (i, &xi) in x.iter().enumerate() {
@@ -107,16 +112,28 @@ impl WlcsScratch {
             let (mut left, mut from, mut fall) = (0.0f64, 1, 0);
             let mut m = first;
             // The diagonal of each match, read before this row writes it.
-            let mut diag = if m > 0 { c[m - 1] } else { 0.0 };
+            let (mut diag, mut diag_run) = if m > 0 {
+                (c[m - 1], runs[m - 1])
+            } else {
+                (0.0, 0)
+            };
+            // A run ending on the diagonal, in row i - 1, is tagged i.
+            let (tag, row_tag) = ((i as u64) << 32, (i as u64 + 1) << 32);
             while m != 0 {
-                left = segment(c, from, m, left, &above, &mut fall);
                 let after = next[m] as usize;
-                let next_diag = if after > 0 { c[after - 1] } else { 0.0 };
-                let mut k = 0;
-                while k < i && k + 1 < m && x[i - 1 - k] == y[m - 2 - k] {
-                    k += 1;
-                }
-                let v = diag + gains[k];
+                let (next_diag, next_run) = if after > 0 {
+                    (c[after - 1], runs[after - 1])
+                } else {
+                    (0.0, 0)
+                };
+                left = segment(c, from, m, left, &above, &mut fall);
+                let k = if diag_run & !0xffff_ffff == tag {
+                    diag_run & 0xffff_ffff
+                } else {
+                    0
+                };
+                runs[m] = row_tag | (k + 1);
+                let v = diag + gains[k as usize];
                 if v < left {
                     here.push(m as u32);
                 }
@@ -124,6 +141,7 @@ impl WlcsScratch {
                 left = v;
                 from = m + 1;
                 diag = next_diag;
+                diag_run = next_run;
                 m = after;
             }
             segment(c, from, n + 1, left, &above, &mut fall);
