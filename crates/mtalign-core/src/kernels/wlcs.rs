@@ -12,6 +12,10 @@ use crate::kernels::wlcs_rows::{self, Columns, RowMarks};
 /// Tables of more cells than this are computed by segments.
 pub const SEGMENT_CELLS: usize = 1 << 14;
 
+/// Small tables whose shorter side has at most this many tokens keep their rows as step
+/// masks (`WlcsScratch::wlcs_steps`): one bit per column.
+const STEP_COLUMNS: usize = 63;
+
 /// Reusable rows and the table of gains f(k+1) − f(k) for one weight.
 #[derive(Debug, Default)]
 pub struct WlcsScratch {
@@ -29,6 +33,10 @@ pub struct WlcsScratch {
     falls: [Vec<u32>; 2],
     /// Small tables: per column, the last match there as (row + 1) << 32 | run length.
     runs: Vec<u64>,
+    /// Step masks: per first column of a symbol, the mask of all its columns.
+    symbol_columns: Vec<u64>,
+    /// Step masks: the value of the row at each of its steps.
+    step_values: Vec<f64>,
 }
 
 impl WlcsScratch {
@@ -63,9 +71,100 @@ impl WlcsScratch {
             }
             return self.wlcs_segments(x, y);
         }
+        // WLCS is symmetric (the same additions and maxima on the transposed table), so
+        // the shorter text may lie along the columns.
+        let (x, y) = if y.len() > x.len() { (y, x) } else { (x, y) };
+        if y.len() <= STEP_COLUMNS {
+            return self.wlcs_steps(x, y);
+        }
         self.prev_c.clear();
-        self.prev_c.resize(n + 1, 0.0);
+        self.prev_c.resize(y.len() + 1, 0.0);
         self.wlcs_serial(x, y)
+    }
+
+    /// [`WlcsScratch::wlcs`] for small tables with at most [`STEP_COLUMNS`] columns (gains
+    /// ready): the row is kept as its steps, the columns where its value changes (a bit
+    /// mask, column 0 always a step of value 0) with the value at each, so a cell is the
+    /// value of the last step at or before it.
+    ///
+    /// A row is built in place from the row above, its matches right to left: a match at m
+    /// (value from the diagonal, read before this row changes anything left of m) sets a
+    /// step at m, and the cells after it up to the next match are the chain max(up, left)
+    /// started from it ([`chain_steps`]): steps of the row above that do not rise above the
+    /// chain are dropped. Cells are never visited one by one, only steps, each made once
+    /// and dropped at most once. Every value is the programme's (the same additions, the
+    /// same comparisons of the same floats).
+    fn wlcs_steps(&mut self, x: &[u32], y: &[u32]) -> f64 {
+        let n = y.len();
+        debug_assert!(n <= STEP_COLUMNS);
+        if let Some(&max) = y.iter().max() {
+            if max as usize >= self.head.len() {
+                self.head.resize(max as usize + 1, 0);
+            }
+        }
+        for (j, &t) in y.iter().enumerate().rev() {
+            self.head[t as usize] = j as u32 + 1;
+        }
+        // Column 0 is no symbol's first column, so `symbol_columns[0]` stays 0.
+        self.symbol_columns.clear();
+        self.symbol_columns.resize(n + 1, 0);
+        for (j, &t) in y.iter().enumerate() {
+            self.symbol_columns[self.head[t as usize] as usize] |= 1u64 << (j + 1);
+        }
+        self.runs.clear();
+        self.runs.resize(n + 1, 0);
+        self.step_values.clear();
+        self.step_values.resize(STEP_COLUMNS + 1, 0.0);
+        let (head, columns, gains) = (&self.head, &self.symbol_columns, &self.gains);
+        let (runs, val) = (&mut self.runs, &mut self.step_values[..]);
+        // Steps of the row (bit j: column j), and the columns where the row above falls.
+        let (mut steps, mut falls) = (1u64, 0u64);
+        for (i, &xi) in x.iter().enumerate() {
+            let first = head.get(xi as usize).map_or(0, |&m| m as usize);
+            let matches = columns[first];
+            if matches == 0 && falls == 0 {
+                // No match below a row that never falls: this row is that row.
+                continue;
+            }
+            // A run ending on the diagonal, in row i - 1, is tagged i.
+            let (tag, row_tag) = ((i as u64) << 32, (i as u64 + 1) << 32);
+            let mut bound = n + 1;
+            let mut rest = matches;
+            while rest != 0 {
+                let m = 63 - rest.leading_zeros() as usize;
+                rest &= !(1u64 << m);
+                let diag = value_at(steps, val, m - 1);
+                let diag_run = runs[m - 1];
+                let k = if diag_run & !0xffff_ffff == tag {
+                    diag_run & 0xffff_ffff
+                } else {
+                    0
+                };
+                runs[m] = row_tag | (k + 1);
+                let v = diag + gains[k as usize];
+                steps = chain_steps(steps, val, falls, m, v, bound);
+                steps |= 1u64 << m;
+                val[m] = v;
+                bound = m;
+            }
+            if falls & below(bound) != 0 {
+                // Before the first match: the chain from column 0 fills the falls above.
+                steps = chain_steps(steps, val, falls, 0, 0.0, bound);
+            }
+            // A row falls only at a match lower than the cell before it.
+            let mut fell = 0u64;
+            let mut rest = matches;
+            while rest != 0 {
+                let m = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                fell |= ((val[m] < value_at(steps, val, m - 1)) as u64) << m;
+            }
+            falls = fell;
+        }
+        for &t in y {
+            self.head[t as usize] = 0;
+        }
+        value_at(steps, &self.step_values, n)
     }
 
     /// [`WlcsScratch::wlcs`] for small tables (gains and a zeroed row ready): one row of
@@ -153,6 +252,65 @@ impl WlcsScratch {
         }
         self.prev_c[n]
     }
+}
+
+/// Bits `0..h` (`h` ≤ 64).
+#[inline]
+fn below(h: usize) -> u64 {
+    u64::MAX.checked_shr(64 - h as u32).unwrap_or(0)
+}
+
+/// The cell in column `j` of a row kept as steps: the value of its last step at or before
+/// `j` (column 0 is always a step).
+#[inline]
+fn value_at(steps: u64, val: &[f64], j: usize) -> f64 {
+    let upto = steps & (u64::MAX >> (63 - j));
+    val[63 - upto.leading_zeros() as usize]
+}
+
+/// Columns `a + 1 .. b` of a row kept as steps, a stretch with no match after the cell `a`
+/// of value `left`: the chain max(up, left) over the row above (its steps still there,
+/// `falls` the columns where it falls). The first cell takes the value above unless
+/// `left` is at least as large (a step is added there if the row above had none); a later
+/// step above stays only if it rises above the chain so far (ties keep the left cell,
+/// as the programme does). Past a step that stays, with no fall of the row above left in
+/// the stretch, the row above rises to the end, so nothing more changes. Returns the steps.
+#[inline]
+fn chain_steps(
+    mut steps: u64,
+    val: &mut [f64],
+    falls: u64,
+    a: usize,
+    mut left: f64,
+    b: usize,
+) -> u64 {
+    let mut start = a + 1;
+    if start >= b {
+        return steps;
+    }
+    if steps & (1u64 << start) == 0 {
+        let up = value_at(steps, val, a);
+        if up > left {
+            steps |= 1u64 << start;
+            val[start] = up;
+            left = up;
+            start += 1;
+        }
+    }
+    let mut walk = steps & below(b) & !below(start);
+    while walk != 0 {
+        let s = walk.trailing_zeros() as usize;
+        walk &= walk - 1;
+        if val[s] > left {
+            left = val[s];
+            if falls & below(b) & !below(s + 1) == 0 {
+                break;
+            }
+        } else {
+            steps &= !(1u64 << s);
+        }
+    }
+    steps
 }
 
 /// Cells `from..to` of a row, a segment with no match, from the row above (`c`, updated in
@@ -342,6 +500,50 @@ mod tests {
                 };
                 let (x, y) = (map(&x), map(&y));
                 let got = s.wlcs(&x, &y, weight);
+                proptest::prop_assert_eq!(got.to_bits(), serial_oracle(&x, &y, weight).to_bits());
+            }
+        }
+    }
+
+    /// Texts for the step masks: small alphabets (repeats, runs, falls) or large ones (few
+    /// matches), up to past [`STEP_COLUMNS`] tokens.
+    fn texts() -> impl proptest::strategy::Strategy<Value = Vec<u32>> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::collection::vec(0u32..4, 0..70),
+            proptest::collection::vec(0u32..40, 0..70),
+            (proptest::collection::vec(0u32..3, 1..6), 0usize..70).prop_map(|(unit, len)| unit
+                .iter()
+                .copied()
+                .cycle()
+                .take(len)
+                .collect()),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Rows as step masks equal the serial rows bit for bit, either text along the
+        /// columns, with one scratch reused across pairs and weights.
+        #[test]
+        fn step_masks_equal_the_serial_rows(
+            pairs in proptest::collection::vec((texts(), texts()), 1..4),
+            weight in 0.3f64..3.0,
+        ) {
+            let (mut steps, mut serial) = (WlcsScratch::new(), WlcsScratch::new());
+            for (x, y) in pairs {
+                let got = steps.wlcs(&x, &y, weight);
+                if !x.is_empty() && !y.is_empty() {
+                    serial.ensure_gains(weight, x.len().min(y.len()));
+                    serial.prev_c.clear();
+                    serial.prev_c.resize(y.len() + 1, 0.0);
+                    let want = serial.wlcs_serial(&x, &y);
+                    proptest::prop_assert_eq!(got.to_bits(), want.to_bits());
+                    if y.len() <= STEP_COLUMNS {
+                        let forced = steps.wlcs_steps(&x, &y);
+                        proptest::prop_assert_eq!(forced.to_bits(), want.to_bits());
+                    }
+                }
                 proptest::prop_assert_eq!(got.to_bits(), serial_oracle(&x, &y, weight).to_bits());
             }
         }
