@@ -37,7 +37,12 @@ pub struct WlcsScratch {
     symbol_columns: Vec<u64>,
     /// Step masks: the value of the row at each of its steps.
     step_values: Vec<f64>,
+    /// `powers[len]` = len^weight for the current weight.
+    powers: Vec<f64>,
 }
+
+/// Lengths below this have their power f(len) kept ([`WlcsScratch::length_power`]).
+const POWER_TABLE: usize = 1024;
 
 impl WlcsScratch {
     /// An empty scratch (buffers grow on first use and are kept).
@@ -45,12 +50,32 @@ impl WlcsScratch {
         Self::default()
     }
 
-    /// f(k+1) − f(k), computed once per k for the current weight.
-    fn ensure_gains(&mut self, weight: f64, up_to: usize) {
-        if self.weight != weight {
+    /// Forgets the tables of another weight.
+    fn set_weight(&mut self, weight: f64) {
+        if self.weight.to_bits() != weight.to_bits() {
             self.weight = weight;
             self.gains.clear();
+            self.powers.clear();
         }
+    }
+
+    /// f(len) = len^weight (ROUGE-W's totals), the same `powf` computed once per length
+    /// and weight.
+    pub fn length_power(&mut self, len: usize, weight: f64) -> f64 {
+        self.set_weight(weight);
+        if len >= POWER_TABLE {
+            return (len as f64).powf(weight);
+        }
+        while self.powers.len() <= len {
+            let k = self.powers.len() as f64;
+            self.powers.push(k.powf(weight));
+        }
+        self.powers[len]
+    }
+
+    /// f(k+1) − f(k), computed once per k for the current weight.
+    fn ensure_gains(&mut self, weight: f64, up_to: usize) {
+        self.set_weight(weight);
         while self.gains.len() <= up_to {
             let k = self.gains.len() as f64;
             self.gains.push((k + 1.0).powf(weight) - k.powf(weight));
@@ -545,6 +570,18 @@ mod tests {
                     }
                 }
                 proptest::prop_assert_eq!(got.to_bits(), serial_oracle(&x, &y, weight).to_bits());
+            }
+        }
+    }
+
+    #[test]
+    fn length_powers_are_powf() {
+        let mut s = WlcsScratch::new();
+        for weight in [1.2, 2.0, 1.2, 0.5] {
+            s.wlcs(&[1, 2], &[2, 1], weight);
+            for len in [0, 1, 7, 25, POWER_TABLE - 1, POWER_TABLE, 5000, 7] {
+                let want = (len as f64).powf(weight);
+                assert_eq!(s.length_power(len, weight).to_bits(), want.to_bits());
             }
         }
     }
