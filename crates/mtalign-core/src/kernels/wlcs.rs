@@ -138,8 +138,10 @@ impl WlcsScratch {
         }
         self.runs.clear();
         self.runs.resize(n + 1, 0);
-        self.step_values.clear();
-        self.step_values.resize(STEP_COLUMNS + 1, 0.0);
+        // Only the values at steps are read, and column 0 (value 0) is never written.
+        if self.step_values.is_empty() {
+            self.step_values.resize(STEP_COLUMNS + 1, 0.0);
+        }
         let (head, columns, gains) = (&self.head, &self.symbol_columns, &self.gains);
         let (runs, val) = (&mut self.runs, &mut self.step_values[..]);
         // Steps of the row (bit j: column j), and the columns where the row above falls.
