@@ -175,7 +175,7 @@ pub(crate) fn score_text_aggregate<'py>(
 }
 
 /// Whether a matrix runs inline (see [`MATRIX_INLINE_CELLS`]).
-fn is_small_matrix(cells: usize, bytes: usize) -> bool {
+pub(crate) fn is_small_matrix(cells: usize, bytes: usize) -> bool {
     cells <= MATRIX_INLINE_CELLS && bytes <= INLINE_BYTES
 }
 

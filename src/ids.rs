@@ -3,11 +3,11 @@
 //! per-sequence starts and lengths; nothing here makes a Python object per token, and the
 //! ids are read with the GIL released.
 
-use crate::batch::BatchOut;
+use crate::batch::{is_small_matrix, BatchOut, CellScore};
 use crate::convert::to_array;
 use crate::enter::{enter, is_small};
 use crate::errors::{input_err, to_py};
-use mtalign_core::metrics::ids::statistics_of_ids;
+use mtalign_core::metrics::ids::{statistics_of_ids, symmetric_matrices_of_ids};
 use mtalign_core::metrics::metric::Metric;
 use mtalign_core::text::encoder::Encoder;
 use mtalign_core::text::ids::{IdData, IdSeqs};
@@ -135,6 +135,54 @@ pub(crate) fn score_id_batch<'py, M: Metric>(
         statistics_of_ids(metric, &encoder, &hyps, &[refs], ends, line_sep)
     })?;
     Ok((to_array(py, rows, n, shape)?, Vec::new(), Vec::new()))
+}
+
+/// Symmetric matrices of token ids, one per group: group `b` is the sequences
+/// `group_ends[b-1]..group_ends[b]` of `hyps` ((ids, starts, lengths)), each against each of
+/// its group, each unordered pair scored once where the metric allows. One array per group,
+/// shaped `[n_b, n_b, *shape]`, or `[n_b, n_b]` of `cell` scores.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn score_id_matrices<'py, M: Metric>(
+    py: Python<'py>,
+    encoder: Encoder,
+    metric: &M,
+    hyps: &Bound<'py, PyAny>,
+    group_ends: PyReadonlyArray1<'py, i64>,
+    line_sep: Option<i64>,
+    threads: Option<usize>,
+    shape: &[usize],
+    cell: Option<CellScore<'_>>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let hyp_arrays = IdArrays::extract(hyps, "hyps")?;
+    let hyps = hyp_arrays.seqs("hyps")?;
+    let ends = group_ends
+        .as_slice()
+        .map_err(|_| input_err("group_ends must be C-contiguous".into()))?;
+    let mut cells = 0;
+    let mut start = 0;
+    for &end in ends {
+        let k = (end - start).max(0) as usize;
+        cells += k * k;
+        start = end;
+    }
+    // Ids count as the bytes of their decimal text would, roughly: 4 a token.
+    let small = is_small_matrix(cells, 4 * hyps.total());
+    let scores = enter(py, threads, small, || {
+        symmetric_matrices_of_ids(metric, &encoder, &hyps, ends, line_sep, cell.as_deref())
+    })?;
+    let shape: &[usize] = if cell.is_some() { &[] } else { shape };
+    let width: usize = shape.iter().product();
+    let (mut out, mut rest, mut start) = (Vec::with_capacity(ends.len()), &scores[..], 0);
+    for &end in ends {
+        let k = (end - start) as usize;
+        let (head, tail) = rest.split_at(k * k * width);
+        let mut matrix_shape = vec![k];
+        matrix_shape.extend_from_slice(shape);
+        out.push(to_array(py, head.to_vec(), k, &matrix_shape)?);
+        rest = tail;
+        start = end;
+    }
+    Ok(out)
 }
 
 /// One pair: `hyp` a 1-D integer array, `refs` a list of them (its reference set). The row

@@ -66,6 +66,31 @@ pub(crate) fn score_ids<'py, S: BatchScorer>(
     )
 }
 
+/// `score_ids_matrices`: symmetric matrices of token ids, one per group.
+pub(crate) fn score_ids_matrices<'py, S: BatchScorer>(
+    s: &S,
+    py: Python<'py>,
+    hyps: &Obj<'py>,
+    group_ends: PyReadonlyArray1<'py, i64>,
+    threads: Option<usize>,
+    scalar: Option<usize>,
+    line_sep: Option<i64>,
+) -> PyResult<Vec<Obj<'py>>> {
+    let cell = scalar.and_then(|k| s.cell_score(k));
+    let (encoder, shape) = (s.encoder(), s.shape());
+    ids::score_id_matrices(
+        py,
+        encoder,
+        s.core(),
+        hyps,
+        group_ends,
+        line_sep,
+        threads,
+        &shape,
+        cell,
+    )
+}
+
 /// `score_one_ids`: one pair of token ids, as `score_one` returns a text pair's row.
 pub(crate) fn score_one_ids<'py, S: BatchScorer>(
     s: &S,

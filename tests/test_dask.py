@@ -238,14 +238,80 @@ def test_arrow_list_and_several_columns_give_sacrebleu(client, mqm) -> None:
     "['a b', 'c']", "('a b', 'c')", "('a',)", "['a b' 'c']", '["Ref A", "Ref C"]', "[]", "()",
     "  ['x']  ", "['It\\'s', \"l'\\u00e9t\u00e9\"]",
     str(np.array(["a long reference sentence " * 3, "another one " * 4])),  # wraps lines
+    # Token ids written out: NumPy arrays (wrapped, summarised) and lists of ints.
+    "[1, 2]", str(np.array([17, 4, 99])), str(np.arange(40) * 1000), str(np.arange(5000)),
+    "[-3 4]", "(1, 2)",
 ])
 def test_lists_written_out_are_recognised(text) -> None:
     assert _reads_as_list(text)
 
 
 @pytest.mark.parametrize("text", [
-    "[Applause]", "[laughter] and then", "(sic)", "('a')", "[1, 2]", "['a', 1]", "[",
-    "a ['b'] c", "[a, b]", "",
+    "[Applause]", "[laughter] and then", "(sic)", "('a')", "['a', 1]", "[",
+    "a ['b'] c", "[a, b]", "", "(5)", "[1a]", "see [1] and [2]", "1 2 3",
 ])
 def test_texts_that_are_not_lists_of_strings_pass(text) -> None:
     assert not _reads_as_list(text)
+
+
+def _ids_batch(seed: int, n: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """n hypotheses and n references of random ids (int32, a small alphabet so that there
+    are matches, some empty)."""
+    rng = np.random.default_rng(seed)
+    seq = lambda: rng.integers(0, 12, size=int(rng.integers(0, 25))).astype(np.int32)  # noqa: E731
+    return [seq() for _ in range(n)], [seq() for _ in range(n)]
+
+
+IDS_METRICS = [Bleu(), Rouge(["rougeL", "rouge2"]), Wer(), Ter()]
+
+
+@pytest.mark.parametrize("metric", IDS_METRICS, ids=repr)
+def test_token_ids_sign_tok_ids_as_one_call_does(client, metric) -> None:
+    """Dask over token ids (an Arrow list<int32> column, and object columns of arrays in
+    two reference columns) gives the one-call result of the same ids: its numbers and its
+    signature (tok:ids); per-segment scores equal scalar_scores of the ids."""
+    hyps, refs = _ids_batch(3, 60)
+    ids = pd.ArrowDtype(pa.list_(pa.int32()))
+    arrow = pd.DataFrame({"hyp": pd.Series([h.tolist() for h in hyps], dtype=ids),
+                          "ref": pd.Series([r.tolist() for r in refs], dtype=ids)})
+    want = metric.corpus_score(mtalign.TokenIds(hyps), mtalign.TokenIds(refs))
+    assert "tok:ids" in want.signature
+    got = mdask.corpus_score(metric, dd.from_pandas(arrow, npartitions=4))
+    assert got.signature == want.signature
+    assert float(got) == pytest.approx(float(want), rel=1e-12, abs=1e-12)
+    if metric.aggregation == "sum":
+        assert float(got) == float(want)
+    segments = mdask.score(metric, dd.from_pandas(arrow, npartitions=4)).compute()
+    np.testing.assert_array_equal(segments.to_numpy(),
+                                  metric.scalar_scores(mtalign.TokenIds(hyps), refs))
+    with dask.config.set({"dataframe.convert-string": False}):
+        objects = dd.from_pandas(pd.DataFrame({"hyp": hyps, "refA": refs, "refB": hyps}),
+                                 npartitions=3)
+    two = metric.corpus_score(hyps, [[r, h] for r, h in zip(refs, hyps, strict=True)])
+    got = mdask.corpus_score(metric, objects, refs=["refA", "refB"])
+    assert got.signature == two.signature and "nrefs:2|" in got.signature
+    assert float(got) == pytest.approx(float(two), rel=1e-12, abs=1e-12)
+    # Text still signs its tokenizer.
+    text = pd.DataFrame({"hyp": [" ".join(map(str, h)) for h in hyps],
+                         "ref": [" ".join(map(str, r)) for r in refs]})
+    got = mdask.corpus_score(metric, dd.from_pandas(text, npartitions=2))
+    assert got.signature == metric.corpus_score(text.hyp.tolist(), text.ref.tolist()).signature
+    assert "tok:ids" not in got.signature and "tok:" in got.signature
+
+
+def test_bad_token_ids_are_named_at_the_client(client) -> None:
+    hyps, refs = _ids_batch(4, 12)
+    as_text = dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": refs}), npartitions=2)
+    # Dask's convert-string wrote each array out as "[1 2 3]": refused, not scored as text.
+    with pytest.raises(mtalign.InputError, match=r"hyps\[\d+\] \(partition \d, index \d+\) "
+                                                 r"is the text '\["):
+        mdask.corpus_score(Bleu(), as_text)
+    floats = list(refs)
+    floats[7] = floats[7].astype(np.float64)
+    with dask.config.set({"dataframe.convert-string": False}):
+        bad = dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": floats}), npartitions=2)
+    with pytest.raises(mtalign.InputError,
+                       match=r"refs\[1\] \(partition 1, index 7\) has dtype float64"):
+        mdask.corpus_score(Bleu(), bad)
+    with pytest.raises(mtalign.InputError, match=r"index 7\) has dtype float64"):
+        mdask.score(Bleu(), bad).compute()

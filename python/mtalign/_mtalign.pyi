@@ -53,6 +53,10 @@ class _NativeMetric:
         refs: tuple[np.ndarray, np.ndarray, np.ndarray], ref_ends: np.ndarray | None = None,
         threads: int | None = None, line_sep: int | None = None,
     ) -> _Batch: ...
+    def score_ids_matrices(
+        self, hyps: tuple[np.ndarray, np.ndarray, np.ndarray], group_ends: np.ndarray,
+        threads: int | None = None, scalar: int | None = None, line_sep: int | None = None,
+    ) -> list[np.ndarray]: ...
     def score_matrix(
         self, hyps: Any, refs: Any = None, threads: int | None = None,
         scalar: int | None = None,

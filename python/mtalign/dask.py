@@ -15,6 +15,11 @@ workers are the parallelism). A column of references holds a string or a list of
 row, or ``refs`` names several columns (one reference each). A Bag holds records (dicts, or
 tuples indexed by ``hyp``/``refs`` given as ints).
 
+Token ids (see :class:`~mtalign.TokenIds`): an Arrow ``list<integer>`` column (as Parquet
+stores ids), or an object column of 1-D integer arrays kept as objects (see below), for the
+hypotheses and the references (one reference per row, or several columns); the numbers and
+the signature (``tok:ids``) are those of ``metric.corpus_score`` of the same ids.
+
 An item that cannot be scored raises, at the client, the metric's own error (an
 :class:`~mtalign.InputError`) with its message, the partition and the row's index label.
 
@@ -26,7 +31,8 @@ strings inside ``dd.from_pandas``, and scoring ``"['ref A', 'ref C']"`` as one r
 give a wrong number without a word. So a cell (hypothesis or reference) that reads as a Python
 or JSON list or tuple of strings is refused with an :class:`~mtalign.InputError` saying so;
 ``dask.config.set({"dataframe.convert-string": False})`` around ``dd.from_pandas`` keeps the
-object dtype and its lists.
+object dtype and its lists. The same holds for an object column of token-id arrays
+(``"[17 4 99]"`` is refused, not scored as the text it became).
 
 >>> import pandas as pd, pyarrow as pa, dask.dataframe as dd, mtalign
 >>> from mtalign import Bleu
@@ -66,22 +72,32 @@ _ITEM = re.compile(r"\b(hyps|refs)\[(\d+)\](\[\d+\])*")  # refs[i][j]: i is the 
 
 
 def _as_refs(r: Any) -> Any:
-    """A row's references as the metrics take them: a str, or a list of str (Arrow / NumPy
-    list cells become lists; anything else goes on to be refused by name)."""
+    """A row's references as the metrics take them: a str, a list of str, or token ids (a
+    1-D integer array is one reference, as a str is); Arrow / NumPy list cells of anything
+    else become lists; anything else goes on to be refused by name."""
     if isinstance(r, (str, list)) or r is None:
         return r
+    if isinstance(r, np.ndarray) and r.dtype.kind in "iufb":
+        return r  # numbers: one sequence of ids (floats are refused by name, as ids)
     if isinstance(r, (tuple, np.ndarray)) or type(r).__name__ in ("ListScalar", "Series"):
         return list(r)
     return r
 
 
+_NUMBER = r"(?:-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\.\.)"
+_NUMBERS = re.compile(rf"[\[(]\s*(?:{_NUMBER}(?:[\s,]+{_NUMBER})*)?\s*,?\s*[\])]")
+
+
 def _reads_as_list(text: str) -> bool:
-    """Whether ``text`` is a list, tuple or NumPy array of strings written out as text: the
-    ``repr``/``str`` Dask's string conversion gives such a cell (``"['a', 'b']"``,
-    ``"('a', 'b')"``, NumPy's ``"['a' 'b']"``), or a JSON list of strings."""
+    """Whether ``text`` is a list, tuple or NumPy array of strings or numbers written out as
+    text: the ``repr``/``str`` Dask's string conversion gives such a cell (``"['a', 'b']"``,
+    ``"('a', 'b')"``, NumPy's ``"['a' 'b']"``, token ids' ``"[17 4 99]"``), or a JSON list of
+    strings."""
     t = text.strip()
     if (t[:1], t[-1:]) not in (("[", "]"), ("(", ")")):
         return False
+    if _NUMBERS.fullmatch(t) and (t[0] == "[" or "," in t):
+        return True  # token ids: a NumPy array's "[1 2 3]", a list's "[1, 2, 3]"
     for parse in (ast.literal_eval, json.loads):
         try:
             with warnings.catch_warnings():
@@ -96,6 +112,7 @@ def _reads_as_list(text: str) -> bool:
 
 
 _ARROW_LISTS = "an Arrow list<string> column (pd.ArrowDtype(pa.list_(pa.string())))"
+_ARROW_IDS = "token ids as an Arrow list<int64> column (pd.ArrowDtype(pa.list_(pa.int64())))"
 _KEEP_OBJECTS = ("keep the object dtype: dask.config.set({'dataframe.convert-string': False}) "
                  "around dd.from_pandas")
 
@@ -113,9 +130,10 @@ def _refuse_lists_as_text(hyps: Sequence[Any], ref_rows: Sequence[Any]) -> None:
     for i, h in enumerate(hyps):
         if isinstance(h, str) and _reads_as_list(h):
             refuse(f"hyps[{i}]", h, "one hypothesis",
-                   f"A hypothesis is one string; pass pre-tokenized ones as {_ARROW_LISTS}")
+                   f"A hypothesis is one string; pass pre-tokenized ones as {_ARROW_LISTS}, "
+                   f"{_ARROW_IDS}")
     several = (f"Pass several references as several columns (refs=['refA', 'refC']) or as "
-               f"{_ARROW_LISTS}")
+               f"{_ARROW_LISTS}, {_ARROW_IDS}")
     for i, row in enumerate(ref_rows):
         if isinstance(row, str):
             if _reads_as_list(row):
@@ -126,16 +144,30 @@ def _refuse_lists_as_text(hyps: Sequence[Any], ref_rows: Sequence[Any]) -> None:
                     refuse(f"refs[{i}][{j}]", r, "one reference", several)
 
 
+def _cells(column: Any) -> list[Any]:
+    """A pandas column's cells; an Arrow ``list<integer>`` column (token ids, as Parquet
+    stores them) gives one 1-D array of its integer type per cell."""
+    arrow = getattr(column.dtype, "pyarrow_dtype", None)
+    if arrow is None or not hasattr(arrow, "value_type"):
+        return column.tolist()  # type: ignore[no-any-return]
+    import pyarrow as pa  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+    if not pa.types.is_integer(arrow.value_type):
+        return column.tolist()  # type: ignore[no-any-return]
+    dtype = np.dtype(arrow.value_type.to_pandas_dtype())
+    return [c if c is None else np.asarray(c, dtype=dtype) for c in column.tolist()]
+
+
 def _columns(part: Any, hyp: Any, refs: Any) -> tuple[list[Any], list[Any], list[Any]]:
     """(hyps, refs, index labels) of a pandas partition or a Bag partition (list of records)."""
     several = isinstance(refs, (list, tuple))
     if hasattr(part, "columns"):  # pandas DataFrame
-        hyps = part[hyp].tolist()
+        hyps = _cells(part[hyp])
         if several:
-            cols = [part[c].tolist() for c in refs]
+            cols = [_cells(part[c]) for c in refs]
             ref_rows = [list(row) for row in zip(*cols, strict=True)]
         else:
-            ref_rows = [_as_refs(r) for r in part[refs].tolist()]
+            ref_rows = [_as_refs(r) for r in _cells(part[refs])]
         return hyps, ref_rows, part.index.tolist()
     records = list(part)
     hyps = [rec[hyp] for rec in records]

@@ -292,23 +292,38 @@ def is_token_ids(obj: Any) -> bool:
     return _is_array(obj)
 
 
+def is_id_batch(obj: Any) -> bool:
+    """Whether ``obj`` is a batch of ids as one object, not a list to be read item by item:
+    a :class:`TokenIds`, or an array of two or more dimensions (which :func:`hyp_ids`
+    refuses with a hint: read row by row, a padded array would score its pads).
+
+    >>> import numpy as np
+    >>> is_id_batch(TokenIds([])), is_id_batch(np.zeros((2, 3))), is_id_batch([np.zeros(2)])
+    (True, True, False)
+    >>> is_id_batch(np.array(["a b", "c"]))  # texts in a 1-D array are a list of texts
+    False
+    """
+    return isinstance(obj, TokenIds) or (_is_array(obj) and getattr(obj, "ndim", 1) >= 2)
+
+
 def _is_array(obj: Any) -> bool:
     return not isinstance(obj, (str, bytes, list, tuple)) and (
         hasattr(obj, "__array__") or hasattr(obj, "__dlpack__"))
 
 
-def hyp_ids(hyps: Any) -> TokenIds:
-    """``hyps`` as :class:`TokenIds` (a list of 1-D arrays is joined)."""
+def hyp_ids(hyps: Any, what: str = "hyps") -> TokenIds:
+    """``hyps`` as :class:`TokenIds` (a list of 1-D arrays is joined; ``what`` names it in
+    errors)."""
     if isinstance(hyps, TokenIds):
         return hyps
     if isinstance(hyps, (list, tuple)):
-        return TokenIds._of(*_joined(hyps, "hyps"))
-    arr = _array(hyps, "hyps")
+        return TokenIds._of(*_joined(hyps, what))
+    arr = _array(hyps, what)
     if arr.ndim == 2:
-        raise InputError("hyps is a 2-D array: say where each row ends, with "
-                         "TokenIds.from_padded(hyps, pad_id=...) or lengths=...")
-    raise InputError(f"hyps is one {arr.ndim}-D array: a batch is a TokenIds or a list of 1-D "
-                     "arrays (sentence_score takes one 1-D array)")
+        raise InputError(f"{what} is a 2-D array: say where each row ends, with "
+                         f"TokenIds.from_padded({what}, pad_id=...) or lengths=...")
+    raise InputError(f"{what} is one {arr.ndim}-D array: a batch is a TokenIds or a list of "
+                     "1-D arrays (sentence_score takes one 1-D array)")
 
 
 def line_sep_of(hyps: TokenIds, refs: Any) -> int | None:
@@ -396,8 +411,9 @@ def pair_grid(hyps: Any, pseudo_refs: Any) -> tuple[TokenIds, TokenIds | RefSetI
     n = len(h)
     if pseudo_refs is None:
         r, ends, m = h, None, n
-    elif isinstance(pseudo_refs, TokenIds):
-        r, ends, m = pseudo_refs, None, len(pseudo_refs)
+    elif is_id_batch(pseudo_refs):
+        r, ends = hyp_ids(pseudo_refs, "pseudo_refs"), None  # an array is refused by name
+        m = len(r)
     else:
         refs = list(pseudo_refs)
         m = len(refs)
@@ -462,6 +478,36 @@ def concat_grids(grids: Sequence[tuple[TokenIds, TokenIds | RefSetIds, int, int]
     return hyps, RefSetIds(joined([s.ids for s in sets]), ends)
 
 
+def concat_ids(parts: Sequence[TokenIds]) -> tuple[TokenIds, np.ndarray]:
+    """Several batches as one (their buffers copied once into one) and where each ends in
+    it; the batches must name the same line separator (or none).
+
+    >>> import numpy as np
+    >>> t, ends = concat_ids([TokenIds([np.array([1, 2])]), TokenIds([[3], []])])
+    >>> [s.tolist() for s in t], ends.tolist()
+    ([[1, 2], [3], []], [1, 3])
+    """
+    seps = {p.line_sep for p in parts if p.line_sep is not None}
+    if len(seps) > 1:
+        raise InputError(f"the blocks name different line separators: {sorted(seps)}")
+    ends = np.cumsum([len(p) for p in parts], dtype=_I64)
+    if len(parts) == 1:
+        return parts[0], ends
+    datas = [p._data for p in parts]
+    dtype = np.result_type(*datas) if datas else _I64
+    if dtype.kind not in "iu":
+        raise InputError("the blocks' ids have no common integer dtype: cast them to one")
+    shift = np.cumsum([0] + [d.shape[0] for d in datas[:-1]])
+    data = np.concatenate([d.astype(dtype, copy=False) for d in datas]) if datas else \
+        np.zeros(0, dtype=_I64)
+    starts = [p._starts + k for p, k in zip(parts, shift, strict=True)]
+    out = TokenIds._of(data, np.concatenate(starts) if starts else np.zeros(0, _I64),
+                       np.concatenate([p._lengths for p in parts]) if parts else
+                       np.zeros(0, _I64))
+    out._line_sep = seps.pop() if seps else None
+    return out, ends
+
+
 def one_pair_arrays(hyp: Any, refs: Any) -> tuple[np.ndarray, list[np.ndarray], list[Any]]:
     """One hypothesis array and its reference array (or list of them) as contiguous 1-D
     integer arrays: (hyp, the references, the references as given in a list)."""
@@ -481,5 +527,6 @@ def _one(obj: Any, what: str) -> np.ndarray:
     return np.ascontiguousarray(_ids(obj, what, 1))
 
 
-__all__ = ["IdRefs", "RefSetIds", "TokenIds", "concat_grids", "hyp_ids", "ids_signature",
-           "is_token_ids", "line_sep_of", "one_pair_arrays", "pair_grid", "ref_ids"]
+__all__ = ["IdRefs", "RefSetIds", "TokenIds", "concat_grids", "concat_ids", "hyp_ids",
+           "ids_signature", "is_id_batch", "is_token_ids", "line_sep_of", "one_pair_arrays",
+           "pair_grid", "ref_ids"]

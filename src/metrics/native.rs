@@ -258,6 +258,26 @@ impl NativeMetric {
         dispatch!(&self.metric, m => methods::score_ids(m, py, hyps, refs, ref_ends, threads, line_sep))
     }
 
+    /// Symmetric matrices of token ids, one per group: `hyps` (ids, starts, lengths) as
+    /// `mtalign.TokenIds` hands them over, group b its sequences
+    /// `group_ends[b-1]..group_ends[b]`, each against each of its group (each unordered pair
+    /// scored once where the metric is symmetric); `line_sep` as in `score_ids`. One array
+    /// per group shaped `[n_b, n_b, *shape]`; `scalar=k`: `[n_b, n_b]` of scalar k where the
+    /// metric computes it natively (else rows, as without it).
+    #[pyo3(signature = (hyps, group_ends, threads=None, scalar=None, line_sep=None))]
+    fn score_ids_matrices<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Obj<'py>,
+        group_ends: PyReadonlyArray1<'py, i64>,
+        threads: Option<usize>,
+        scalar: Option<usize>,
+        line_sep: Option<i64>,
+    ) -> PyResult<Vec<Obj<'py>>> {
+        let (ends, sep) = (group_ends, line_sep);
+        dispatch!(&self.metric, m => methods::score_ids_matrices(m, py, hyps, ends, threads, scalar, sep))
+    }
+
     /// Scores one pair of token ids: `hyp` a 1-D integer array, `refs` a list of them;
     /// returns what `score_one` returns for text (the row, or the metric's figures).
     fn score_one_ids<'py>(

@@ -57,7 +57,17 @@ from mtalign.metrics.inputs import (
 )
 from mtalign.metrics.options import CORE, REQUIRED, Option, check_threads, option
 from mtalign.metrics.results import SCORE, Confidence, Result, Scores
-from mtalign.token_ids import IdRefs, concat_grids, is_token_ids, one_pair_arrays, pair_grid
+from mtalign.token_ids import (
+    IdRefs,
+    TokenIds,
+    concat_grids,
+    concat_ids,
+    hyp_ids,
+    is_id_batch,
+    is_token_ids,
+    one_pair_arrays,
+    pair_grid,
+)
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
     from typing import dataclass_transform
@@ -321,8 +331,11 @@ class Metric(Generic[R]):
         ``hyps`` are token lists) or a list of texts used together as a reference set. Text
         input goes to one native call: each distinct text is encoded once, the work runs in
         parallel with the GIL released, and no n·m pair list is built. Token ids (a
-        :class:`~mtalign.TokenIds` or a list of 1-D arrays) go to one native batch of the
-        n·m pairs over one buffer of the sequences (no id copied per pair).
+        :class:`~mtalign.TokenIds` or a list of 1-D arrays) against themselves go to the same
+        native matrix (each unordered pair once where the metric is symmetric); against
+        pseudo-references, to one native batch of the n·m pairs over one buffer of the
+        sequences (no id copied per pair). Either way the numbers equal those of the ids
+        written as text (space-joined, a whitespace tokenizer), bit for bit.
 
         >>> from mtalign import Rouge
         >>> Rouge("rouge1").pairwise(["a b", "a"], ["a b", "b", "c"]).tolist()
@@ -331,6 +344,9 @@ class Metric(Generic[R]):
         [[1.0, 0.6666666666666666], [0.6666666666666666, 1.0]]
         """
         if is_token_ids(hyps):
+            if pseudo_refs is None and self._native_id_matrix():
+                [matrix] = self._symmetric_matrices_of_ids([hyp_ids(hyps)], variant, threads)
+                return matrix
             # Token ids: every pair in one native batch over one buffer (no copy per pair).
             grid_h: Any
             grid_r: Any
@@ -365,12 +381,15 @@ class Metric(Generic[R]):
         [[[0.0]], [[0.0, 1.0]]]
         """
         pairs = as_list(blocks, "blocks")
-        lists: list[tuple[Sequence[Any], Sequence[Any] | None]] = []
+        lists: list[tuple[Any, Any]] = []
         for b, block in enumerate(pairs):
             if not isinstance(block, (tuple, list)) or len(block) != 2:
                 raise InputError(f"blocks[{b}] must be a pair (hyps, pseudo_refs or None)")
-            h = as_list(block[0], f"blocks[{b}][0]")
-            r = None if block[1] is None else as_list(block[1], f"blocks[{b}][1]")
+            h, r = block
+            # Ids stay as they are: a TokenIds as a list of its arrays would lose its line
+            # separator, and a 2-D array as a list of its rows would score the pads.
+            h = h if is_id_batch(h) else as_list(h, f"blocks[{b}][0]")
+            r = r if r is None or is_id_batch(r) else as_list(r, f"blocks[{b}][1]")
             lists.append((h, r))
         if not lists:
             return []
@@ -378,7 +397,8 @@ class Metric(Generic[R]):
             return self._pairwise_blocks_of_ids(lists, variant, threads)
         native = all(self._native_matrix(h, r) for h, r in lists)
         if not native:
-            return [self.pairwise(h, r, variant, threads) for h, r in lists]
+            return [_in_block(b, self.pairwise, h, r, variant, threads)
+                    for b, (h, r) in enumerate(lists)]
         k = self.scalar_names().index(self._pick_scalar(variant))
         arrays, hv, rv = self._core.score_matrices(lists, check_threads(threads), k)
         if hv or rv:
@@ -388,9 +408,46 @@ class Metric(Generic[R]):
 
     def _pairwise_blocks_of_ids(self, blocks: list[tuple[Any, Any]], variant: str | None,
                                 threads: int | None) -> list[np.ndarray]:
-        """:meth:`pairwise_blocks` of token ids: every pair of every block in one native
-        batch."""
-        grids = [pair_grid(h, r) for h, r in blocks]
+        """:meth:`pairwise_blocks` of token ids: the blocks of samples against themselves in
+        one native matrix call (each unordered pair once where the metric is symmetric), the
+        others' pairs in one native batch."""
+        out: list[Any] = [None] * len(blocks)
+        own = [b for b, (_, r) in enumerate(blocks) if r is None]
+        if own and self._native_id_matrix():
+            groups = [_in_block(b, hyp_ids, blocks[b][0]) for b in own]
+            for b, matrix in zip(own, self._symmetric_matrices_of_ids(groups, variant, threads),
+                                 strict=True):
+                out[b] = matrix
+        rest = [b for b in range(len(blocks)) if out[b] is None]
+        if rest:
+            grids = [_in_block(b, pair_grid, *blocks[b]) for b in rest]
+            for b, matrix in zip(rest, self._pairwise_grids_of_ids(grids, variant, threads),
+                                 strict=True):
+                out[b] = matrix
+        return out
+
+    def _native_id_matrix(self) -> bool:
+        """Whether symmetric matrices of token ids go to the native matrix call (the metric
+        takes ids, and no Python step of its own computes its scalars); a metric that does
+        not take ids is refused here with a :class:`~mtalign.ConfigError`."""
+        self._check_token_ids()
+        return (getattr(self._core, "score_ids_matrices", None) is not None
+                and type(self).scalar_scores is Metric.scalar_scores)
+
+    def _symmetric_matrices_of_ids(self, groups: list[TokenIds], variant: str | None,
+                                   threads: int | None) -> list[np.ndarray]:
+        """The (n_b, n_b) matrix of each group of token ids against itself, in one native
+        call (the groups' buffers joined once)."""
+        k = self.scalar_names().index(self._pick_scalar(variant))
+        ids, ends = concat_ids(groups)
+        arrays = self._core.score_ids_matrices(ids._native(), ends, check_threads(threads), k,
+                                               ids.line_sep)
+        return [self._matrix_values(a, k) for a in arrays]
+
+    def _pairwise_grids_of_ids(self, grids: list[Any], variant: str | None,
+                               threads: int | None) -> list[np.ndarray]:
+        """The matrices of blocks of token ids (their :func:`~mtalign.token_ids.pair_grid`)
+        as one native batch of all their pairs."""
         hyps: Any
         refs: Any
         hyps, refs = concat_grids(grids)
@@ -428,8 +485,10 @@ class Metric(Generic[R]):
         ...                                 ).round(6).tolist()
         [1.0, 0.666667]
         """
-        hyps = as_list(hyps, "hyps")
-        pool = hyps if samples is None else as_list(samples, "samples")
+        # Ids stay as they are (see pairwise_blocks: line separators, pads).
+        hyps = hyps if is_id_batch(hyps) else as_list(hyps, "hyps")
+        pool = hyps if samples is None else (
+            samples if is_id_batch(samples) else as_list(samples, "samples"))
         w = softmax_weights(weights, len(pool))
         if aggregate:
             return self._aggregate_scores(hyps, pool, w, variant, threads)
@@ -774,6 +833,15 @@ def confidence(scores: np.ndarray, n_bootstrap: int, seed: int | None) -> Confid
 
 def _rebuild(cls: type[Metric[Any]], config: dict[str, Any]) -> Metric[Any]:
     return cls(**config)
+
+
+def _in_block(b: int, f: Any, *args: Any) -> Any:
+    """``f(*args)`` for block ``b`` of :meth:`Metric.pairwise_blocks`: an InputError names
+    the block."""
+    try:
+        return f(*args)
+    except InputError as e:
+        raise type(e)(f"blocks[{b}]: {e}") from None
 
 
 def pairwise_scores(scalar_scores: Any, hyps: Sequence[Any], pseudo_refs: Sequence[Any],

@@ -40,8 +40,10 @@ from typing import Any
 import numpy as np
 
 from mtalign._mtalign import ConfigError
+from mtalign.errors import InputError
 from mtalign.metrics.inputs import nrefs
 from mtalign.metrics.results import Result
+from mtalign.token_ids import IdRefs, ids_signature
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,10 @@ class Partial:
             each column, so a sum does not depend on how the rows were split).
         n_sentences / n_empty_hyps / n_empty_refs: counts, as on a result.
         nrefs: the references-per-segment counts seen (``{"1"}``, ``{"2", "var"}``...).
+        inputs: what the rows were scored from: ``{"text"}`` (texts or token lists),
+            ``{"ids"}`` (token ids, :class:`~mtalign.TokenIds`: the result then signs
+            ``tok:ids``, as ``corpus_score`` of the same ids does), or empty where unknown
+            (rows given to :func:`from_statistics` without their references).
     """
 
     sums: np.ndarray
@@ -60,6 +66,7 @@ class Partial:
     n_empty_hyps: int = 0
     n_empty_refs: int = 0
     nrefs: frozenset[str] = field(default_factory=frozenset)
+    inputs: frozenset[str] = field(default_factory=frozenset)
 
     def __add__(self, other: Partial) -> Partial:
         if self.n_sentences == 0:
@@ -68,7 +75,8 @@ class Partial:
             return self
         return Partial(self.sums + other.sums, self.n_sentences + other.n_sentences,
                        self.n_empty_hyps + other.n_empty_hyps,
-                       self.n_empty_refs + other.n_empty_refs, self.nrefs | other.nrefs)
+                       self.n_empty_refs + other.n_empty_refs, self.nrefs | other.nrefs,
+                       self.inputs | other.inputs)
 
 
 def _check_reducible(metric: Any) -> str:
@@ -91,17 +99,38 @@ def column_sums(stats: np.ndarray) -> np.ndarray:
 
 def from_statistics(metric: Any, stats: np.ndarray, n_empty_hyps: int = 0,
                     n_empty_refs: int = 0, refs: Sequence[Any] | None = None) -> Partial:
-    """The :class:`Partial` of statistics rows already computed (``refs``, when given, for
-    the signature's reference count)."""
+    """The :class:`Partial` of statistics rows already computed (``refs``, when given, as
+    ``metric._run`` returns them: for the signature's reference count and whether the rows
+    were scored from token ids).
+
+    >>> from mtalign import Wer
+    >>> wer = Wer()
+    >>> p = from_statistics(wer, wer.statistics(["a b"], ["a c"]), refs=["a c"])
+    >>> p.sums.tolist(), p.nrefs, p.inputs
+    ([1.0, 2.0], frozenset({'1'}), frozenset({'text'}))
+    """
     _check_reducible(metric)
     stats = np.asarray(stats, dtype=np.float64)
     seen = frozenset() if not refs else frozenset([nrefs(refs)])
-    return Partial(column_sums(stats), int(stats.shape[0]), n_empty_hyps, n_empty_refs, seen)
+    inputs = frozenset() if refs is None else frozenset(
+        ["ids" if isinstance(refs, IdRefs) else "text"])
+    return Partial(column_sums(stats), int(stats.shape[0]), n_empty_hyps, n_empty_refs, seen,
+                   inputs)
 
 
 def partial(metric: Any, hyps: Sequence[Any], refs: Sequence[Any],
             threads: int | None = None) -> Partial:
-    """Scores one part of a corpus (``metric.statistics`` rows) and reduces it."""
+    """Scores one part of a corpus (``metric.statistics`` rows) and reduces it. ``hyps`` and
+    ``refs`` are what ``metric.corpus_score`` takes: texts, token lists or token ids.
+
+    >>> import numpy as np
+    >>> from mtalign import Bleu, TokenIds
+    >>> p = partial(Bleu(), TokenIds([np.array([1, 2, 3])]), TokenIds([np.array([1, 2, 4])]))
+    >>> p.n_sentences, p.inputs
+    (1, frozenset({'ids'}))
+    >>> corpus_result(Bleu(), p).signature
+    'nrefs:1|eff:no|tok:ids|smooth:exp|order:4|ref_len:closest|version:0.1.0'
+    """
     _check_reducible(metric)
     arr, nh, nr, refs = metric._run(hyps, refs, threads)
     return from_statistics(metric, metric._stats(arr), nh, nr, refs)
@@ -126,14 +155,28 @@ def _signature_nrefs(seen: frozenset[str]) -> str | None:
     return next(iter(seen)) if len(seen) == 1 else "var"
 
 
+def _signature(metric: Any, total: Partial) -> str:
+    """The signature of a combined result: the metric's, ``tok:ids`` where the parts were
+    scored from token ids (as :func:`mtalign.token_ids.ids_signature` signs one call's)."""
+    sig: str = metric.signature(_signature_nrefs(total.nrefs))
+    if total.inputs == frozenset(["ids"]):
+        return ids_signature(sig)
+    if "ids" in total.inputs:
+        raise InputError("the parts were scored from token ids and from text: one signature "
+                         "cannot name both tokenizations (score every part the same way)")
+    return sig
+
+
 def corpus_result(metric: Any, total: Partial) -> Result:
-    """The metric's corpus result of a combined :class:`Partial` (see the module doc)."""
+    """The metric's corpus result of a combined :class:`Partial` (see the module doc); its
+    signature says ``tok:ids`` when the parts were scored from token ids. Parts scored from
+    ids and from text do not combine (an :class:`~mtalign.InputError`)."""
     kind = _check_reducible(metric)
     n = total.n_sentences
     if n == 0:
         return metric.corpus_score([], [])  # type: ignore[no-any-return]
     row = total.sums if kind == "sum" else total.sums / n
-    sig = metric.signature(_signature_nrefs(total.nrefs))
+    sig = _signature(metric, total)
     res: Result = metric._result(np.ascontiguousarray(row.reshape(1, -1)),
                                  total.n_empty_hyps, total.n_empty_refs, sig)
     res._without_sentences(n)

@@ -12,6 +12,7 @@
 //!   numbered batch-wide), then the one batch runner.
 
 use crate::interrupt;
+use crate::metrics::matrix::{scores_matrices, statistics_matrices, MatrixBlock};
 use crate::metrics::metric::{statistics_batch, with_scratch, Metric, Pair, INLINE_PAIRS};
 use crate::text::docs::Docs;
 use crate::text::encoder::Encoder;
@@ -53,6 +54,69 @@ pub fn statistics_of_ids<M: Metric>(
         sets.push(ref_range(i, ref_ends).map(|k| (n + k) as u32));
     }
     statistics_batch(metric, &encoded.docs()?, &hyp_ids, &sets)
+}
+
+/// A statistics row → one number (a matrix cell's score, as [`scores_matrices`] takes it).
+pub type CellScore<'a> = dyn Fn(&[f64]) -> f64 + Sync + 'a;
+
+/// Symmetric matrices of token ids, one per group (GRPO-style: the samples of one prompt):
+/// group `b` is the sequences `group_ends[b-1]..group_ends[b]` of `hyps`, each scored against
+/// each of its group as a single reference. Each unordered pair is scored once where the
+/// metric has a [`Metric::mirror`] (as text's symmetric matrices are, see
+/// [`crate::metrics::matrix`]); the ids are encoded batch-wide as the [`Encoder`] encodes
+/// the same ids given as text, so every cell equals the text path's and the flat batch's of
+/// the same pair, bit for bit, for any thread count. Returns the groups' matrices
+/// concatenated, each row-major `[n_b, n_b, width]`, or `[n_b, n_b]` of `cell` scores.
+///
+/// ```
+/// use mtalign_core::metrics::error_rate::ErrorRate;
+/// use mtalign_core::metrics::ids::symmetric_matrices_of_ids;
+/// use mtalign_core::text::encoder::Encoder;
+/// use mtalign_core::text::ids::{IdData, IdSeqs};
+/// use mtalign_core::text::tokenize::Tokenizer;
+///
+/// // Two groups of samples: [5 6 7], [5 6] and [9], [9 9].
+/// let ids = [5i32, 6, 7, 5, 6, 9, 9, 9];
+/// let seqs = IdSeqs::new(IdData::I32(&ids), &[0, 3, 5, 6], &[3, 2, 1, 2], "hyps")?;
+/// let encoder = Encoder::plain(Tokenizer::parse("whitespace", false)?);
+/// let wer = ErrorRate::Wer;
+/// let rows = symmetric_matrices_of_ids(&wer, &encoder, &seqs, &[2, 4], None, None)?;
+/// assert_eq!(rows.len(), (4 + 4) * 2); // two 2 x 2 matrices of (errors, reference length)
+/// assert_eq!(&rows[2..4], &[1.0, 2.0]); // [5 6 7] against [5 6]: 1 error, 2 words
+/// assert_eq!(&rows[4..6], &[1.0, 3.0]); // [5 6] against [5 6 7], mirrored: its length is 3
+/// # Ok::<(), mtalign_core::Error>(())
+/// ```
+pub fn symmetric_matrices_of_ids<M: Metric>(
+    metric: &M,
+    encoder: &Encoder,
+    hyps: &IdSeqs<'_>,
+    group_ends: &[i64],
+    line_sep: Option<i64>,
+    cell: Option<&CellScore<'_>>,
+) -> Result<Vec<f64>> {
+    let n = hyps.len();
+    let mut blocks = Vec::with_capacity(group_ends.len());
+    let mut start = 0;
+    for (b, &end) in group_ends.iter().enumerate() {
+        if end < start || end as usize > n {
+            return Err(Error::Input(format!(
+                "the groups' ends must grow from 0 to {n} (group {b} ends at {end})"
+            )));
+        }
+        blocks.push(MatrixBlock::symmetric((start as u32..end as u32).collect()));
+        start = end;
+    }
+    if start as usize != n {
+        return Err(Error::Input(format!(
+            "the groups hold {start} of {n} sequences"
+        )));
+    }
+    let encoded = encoder.encode_ids(std::slice::from_ref(hyps), line_sep)?;
+    let docs = encoded.docs()?;
+    match cell {
+        Some(f) => scores_matrices(metric, &docs, &blocks, f),
+        None => statistics_matrices(metric, &docs, &blocks),
+    }
 }
 
 /// Checks `ref_ends` against `n` hypotheses and `m` references: None needs `m == n`; else
@@ -341,6 +405,114 @@ mod tests {
                 id_rows(&rouge, true, &hyps, &sets, sep, threads).unwrap(),
                 text_rows(&rouge, true, &hyps, &sets, sep)
             );
+        }
+    }
+
+    /// Rows of the symmetric matrices of `groups` (ids), on a pool of `threads`.
+    fn matrix_rows<M: Metric>(
+        metric: &M,
+        lines: bool,
+        groups: &[Vec<Vec<i64>>],
+        sep: Option<i64>,
+        threads: usize,
+    ) -> Result<Vec<f64>> {
+        let (mut data, mut starts, mut lengths, mut ends) = (vec![], vec![], vec![], vec![]);
+        for s in groups.iter().flatten() {
+            starts.push(data.len() as i64);
+            lengths.push(s.len() as i64);
+            data.extend_from_slice(s);
+        }
+        let mut end = 0;
+        for g in groups {
+            end += g.len() as i64;
+            ends.push(end);
+        }
+        let h = IdSeqs::new(IdData::I64(&data), &starts, &lengths, "hyps").unwrap();
+        let encoder = Encoder {
+            lines,
+            ..Encoder::plain(Tokenizer::parse("whitespace", false).unwrap())
+        };
+        crate::pool::run(Some(threads), || {
+            symmetric_matrices_of_ids(metric, &encoder, &h, &ends, sep, None)
+        })?
+    }
+
+    /// The text path's rows of every (i, j) pair of every group, row-major.
+    fn all_pairs_as_text<M: Metric>(
+        metric: &M,
+        lines: bool,
+        groups: &[Vec<Vec<i64>>],
+        sep: Option<i64>,
+    ) -> Vec<f64> {
+        let (mut hyps, mut sets) = (Vec::new(), Vec::new());
+        for g in groups {
+            for h in g {
+                for r in g {
+                    hyps.push(h.clone());
+                    sets.push(vec![r.clone()]);
+                }
+            }
+        }
+        text_rows(metric, lines, &hyps, &sets, sep)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+        /// Symmetric matrices of ids (each unordered pair scored once, the other triangle
+        /// mirrored, for BLEU and ROUGE; every cell for RIBES, which has no mirror) give the
+        /// text path's rows of every pair, inline and on the pool (groups of up to 70: past
+        /// the inline bound of 4096 cells).
+        #[test]
+        fn symmetric_matrices_of_ids_are_the_text_rows_of_every_pair(
+            base in prop_oneof![Just(0i64), Just((1 << 15) - 3), Just(1 << 40)],
+            groups in proptest::collection::vec(proptest::collection::vec(seq(0), 0..8), 0..4),
+            big in proptest::collection::vec(seq(0), 60..71),
+            sep in prop_oneof![Just(None), Just(Some(2i64))],
+            threads in 1usize..3,
+        ) {
+            let shift = |s: &Vec<i64>| s.iter().map(|x| x + base).collect::<Vec<_>>();
+            let mut groups: Vec<Vec<Vec<i64>>> =
+                groups.iter().map(|g| g.iter().map(shift).collect()).collect();
+            if threads == 2 {
+                groups.push(big.iter().map(shift).collect());
+            }
+            let sep = sep.map(|s| s + base);
+            let bleu = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
+            prop_assert_eq!(
+                matrix_rows(&bleu, false, &groups, sep, threads).unwrap(),
+                all_pairs_as_text(&bleu, false, &groups, sep)
+            );
+            let rouge = RougeConfig::new(
+                vec![Variant::Lcs, Variant::Ngram(2), Variant::LcsSum],
+                1.0, MultiRef::Max, false, Compat::RougeScore,
+            ).unwrap();
+            prop_assert_eq!(
+                matrix_rows(&rouge, true, &groups, sep, threads).unwrap(),
+                all_pairs_as_text(&rouge, true, &groups, sep)
+            );
+            let ribes = crate::metrics::ribes::RibesConfig::new(0.25, 0.1).unwrap();
+            prop_assert_eq!(
+                matrix_rows(&ribes, false, &groups, sep, threads).unwrap(),
+                all_pairs_as_text(&ribes, false, &groups, sep)
+            );
+        }
+    }
+
+    #[test]
+    fn groups_that_do_not_cover_the_sequences_are_refused() {
+        let rouge =
+            RougeConfig::new(vec![Variant::Lcs], 1.0, MultiRef::Max, false, Compat::Paper).unwrap();
+        let data = [1i64, 2, 3];
+        let h = IdSeqs::new(IdData::I64(&data), &[0, 1, 2], &[1, 1, 1], "hyps").unwrap();
+        let encoder = Encoder::plain(Tokenizer::parse("whitespace", false).unwrap());
+        for (ends, msg) in [
+            (&[2i64, 1][..], "group 1 ends at 1"),
+            (&[4][..], "group 0 ends at 4"),
+            (&[2][..], "the groups hold 2 of 3 sequences"),
+        ] {
+            let err = symmetric_matrices_of_ids(&rouge, &encoder, &h, ends, None, None);
+            let err = err.unwrap_err().to_string();
+            assert!(err.contains(msg), "{err}");
         }
     }
 
