@@ -3,7 +3,10 @@
 //! Follows the paper's recurrence literally, including its tie rule: on a match the
 //! diagonal is always taken (`c(i,j) = c(i-1,j-1) + f(k+1) - f(k)`), otherwise the upper
 //! cell wins only when strictly larger than the left one. No allocation once the scratch
-//! has grown. Small tables update one row in place, visiting only the cells that can change
+//! has grown. The result is symmetric in the two texts. Small tables whose shorter text has
+//! at most 63 tokens keep each row as a bit mask of the columns where its value changes
+//! (`WlcsScratch::wlcs_steps`: work per match and per step, not per cell); other small
+//! tables update one row in place, visiting only the cells that can change
 //! (`WlcsScratch::wlcs_serial`); tables of more than [`SEGMENT_CELLS`] cells are computed by
 //! segments (`wlcs_rows.rs`: the same cells, vectorised between matches).
 
@@ -329,10 +332,14 @@ fn chain_steps(
         let s = walk.trailing_zeros() as usize;
         walk &= walk - 1;
         if val[s] > left {
-            left = val[s];
-            if falls & below(b) & !below(s + 1) == 0 {
+            // The row above rises from here to its next fall: on to that fall.
+            let ahead = falls & walk;
+            if ahead == 0 {
                 break;
             }
+            let f = ahead.trailing_zeros() as usize;
+            walk &= !below(f);
+            left = value_at(steps, val, f - 1);
         } else {
             steps &= !(1u64 << s);
         }
