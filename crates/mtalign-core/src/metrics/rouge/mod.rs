@@ -526,10 +526,10 @@ pub fn variant_counts<'a>(
             out.extend(refs.map(|r| scratch.wlcs155.counts(r, hyp, w)));
         }
         (Variant::Wlcs(w), _) => {
-            let fn_ = n.powf(w);
+            let fn_ = scratch.wlcs.length_power(hyp.len(), w);
             out.extend(refs.map(|r| {
                 let hit = scratch.wlcs.wlcs(r, hyp, w);
-                Counts::new(hit, fn_, (r.len() as f64).powf(w))
+                Counts::new(hit, fn_, scratch.wlcs.length_power(r.len(), w))
             }));
         }
         (Variant::Skip { max_gap, unigrams }, Compat::Rouge155) if unigrams => {
