@@ -638,7 +638,11 @@ const CUT_BITS: usize = 5; // a token boundary before the byte
 /// of the byte before the text.
 #[inline]
 fn shift_in(blocks: &[[u64; 6]], k: usize, c: usize, before: u64) -> u64 {
-    let carry = if k == 0 { before } else { blocks[k - 1][c] >> 63 };
+    let carry = if k == 0 {
+        before
+    } else {
+        blocks[k - 1][c] >> 63
+    };
     blocks[k][c] << 1 | carry
 }
 
@@ -700,7 +704,8 @@ pub(crate) fn scan_13a_plain(
         let base = 64 * k;
         let word = !blocks[k][SPACE_BITS];
         let mut starts = word & (shift_in(blocks, k, SPACE_BITS, 1) | blocks[k][CUT_BITS]);
-        let mut ends = word & (shift_out(blocks, k, SPACE_BITS, 1) | shift_out(blocks, k, CUT_BITS, 0));
+        let mut ends =
+            word & (shift_out(blocks, k, SPACE_BITS, 1) | shift_out(blocks, k, CUT_BITS, 0));
         while ends != 0 {
             let e = ends.trailing_zeros() as usize;
             ends &= ends - 1;
@@ -919,8 +924,10 @@ mod tests {
         #[test]
         fn plain_reader_equals_the_scan(
             pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..60),
+            ascii in "[0-9a-c .,\\-'!(/:@\\[`{~\t\r\x0b\x0c\x1c-\x1f\x00\x7f]{0,200}",
+            use_pieces: bool,
         ) {
-            let text = pieces.concat();
+            let text = if use_pieces { pieces.concat() } else { ascii };
             let mut want = Vec::new();
             let scanned = spans_13a_in_place(&text, &mut want);
             let mut got = Vec::new();
