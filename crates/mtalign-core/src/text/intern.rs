@@ -799,7 +799,7 @@ impl LocalChunk {
         self.vocab.ensure_short_table();
         let (vocab, ids) = (&mut self.vocab, &mut self.ids);
         let bytes = text.as_bytes();
-        let read = sacrebleu::scan_13a_plain(text, &mut self.blocks_13a, |start, end| {
+        sacrebleu::scan_13a_plain(text, &mut self.blocks_13a, |start, end| {
             let len = end - start;
             let id = if len <= SHORT_MAX {
                 let low = pack_word(bytes, start, len.min(8));
@@ -813,8 +813,7 @@ impl LocalChunk {
                 vocab.intern(&text[start..end])
             };
             ids.push(id.0);
-        });
-        read
+        })
     }
 
     /// The tokens of the run `text[start..end]` (between ASCII separators or the text's ends)
