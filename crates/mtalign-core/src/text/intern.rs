@@ -464,25 +464,22 @@ pub(crate) type ByteRanges = &'static [(u8, u8)];
 
 /// The 64 bytes of `bytes` from `i`, packed little-endian in eight words (zero bytes past the
 /// end of `bytes`).
-#[inline]
+#[inline(always)]
 pub(crate) fn block_words(bytes: &[u8], i: usize) -> [u64; 8] {
-    let mut words = [0u64; 8];
-    match bytes[i..].first_chunk::<64>() {
-        Some(block) => {
-            for (k, word) in words.iter_mut().enumerate() {
-                let eight = block[8 * k..8 * k + 8].try_into().unwrap_or_default();
-                *word = u64::from_le_bytes(eight);
-            }
-        }
+    let mut tail = [0u8; 64];
+    let block = match bytes[i..].first_chunk::<64>() {
+        Some(block) => block,
         None => {
-            for (k, word) in words.iter_mut().enumerate() {
-                let at = i + 8 * k;
-                if at >= bytes.len() {
-                    break;
-                }
-                *word = pack_word(bytes, at, (bytes.len() - at).min(8));
-            }
+            // One copy of the last bytes (a text's last block is mostly partial).
+            let rest = &bytes[i..];
+            tail[..rest.len()].copy_from_slice(rest);
+            &tail
         }
+    };
+    let mut words = [0u64; 8];
+    for (k, word) in words.iter_mut().enumerate() {
+        let eight = block[8 * k..8 * k + 8].try_into().unwrap_or_default();
+        *word = u64::from_le_bytes(eight);
     }
     words
 }
