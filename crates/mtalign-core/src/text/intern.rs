@@ -1375,9 +1375,9 @@ mod tests {
         #[test]
         fn sacrebleu_13a_blocks_equal_the_tokenizer(
             texts in proptest::collection::vec(
-                "([a-cA-C0-9' .,\\-]|[!-%(-/:-;=-@\\[-`{-~]|\t|\r|\x0b|\x0c|[\x1c-\x1f]\
+                "([a-cA-C0-9' .,\\-]|é|“|’|中|[!-%(-/:-;=-@\\[-`{-~]|\t|\r|\x0b|\x0c|[\x1c-\x1f]\
                  |\x00|\x7f|internationalization12345|3,000.50|1.5|--){0,80}\
-                 (<skipped>|&quot;|&amp;|-\n|\n|<|&|é|\u{a0}|\u{3000}|a..5|,.)?\
+                 (<skipped>|&quot;|&amp;|-\n|\n|<|&|\u{a0}|\u{3000}|\u{2028}|a..5|,.)?\
                  ([a-c0-9 .,\\-]|internationalization12345){0,10}",
                 0..6,
             ),

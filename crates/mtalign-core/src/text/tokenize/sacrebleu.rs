@@ -654,9 +654,27 @@ fn shift_out(blocks: &[[u64; 6]], k: usize, c: usize, after: u64) -> u64 {
     blocks[k][c] >> 1 | carry << 63
 }
 
-/// [`scan_13a`] of plain text, 64 bytes at a time by bit masks ([`range_masks`]): ASCII
-/// text with no byte where 13a's replacements might apply (`<`, `&`, a line feed) and no
-/// run of two or more periods and commas. Each token goes to `sink` as its byte range of
+/// Whether a character that starts at one of the bytes of `non_ascii` (bit j: byte i + j)
+/// is Python whitespace (the other non-ASCII characters are word characters to 13a).
+#[inline]
+fn has_python_space(text: &str, i: usize, mut non_ascii: u64) -> bool {
+    let bytes = text.as_bytes();
+    while non_ascii != 0 {
+        let at = i + non_ascii.trailing_zeros() as usize;
+        non_ascii &= non_ascii - 1;
+        if CLASS_13A[bytes[at] as usize] == LEAD
+            && text[at..].chars().next().is_some_and(py_isspace)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`scan_13a`] of plain text, 64 bytes at a time by bit masks ([`range_masks`]): text
+/// with no byte where 13a's replacements might apply (`<`, `&`, a line feed), no non-ASCII
+/// whitespace and no run of two or more periods and commas (a non-ASCII character is part
+/// of a word, and no cut falls inside it). Each token goes to `sink` as its byte range of
 /// `text`, in order. False, with nothing handed over, for any other text. `blocks` is
 /// scratch.
 ///
@@ -676,7 +694,7 @@ pub(crate) fn scan_13a_plain(
         let ([space, symbol, pc, dash, digit, replaced], non_ascii) =
             range_masks(&block_words(bytes, i), &PLAIN_CLASSES);
         let past_end = if n - i >= 64 { 0 } else { u64::MAX << (n - i) };
-        if (replaced | non_ascii) & !past_end != 0 {
+        if replaced & !past_end != 0 || has_python_space(text, i, non_ascii) {
             return false;
         }
         blocks.push([space | past_end, symbol, pc, dash, digit, 0]);
@@ -919,8 +937,8 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
         /// The 64-byte reader of plain text gives the one-scan 13a's token ranges, and
-        /// reads every text that is plain (ASCII, no `<`, `&`, line feed, no run of periods
-        /// and commas), the others left to the scan with nothing handed over.
+        /// reads every text that is plain (no `<`, `&`, line feed, non-ASCII whitespace, no
+        /// run of periods and commas), the others left to the scan with nothing handed over.
         #[test]
         fn plain_reader_equals_the_scan(
             pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..60),
@@ -934,7 +952,7 @@ mod tests {
             let mut blocks = Vec::new();
             let read = scan_13a_plain(&text, &mut blocks, |s, e| got.push((s as u32, e as u32)));
             let bytes = text.as_bytes();
-            let plain = text.is_ascii()
+            let plain = !text.chars().any(|c| !c.is_ascii() && py_isspace(c))
                 && !text.contains(['<', '&', '\n'])
                 && !bytes.windows(2).any(|w| w.iter().all(|&b| b == b'.' || b == b','));
             proptest::prop_assert_eq!(read, plain, "{:?}", text);
