@@ -18,6 +18,17 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
+/// The type of a misplaced item, as an error says it: `(got int)` where a text goes is most
+/// often a list of token ids, so that one says where ids go.
+fn got(obj: &Bound<'_, PyAny>) -> String {
+    let name = type_name(obj);
+    if name == "int" {
+        "int; token ids go in as NumPy integer arrays or mtalign.TokenIds".into()
+    } else {
+        name
+    }
+}
+
 /// A list or tuple, viewed as a sequence of items.
 pub(crate) fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
     if let Ok(l) = obj.cast::<PyList>() {
@@ -52,7 +63,7 @@ fn borrowed_str<'a>(
         Err(_) => Err(input_err(format!(
             "{} is not a str (got {})",
             what(),
-            type_name(&obj)
+            got(&obj)
         ))),
     }
 }
@@ -88,7 +99,7 @@ pub(crate) fn one_pair_items<'py>(
     if refs.cast::<PyList>().is_err() && refs.cast::<PyTuple>().is_err() {
         return Err(input_err(format!(
             "refs must be a str or a list of str (got {})",
-            type_name(refs)
+            got(refs)
         )));
     }
     out.extend(items(refs, "refs")?);
@@ -216,7 +227,7 @@ fn text_items<'py>(
         } else {
             return Err(input_err(format!(
                 "refs[{i}] must be a str or a list of str (got {})",
-                type_name(&r)
+                got(&r)
             )));
         }
     }

@@ -266,6 +266,12 @@ def test_torch_tensors_when_installed() -> None:
     (lambda: mtalign.Bleu().batch_score([np.array([1])], [[]]), r"refs\[0\] is empty"),
     (lambda: mtalign.Bleu().sentence_score(np.array([[1]]), [np.array([1])]),
      "hyp must be a 1-D array"),
+    # Ids as Python lists read as tokens that are not text: the error says where ids go.
+    (lambda: mtalign.Bleu().pairwise([[1, 2, 3], [1, 2]]),
+     r"hyps\[0\]\[0\] is not a str \(got int; token ids go in as NumPy integer arrays or "
+     r"mtalign\.TokenIds\)"),
+    (lambda: mtalign.Rouge("rougeL").batch_score(["a b"], [1]),
+     r"refs\[0\] must be a str or a list of str \(got int; token ids go in as NumPy"),
 ])
 def test_bad_id_input_is_an_input_error_naming_the_item(make: object, needle: str) -> None:
     with pytest.raises(InputError, match=needle):
