@@ -8,7 +8,8 @@
 //! result depends on the thread count.
 //!
 //! No `unsafe` but the prefetch hints of [`prefetch`] and one call of an SSE2 function (the
-//! byte classifier of the unicode tokenizer's reader, in `text::intern`), allowed there alone.
+//! 64-byte range classifier that the unicode and sacrebleu 13a readers share, in
+//! `text::intern`), allowed there alone.
 //!
 //! The crate's README has a runnable example; `examples/decoder.rs` scores a decoder's
 //! candidates against references and makes a minimum-Bayes-risk choice per group.

@@ -459,42 +459,109 @@ fn lowercase_packed_word(word: u64) -> u64 {
     word | (letters >> 2)
 }
 
-/// Bit 7 of every byte of a `u64`.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+/// One class of bytes for [`range_masks`]: the union of these ASCII byte ranges (inclusive).
+pub(crate) type ByteRanges = &'static [(u8, u8)];
 
-/// The classes of [`RUN_BYTE`] for the 8 bytes of a `u64` at once: bit 7 of byte k is set in
-/// `word` when byte k is not a separator, in `upper` when it is an ASCII capital, in
-/// `non_ascii` when it is ≥ 0x80.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-struct ByteClasses {
-    word: u64,
-    upper: u64,
-    non_ascii: u64,
+/// The 64 bytes of `bytes` from `i`, packed little-endian in eight words (zero bytes past the
+/// end of `bytes`).
+#[inline(always)]
+pub(crate) fn block_words(bytes: &[u8], i: usize) -> [u64; 8] {
+    let mut tail = [0u8; 64];
+    let block = match bytes[i..].first_chunk::<64>() {
+        Some(block) => block,
+        None => {
+            // One copy of the last bytes (a text's last block is mostly partial).
+            let rest = &bytes[i..];
+            tail[..rest.len()].copy_from_slice(rest);
+            &tail
+        }
+    };
+    let mut words = [0u64; 8];
+    for (k, word) in words.iter_mut().enumerate() {
+        let eight = block[8 * k..8 * k + 8].try_into().unwrap_or_default();
+        *word = u64::from_le_bytes(eight);
+    }
+    words
 }
 
-#[cfg(any(test, not(target_arch = "x86_64")))]
-impl ByteClasses {
-    #[inline]
-    fn of(bytes: u64) -> Self {
-        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        // With each byte below 0x80, adding 0x80 - lo never carries into the next byte and
-        // sets bit 7 exactly where the byte is ≥ lo.
-        let at_least = |x: u64, lo: u8| x + ONES * u64::from(0x80 - lo);
-        let x = bytes & LOW7;
-        let digit = at_least(x, b'0') & !at_least(x, b'9' + 1);
-        let folded = x | (ONES * 0x20); // capitals to small letters; no separator becomes one
-        let letter = at_least(folded, b'a') & !at_least(folded, b'z' + 1);
-        let non_ascii = bytes & HIGH_BITS;
-        // An ASCII letter is a capital when its bit 5 (moved to bit 7) is clear.
-        let upper = letter & !(x << 2) & !non_ascii & HIGH_BITS;
-        Self {
-            word: ((digit | letter) & HIGH_BITS) | non_ascii,
-            upper,
-            non_ascii,
+/// The classes of 64 bytes (packed in `words` as by [`block_words`]) as bit masks, bit j for
+/// byte j: for each of `classes`, the bytes in one of its ranges; then the bytes ≥ 0x80.
+/// Both text readers ([`LocalChunk::push_words`], sacrebleu's 13a reader) find their tokens
+/// with it. `classes` are constants, so the loops over them unroll.
+#[inline]
+#[allow(unsafe_code)]
+pub(crate) fn range_masks<const K: usize>(
+    words: &[u64; 8],
+    classes: &[ByteRanges; K],
+) -> ([u64; K], u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 processor has it.
+    return unsafe { range_masks_sse2(words, classes) };
+    #[cfg(not(target_arch = "x86_64"))]
+    range_masks_by_words(words, classes)
+}
+
+/// [`range_masks`] 16 bytes at a time by SSE2 compares.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn range_masks_sse2<const K: usize>(
+    words: &[u64; 8],
+    classes: &[ByteRanges; K],
+) -> ([u64; K], u64) {
+    use std::arch::x86_64::{
+        _mm_add_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_set_epi64x, _mm_setzero_si128,
+    };
+    let mut masks = [0u64; K];
+    let mut high = 0u64;
+    for k in 0..4 {
+        let x = _mm_set_epi64x(words[2 * k + 1] as i64, words[2 * k] as i64);
+        for (mask, ranges) in masks.iter_mut().zip(classes) {
+            let mut any = _mm_setzero_si128();
+            for &(lo, hi) in ranges.iter() {
+                // Signed compares of bytes shifted so that the range starts at -128: a byte
+                // is in `lo..=hi` when `b + (0x80 - lo)` (wrapping) is below `-128 + count`.
+                let shifted = _mm_add_epi8(x, _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8));
+                let count = hi.wrapping_sub(lo).wrapping_add(1);
+                let below = _mm_set1_epi8(0x80u8.wrapping_add(count) as i8);
+                any = _mm_or_si128(any, _mm_cmplt_epi8(shifted, below));
+            }
+            *mask |= u64::from(_mm_movemask_epi8(any) as u16) << (16 * k);
         }
+        high |= u64::from(_mm_movemask_epi8(x) as u16) << (16 * k);
     }
+    (masks, high)
+}
+
+/// [`range_masks`] eight bytes at a time in a `u64` (the portable fallback).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn range_masks_by_words<const K: usize>(
+    words: &[u64; 8],
+    classes: &[ByteRanges; K],
+) -> ([u64; K], u64) {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    // Bit 7 of each byte → bit k of one byte (no two products overlap).
+    let gather = |high: u64| ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
+    let mut masks = [0u64; K];
+    let mut high = 0u64;
+    for (k, &word) in words.iter().enumerate() {
+        let x = word & LOW7;
+        // With each byte below 0x80, adding 0x80 - lo never carries into the next byte and
+        // sets bit 7 exactly where the byte is ≥ lo (lo ≤ 0x80).
+        let at_least = |lo: u8| x + ONES * u64::from(0x80 - lo);
+        for (mask, ranges) in masks.iter_mut().zip(classes) {
+            let mut any = 0;
+            for &(lo, hi) in ranges.iter() {
+                any |= at_least(lo) & !at_least(hi + 1);
+            }
+            *mask |= gather(any & !word & HIGH_BITS) << (8 * k);
+        }
+        high |= gather(word & HIGH_BITS) << (8 * k);
+    }
+    (masks, high)
 }
 
 /// The classes of 64 bytes of text as bit masks (bit j for byte j): `word` the bytes that are
@@ -511,95 +578,14 @@ impl BlockClasses {
     /// The classes of `bytes[i..i + 64]` (zero bytes past the end).
     #[inline]
     fn at(bytes: &[u8], i: usize) -> Self {
-        let mut words = [0u64; 8];
-        match bytes[i..].first_chunk::<64>() {
-            Some(block) => {
-                for (k, word) in words.iter_mut().enumerate() {
-                    let eight = block[8 * k..8 * k + 8].try_into().unwrap_or_default();
-                    *word = u64::from_le_bytes(eight);
-                }
-            }
-            None => {
-                for (k, word) in words.iter_mut().enumerate() {
-                    let at = i + 8 * k;
-                    if at >= bytes.len() {
-                        break;
-                    }
-                    *word = pack_word(bytes, at, (bytes.len() - at).min(8));
-                }
-            }
+        const ALNUM: ByteRanges = &[(b'0', b'9'), (b'A', b'Z'), (b'a', b'z')];
+        const UPPER: ByteRanges = &[(b'A', b'Z')];
+        let ([alnum, upper], non_ascii) = range_masks(&block_words(bytes, i), &[ALNUM, UPPER]);
+        Self {
+            word: alnum | non_ascii,
+            upper,
+            non_ascii,
         }
-        Self::of(&words)
-    }
-
-    /// The classes of the 64 bytes packed little-endian in `words`.
-    #[cfg(target_arch = "x86_64")]
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn of_sse2(words: &[u64; 8]) -> Self {
-        use std::arch::x86_64::{
-            _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8,
-            _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x, _mm_setzero_si128,
-        };
-        // Signed compares of bytes shifted so that a range starts at -128: a byte is in
-        // `lo..lo + count` when `b + (0x80 - lo)` (wrapping) is below `-128 + count`.
-        let shift = |lo: u8| _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8);
-        let below = |count: u8| _mm_set1_epi8(0x80u8.wrapping_add(count) as i8);
-        let (to_letters, letters) = (shift(b'a'), below(26));
-        let (to_digits, digits) = (shift(b'0'), below(10));
-        let case_bit = _mm_set1_epi8(0x20);
-        let mut out = Self {
-            word: 0,
-            upper: 0,
-            non_ascii: 0,
-        };
-        for k in 0..4 {
-            let x = _mm_set_epi64x(words[2 * k + 1] as i64, words[2 * k] as i64);
-            // Small letters and capitals alike; no byte ≥ 0x80 lands in the range.
-            let folded = _mm_add_epi8(_mm_or_si128(x, case_bit), to_letters);
-            let letter = _mm_cmplt_epi8(folded, letters);
-            let digit = _mm_cmplt_epi8(_mm_add_epi8(x, to_digits), digits);
-            let capital = _mm_and_si128(
-                letter,
-                _mm_cmpeq_epi8(_mm_and_si128(x, case_bit), _mm_setzero_si128()),
-            );
-            let mask = |v| u64::from(_mm_movemask_epi8(v) as u16);
-            let non_ascii = mask(x);
-            out.word |= (mask(_mm_or_si128(letter, digit)) | non_ascii) << (16 * k);
-            out.upper |= mask(capital) << (16 * k);
-            out.non_ascii |= non_ascii << (16 * k);
-        }
-        out
-    }
-
-    /// The classes of the 64 bytes packed little-endian in `words`.
-    #[inline]
-    #[allow(unsafe_code)]
-    fn of(words: &[u64; 8]) -> Self {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 processor has it.
-        return unsafe { Self::of_sse2(words) };
-        #[cfg(not(target_arch = "x86_64"))]
-        Self::by_words(words)
-    }
-
-    /// [`BlockClasses::of`] eight bytes at a time, by [`ByteClasses`].
-    #[cfg(any(test, not(target_arch = "x86_64")))]
-    fn by_words(words: &[u64; 8]) -> Self {
-        // Bit 7 of each byte → bit k of one byte (no two products overlap).
-        let gather = |high: u64| ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
-        let mut out = Self {
-            word: 0,
-            upper: 0,
-            non_ascii: 0,
-        };
-        for (k, &word) in words.iter().enumerate() {
-            let classes = ByteClasses::of(word);
-            out.word |= gather(classes.word) << (8 * k);
-            out.upper |= gather(classes.upper) << (8 * k);
-            out.non_ascii |= gather(classes.non_ascii) << (8 * k);
-        }
-        out
     }
 }
 
@@ -639,6 +625,8 @@ struct LocalChunk {
     ends: Vec<usize>,
     /// Chunk-relative indices of sentences that vanished in tokenization.
     vanished: Vec<usize>,
+    /// Scratch of the 13a reader ([`sacrebleu::scan_13a_plain`]).
+    blocks_13a: Vec<[u64; 6]>,
 }
 
 /// How many texts ahead [`LocalChunk::fill`] asks for a text's first bytes.
@@ -652,6 +640,7 @@ impl LocalChunk {
             ids: Vec::with_capacity(sentences * 24),
             ends: Vec::with_capacity(sentences),
             vanished: Vec::new(),
+            blocks_13a: Vec::new(),
         }
     }
 
@@ -691,11 +680,17 @@ impl LocalChunk {
                 // ids they were given.
                 self.ids.truncate(before);
             }
+            let plain_13a = tokenizer.kind == TokenizerKind::Sacre13a && !tokenizer.lowercase;
+            let before = self.ids.len();
+            if plain_13a && self.push_13a_plain(text) {
+                if self.ids.len() == before && text.chars().any(|c| !c.is_whitespace()) {
+                    self.vanished.push(k);
+                }
+                self.end_sentence();
+                continue;
+            }
             // 13a's tokens are ranges of the text itself unless it lowercases or rewrites it.
-            let source = if tokenizer.kind == TokenizerKind::Sacre13a
-                && !tokenizer.lowercase
-                && sacrebleu::spans_13a_in_place(text, spans)
-            {
+            let source = if plain_13a && sacrebleu::spans_13a_in_place(text, spans) {
                 text
             } else {
                 tokenizer.tokenize_into(text, buf, spans);
@@ -792,6 +787,30 @@ impl LocalChunk {
             }
         }
         true
+    }
+
+    /// sacrebleu's 13a tokens of plain `text` (see [`sacrebleu::scan_13a_plain`]), interned
+    /// as each ends (a short one packed in registers), with no span list. False, with
+    /// nothing pushed, for any other text.
+    fn push_13a_plain(&mut self, text: &str) -> bool {
+        self.vocab.ensure_short_table();
+        let (vocab, ids) = (&mut self.vocab, &mut self.ids);
+        let bytes = text.as_bytes();
+        sacrebleu::scan_13a_plain(text, &mut self.blocks_13a, |start, end| {
+            let len = end - start;
+            let id = if len <= SHORT_MAX {
+                let low = pack_word(bytes, start, len.min(8));
+                let high = if len > 8 {
+                    pack_word(bytes, start + 8, len - 8)
+                } else {
+                    0
+                };
+                vocab.intern_packed(low, high, len as u32, || Some(&text[start..end]))
+            } else {
+                vocab.intern(&text[start..end])
+            };
+            ids.push(id.0);
+        })
     }
 
     /// The tokens of the run `text[start..end]` (between ASCII separators or the text's ends)
@@ -994,6 +1013,7 @@ pub fn encode_texts_into<S: AsRef<str> + Sync>(
         ids: std::mem::take(&mut out.sentences.ids),
         ends: std::mem::take(&mut out.sentences.ends),
         vanished: std::mem::take(&mut out.vanished),
+        blocks_13a: Vec::new(),
     };
     if vocab == Vocab::Fresh || local.vocab.len() > WARM_VOCAB {
         local.vocab.clear();
@@ -1175,7 +1195,17 @@ mod tests {
         texts: &[String],
         lowercase: bool,
     ) -> Result<(), proptest::test_runner::TestCaseError> {
-        let tokenizer = Tokenizer::new(TokenizerKind::Unicode, lowercase);
+        encoded_as_tokenized(TokenizerKind::Unicode, texts, lowercase)
+    }
+
+    /// [`encode_texts`] gives the ids of the tokens of `kind`'s tokenizer (interned one by
+    /// one, in order) and its vanished texts.
+    fn encoded_as_tokenized(
+        kind: TokenizerKind,
+        texts: &[String],
+        lowercase: bool,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let tokenizer = Tokenizer::new(kind, lowercase);
         let enc = encode_texts(&tokenizer, texts);
         let want = interned_one_by_one(&tokenizer, texts);
         let got: Vec<Vec<u32>> = enc.sentences.iter().map(<[u32]>::to_vec).collect();
@@ -1276,29 +1306,8 @@ mod tests {
         }
     }
 
-    /// The eight-byte classifier agrees with the byte table on every byte value at every
-    /// position, whatever the other bytes are.
-    #[test]
-    fn byte_classes_equal_the_byte_table() {
-        let high = |k: usize| 0x80u64 << (8 * k);
-        for filler in [0u8, b'a', b'Z', b' ', 0x7F, 0x80, 0xFF, b'@', b'`'] {
-            for k in 0..8 {
-                for b in 0..=255u8 {
-                    let mut bytes = [filler; 8];
-                    bytes[k] = b;
-                    let classes = ByteClasses::of(u64::from_le_bytes(bytes));
-                    let class = RUN_BYTE[b as usize];
-                    let bit = |mask: u64| mask & high(k) != 0;
-                    assert_eq!(bit(classes.word), class != 0, "byte {b:#x} at {k}");
-                    assert_eq!(bit(classes.upper), class == UPPER, "byte {b:#x} at {k}");
-                    assert_eq!(bit(classes.non_ascii), class == OTHER, "byte {b:#x} at {k}");
-                }
-            }
-        }
-    }
-
     /// The block classifier agrees with the byte table on every byte value at every
-    /// position, whatever the other bytes are, and with the eight-byte classifier.
+    /// position, whatever the other bytes are.
     #[test]
     fn block_classes_equal_the_byte_table() {
         for filler in [
@@ -1314,11 +1323,6 @@ mod tests {
                     assert_eq!(bit(classes.word), class != 0, "byte {b:#x} at {k}");
                     assert_eq!(bit(classes.upper), class == UPPER, "byte {b:#x} at {k}");
                     assert_eq!(bit(classes.non_ascii), class == OTHER, "byte {b:#x} at {k}");
-                    let mut words = [0u64; 8];
-                    for (w, eight) in words.iter_mut().zip(bytes.chunks_exact(8)) {
-                        *w = u64::from_le_bytes(eight.try_into().unwrap());
-                    }
-                    assert_eq!(BlockClasses::by_words(&words), classes);
                 }
             }
         }
@@ -1328,6 +1332,59 @@ mod tests {
             (classes.word, classes.upper, classes.non_ascii),
             (0b11_1101, 0b100, 0b11_0000)
         );
+    }
+
+    /// The range classifier (SSE2 on x86_64) and its portable fallback agree with a byte
+    /// by byte check on every byte value at every position, whatever the other bytes are,
+    /// for ranges at the ends of ASCII and single bytes.
+    #[test]
+    fn range_masks_equal_a_byte_by_byte_check() {
+        const CLASSES: [ByteRanges; 4] = [
+            &[(0, 0), (0x7F, 0x7F)],
+            &[(b'\t', b'\r'), (0x1c, b' ')],
+            &[(0, 0x7F)],
+            &[(b'0', b'9'), (b'A', b'Z'), (b'a', b'z'), (b'\'', b'\'')],
+        ];
+        for filler in [
+            0u8, b'a', b'Z', b'5', b' ', 0x7F, 0x80, 0xCE, 0xFF, b'@', b'`',
+        ] {
+            for k in 0..64 {
+                for b in 0..=255u8 {
+                    let mut bytes = [filler; 64];
+                    bytes[k] = b;
+                    let words = block_words(&bytes, 0);
+                    let (masks, high) = range_masks(&words, &CLASSES);
+                    assert_eq!((masks, high), range_masks_by_words(&words, &CLASSES));
+                    assert_eq!(high >> k & 1 == 1, b >= 0x80);
+                    for (mask, ranges) in masks.iter().zip(CLASSES) {
+                        let inside = ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(&b));
+                        assert_eq!(mask >> k & 1 == 1, inside, "byte {b:#x} at {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// sacrebleu's 13a, read 64 bytes at a time on plain texts and by the tokenizer on
+        /// the others, gives the tokenizer's tokens, ids and vanished texts: periods, commas
+        /// and dashes around digits, symbols, Python's ASCII whitespace (U+001C..U+001F
+        /// too), control bytes, the replacements' patterns, non-ASCII letters and spaces,
+        /// tokens over 16 bytes, texts across 64-byte edges, empty texts.
+        #[test]
+        fn sacrebleu_13a_blocks_equal_the_tokenizer(
+            texts in proptest::collection::vec(
+                "([a-cA-C0-9' .,\\-]|é|“|’|中|[!-%(-/:-;=-@\\[-`{-~]|\t|\r|\x0b|\x0c|[\x1c-\x1f]\
+                 |\x00|\x7f|internationalization12345|3,000.50|1.5|--){0,80}\
+                 (<skipped>|&quot;|&amp;|-\n|\n|<|&|\u{a0}|\u{3000}|\u{2028}|a..5|,.)?\
+                 ([a-c0-9 .,\\-]|internationalization12345){0,10}",
+                0..6,
+            ),
+            lowercase: bool,
+        ) {
+            encoded_as_tokenized(TokenizerKind::Sacre13a, &texts, lowercase)?;
+        }
     }
 
     proptest::proptest! {

@@ -14,6 +14,7 @@
 //! `13a`'s `-\n` rule. Tokens are split on Python's whitespace (`str.split()`), which
 //! includes U+001C..U+001F, unlike Rust's `char::is_whitespace`.
 
+use crate::text::intern::{block_words, range_masks, ByteRanges};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use unicode_general_category::{get_general_category, GeneralCategory as G};
@@ -605,6 +606,141 @@ pub fn tokenize_intl(text: &str, buf: &mut String, spans: &mut Vec<(u32, u32)>) 
     });
 }
 
+/// Byte classes of [`scan_13a_plain`], for [`range_masks`].
+const PLAIN_CLASSES: [ByteRanges; 6] = [
+    // Python's ASCII whitespace (the line feed is in `REPLACED`, where it counts first).
+    &[(b'\t', b'\r'), (0x1c, b' ')],
+    // 13a's symbols (`&` and `<` are in `REPLACED`, where they count first).
+    &[
+        (b'!', b'&'),
+        (b'(', b'+'),
+        (b'/', b'/'),
+        (b':', b'@'),
+        (b'[', b'`'),
+        (b'{', b'~'),
+    ],
+    &[(b'.', b'.'), (b',', b',')],
+    &[(b'-', b'-')],
+    &[(b'0', b'9')],
+    // Where 13a's replacements might apply.
+    &[(b'\n', b'\n'), (b'&', b'&'), (b'<', b'<')],
+];
+
+/// Columns of the block masks of [`scan_13a_plain`].
+const SPACE_BITS: usize = 0; // whitespace, and the bytes past the text's end
+const SYMBOL_BITS: usize = 1;
+const PC_BITS: usize = 2; // periods and commas
+const DASH_BITS: usize = 3;
+const DIGIT_BITS: usize = 4;
+const CUT_BITS: usize = 5; // a token boundary before the byte
+
+/// Column `c` of block `k` shifted one byte later (bit j: byte j - 1); `before` is the bit
+/// of the byte before the text.
+#[inline]
+fn shift_in(blocks: &[[u64; 6]], k: usize, c: usize, before: u64) -> u64 {
+    let carry = if k == 0 {
+        before
+    } else {
+        blocks[k - 1][c] >> 63
+    };
+    blocks[k][c] << 1 | carry
+}
+
+/// Column `c` of block `k` shifted one byte earlier (bit j: byte j + 1); `after` is the bit
+/// of the byte after the last block.
+#[inline]
+fn shift_out(blocks: &[[u64; 6]], k: usize, c: usize, after: u64) -> u64 {
+    let carry = blocks.get(k + 1).map_or(after, |next| next[c] & 1);
+    blocks[k][c] >> 1 | carry << 63
+}
+
+/// Whether a character that starts at one of the bytes of `non_ascii` (bit j: byte i + j)
+/// is Python whitespace (the other non-ASCII characters are word characters to 13a).
+#[inline]
+fn has_python_space(text: &str, i: usize, mut non_ascii: u64) -> bool {
+    let bytes = text.as_bytes();
+    while non_ascii != 0 {
+        let at = i + non_ascii.trailing_zeros() as usize;
+        non_ascii &= non_ascii - 1;
+        if CLASS_13A[bytes[at] as usize] == LEAD
+            && text[at..].chars().next().is_some_and(py_isspace)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`scan_13a`] of plain text, 64 bytes at a time by bit masks ([`range_masks`]): text
+/// with no byte where 13a's replacements might apply (`<`, `&`, a line feed), no non-ASCII
+/// whitespace and no run of two or more periods and commas (a non-ASCII character is part
+/// of a word, and no cut falls inside it). Each token goes to `sink` as its byte range of
+/// `text`, in order. False, with nothing handed over, for any other text. `blocks` is
+/// scratch.
+///
+/// The tokens are the runs of non-space bytes cut before byte j where byte j or j - 1 is a
+/// symbol, a dash after a digit, or a period or comma that is not alone between two digits
+/// (see [`scan_13a`]).
+pub(crate) fn scan_13a_plain(
+    text: &str,
+    blocks: &mut Vec<[u64; 6]>,
+    mut sink: impl FnMut(usize, usize),
+) -> bool {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    blocks.clear();
+    let mut i = 0;
+    while i < n {
+        let ([space, symbol, pc, dash, digit, replaced], non_ascii) =
+            range_masks(&block_words(bytes, i), &PLAIN_CLASSES);
+        let past_end = if n - i >= 64 { 0 } else { u64::MAX << (n - i) };
+        if replaced & !past_end != 0 || has_python_space(text, i, non_ascii) {
+            return false;
+        }
+        blocks.push([space | past_end, symbol, pc, dash, digit, 0]);
+        i += 64;
+    }
+    for k in 0..blocks.len() {
+        let b = blocks[k];
+        let prev_pc = shift_in(blocks, k, PC_BITS, 0);
+        if b[PC_BITS] & prev_pc != 0 {
+            return false; // a run of periods and commas
+        }
+        let prev_digit = shift_in(blocks, k, DIGIT_BITS, 0);
+        let dash_after_digit = b[DASH_BITS] & prev_digit;
+        let joined = b[PC_BITS] & prev_digit & shift_out(blocks, k, DIGIT_BITS, 0);
+        let alone = b[SYMBOL_BITS] | dash_after_digit | b[PC_BITS] & !joined;
+        // Cut before the byte and after it: the "after" of the block's last byte is carried
+        // into the next block's first bit.
+        blocks[k][CUT_BITS] |= alone | alone << 1;
+        if let Some(next) = blocks.get_mut(k + 1) {
+            next[CUT_BITS] |= alone >> 63;
+        }
+    }
+    let mut open = 0;
+    for k in 0..blocks.len() {
+        let base = 64 * k;
+        let word = !blocks[k][SPACE_BITS];
+        let mut starts = word & (shift_in(blocks, k, SPACE_BITS, 1) | blocks[k][CUT_BITS]);
+        let mut ends =
+            word & (shift_out(blocks, k, SPACE_BITS, 1) | shift_out(blocks, k, CUT_BITS, 0));
+        while ends != 0 {
+            let e = ends.trailing_zeros() as usize;
+            ends &= ends - 1;
+            let upto = starts & (u64::MAX >> (63 - e));
+            if upto != 0 {
+                open = base + upto.trailing_zeros() as usize;
+                starts &= !upto;
+            }
+            sink(open, base + e + 1);
+        }
+        if starts != 0 {
+            open = base + starts.trailing_zeros() as usize;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -795,6 +931,37 @@ mod tests {
         #[test]
         fn scan_equals_the_passes_ascii(text in "[0-9.,a-c \\-&;<>()'\"\n]{0,40}", lowercase: bool) {
             proptest::prop_assert_eq!(scanned(&text, lowercase), passes(&text, lowercase));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// The 64-byte reader of plain text gives the one-scan 13a's token ranges, and
+        /// reads every text that is plain (no `<`, `&`, line feed, non-ASCII whitespace, no
+        /// run of periods and commas), the others left to the scan with nothing handed over.
+        #[test]
+        fn plain_reader_equals_the_scan(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..60),
+            ascii in "[0-9a-c .,\\-'!(/:@\\[`{~\t\r\x0b\x0c\x1c-\x1f\x00\x7f]{0,200}",
+            use_pieces: bool,
+        ) {
+            let text = if use_pieces { pieces.concat() } else { ascii };
+            let mut want = Vec::new();
+            let scanned = spans_13a_in_place(&text, &mut want);
+            let mut got = Vec::new();
+            let mut blocks = Vec::new();
+            let read = scan_13a_plain(&text, &mut blocks, |s, e| got.push((s as u32, e as u32)));
+            let bytes = text.as_bytes();
+            let plain = !text.chars().any(|c| !c.is_ascii() && py_isspace(c))
+                && !text.contains(['<', '&', '\n'])
+                && !bytes.windows(2).any(|w| w.iter().all(|&b| b == b'.' || b == b','));
+            proptest::prop_assert_eq!(read, plain, "{:?}", text);
+            if read {
+                proptest::prop_assert!(scanned);
+                proptest::prop_assert_eq!(got, want, "{:?}", text);
+            } else {
+                proptest::prop_assert!(got.is_empty());
+            }
         }
     }
 
