@@ -192,18 +192,22 @@ def test_config_errors(kwargs: dict, message: str) -> None:
     assert isinstance(info.value, MtalignError) and isinstance(info.value, ValueError)
 
 
+# An int where a text goes is most often a token id: the error says where ids go.
+IDS_HINT = r"token ids go in as NumPy integer arrays or mtalign\.TokenIds\)"
+
+
 @pytest.mark.parametrize(
     ("hyps", "refs", "message"),
     [
         (["a"] * 5, ["a"] * 4, "hyps has 5 items but refs has 4"),
         (["a", "b", "c", "d"], ["a", "b", "c", []], r"refs\[3\] is empty"),
-        (["a", "b", 3], ["a", "b", "c"], r"hyps\[2\] is not a str \(got int\)"),
+        (["a", "b", 3], ["a", "b", "c"], r"hyps\[2\] is not a str \(got int; " + IDS_HINT),
         (["a", "b"], ["a", ["b", None]], r"refs\[1\]\[1\] is not a str \(got NoneType\)"),
-        (["a", "b"], ["a", 7], r"refs\[1\] must be a str or a list of str \(got int\)"),
+        (["a", "b"], ["a", 7], r"refs\[1\] must be a str or a list of str \(got int; " + IDS_HINT),
         ("abc", ["a"], "hyps must be a list of sentences"),
         ([["a"], "b"], [[["a"]], [["b"]]], r"hyps\[1\] must be a list of str tokens"),
         ([["a"]], ["a"], r"refs\[0\] must be a list of references"),
-        ([["a"]], [[["a", 1]]], r"refs\[0\]\[0\]\[1\] is not a str \(got int\)"),
+        ([["a"]], [[["a", 1]]], r"refs\[0\]\[0\]\[1\] is not a str \(got int; " + IDS_HINT),
     ],
 )
 def test_input_errors(hyps: list, refs: list, message: str) -> None:
