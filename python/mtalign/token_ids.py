@@ -451,31 +451,14 @@ def concat_grids(grids: Sequence[tuple[TokenIds, TokenIds | RefSetIds, int, int]
     buffer is copied once into one; no id is copied per pair)."""
     sets = [g[1] if isinstance(g[1], RefSetIds) else
             RefSetIds(g[1], np.arange(1, len(g[1]) + 1, dtype=_I64)) for g in grids]
-    datas = [g[0]._data for g in grids]
-    dtype = np.result_type(*datas) if datas else _I64
-    if dtype.kind not in "iu":
-        raise InputError("the blocks' ids have no common integer dtype: cast them to one")
-    shift = np.cumsum([0] + [d.shape[0] for d in datas[:-1]])
-    data = np.concatenate([d.astype(dtype, copy=False) for d in datas]) if datas else \
-        np.zeros(0, dtype=_I64)
-
-    def joined(parts: list[TokenIds]) -> TokenIds:
-        starts = [p._starts + k for p, k in zip(parts, shift, strict=True)]
-        out = TokenIds._of(data, np.concatenate(starts) if starts else np.zeros(0, _I64),
-                           np.concatenate([p._lengths for p in parts]) if parts else
-                           np.zeros(0, _I64))
-        seps = {p.line_sep for p in parts if p.line_sep is not None}
-        if len(seps) > 1:
-            raise InputError(f"the blocks name different line separators: {sorted(seps)}")
-        out._line_sep = seps.pop() if seps else None
-        return out
-
-    hyps = joined([g[0] for g in grids])
+    # A grid's references lie in its hypotheses' buffer: one merged buffer serves both.
+    data, shift = _merged_buffer([g[0] for g in grids])
+    hyps = _batches_joined([g[0] for g in grids], data, shift)
     if all(isinstance(g[1], TokenIds) for g in grids):
-        return hyps, joined([g[1] for g in grids])  # type: ignore[misc]
+        return hyps, _batches_joined([g[1] for g in grids], data, shift)  # type: ignore[misc]
     offsets = np.cumsum([0] + [len(s.ids) for s in sets[:-1]])
     ends = np.concatenate([s.ends + k for s, k in zip(sets, offsets, strict=True)])
-    return hyps, RefSetIds(joined([s.ids for s in sets]), ends)
+    return hyps, RefSetIds(_batches_joined([s.ids for s in sets], data, shift), ends)
 
 
 def concat_ids(parts: Sequence[TokenIds]) -> tuple[TokenIds, np.ndarray]:
@@ -487,12 +470,15 @@ def concat_ids(parts: Sequence[TokenIds]) -> tuple[TokenIds, np.ndarray]:
     >>> [s.tolist() for s in t], ends.tolist()
     ([[1, 2], [3], []], [1, 3])
     """
-    seps = {p.line_sep for p in parts if p.line_sep is not None}
-    if len(seps) > 1:
-        raise InputError(f"the blocks name different line separators: {sorted(seps)}")
     ends = np.cumsum([len(p) for p in parts], dtype=_I64)
     if len(parts) == 1:
         return parts[0], ends
+    return _batches_joined(parts, *_merged_buffer(parts)), ends
+
+
+def _merged_buffer(parts: Sequence[TokenIds]) -> tuple[np.ndarray, np.ndarray]:
+    """The id buffers of ``parts`` copied once into one (their common integer dtype), and
+    where each part's buffer starts in it."""
     datas = [p._data for p in parts]
     dtype = np.result_type(*datas) if datas else _I64
     if dtype.kind not in "iu":
@@ -500,12 +486,22 @@ def concat_ids(parts: Sequence[TokenIds]) -> tuple[TokenIds, np.ndarray]:
     shift = np.cumsum([0] + [d.shape[0] for d in datas[:-1]])
     data = np.concatenate([d.astype(dtype, copy=False) for d in datas]) if datas else \
         np.zeros(0, dtype=_I64)
+    return data, shift
+
+
+def _batches_joined(parts: Sequence[TokenIds], data: np.ndarray, shift: np.ndarray
+                    ) -> TokenIds:
+    """The sequences of ``parts`` in order, over ``data`` (part k's buffer at ``shift[k]``,
+    from :func:`_merged_buffer`); the parts must name the same line separator (or none)."""
+    seps = {p.line_sep for p in parts if p.line_sep is not None}
+    if len(seps) > 1:
+        raise InputError(f"the blocks name different line separators: {sorted(seps)}")
     starts = [p._starts + k for p, k in zip(parts, shift, strict=True)]
     out = TokenIds._of(data, np.concatenate(starts) if starts else np.zeros(0, _I64),
                        np.concatenate([p._lengths for p in parts]) if parts else
                        np.zeros(0, _I64))
     out._line_sep = seps.pop() if seps else None
-    return out, ends
+    return out
 
 
 def one_pair_arrays(hyp: Any, refs: Any) -> tuple[np.ndarray, list[np.ndarray], list[Any]]:
