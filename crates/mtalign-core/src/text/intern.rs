@@ -484,6 +484,26 @@ pub(crate) fn block_words(bytes: &[u8], i: usize) -> [u64; 8] {
     words
 }
 
+/// [`range_masks`] of the 64 bytes of `bytes` from `i` < `bytes.len()` (bytes past its end in
+/// no class). A text's last block is nearly always partial: where the text has 64 bytes, its
+/// last 64 are classified and the masks shifted down to start at `i`, with no copy of the
+/// partial block into a zeroed one.
+#[inline(always)]
+pub(crate) fn block_masks<const K: usize>(
+    bytes: &[u8],
+    i: usize,
+    classes: &[ByteRanges; K],
+) -> ([u64; K], u64) {
+    let n = bytes.len();
+    let left = n - i;
+    if left < 64 && n >= 64 {
+        let shift = 64 - left;
+        let (masks, high) = range_masks(&block_words(bytes, n - 64), classes);
+        return (masks.map(|m| m >> shift), high >> shift);
+    }
+    range_masks(&block_words(bytes, i), classes)
+}
+
 /// The classes of 64 bytes (packed in `words` as by [`block_words`]) as bit masks, bit j for
 /// byte j: for each of `classes`, the bytes in one of its ranges; then the bytes ≥ 0x80.
 /// Both text readers ([`LocalChunk::push_words`], sacrebleu's 13a reader) find their tokens
@@ -575,12 +595,12 @@ struct BlockClasses {
 }
 
 impl BlockClasses {
-    /// The classes of `bytes[i..i + 64]` (zero bytes past the end).
+    /// The classes of `bytes[i..i + 64]` (`i` < `bytes.len()`; bytes past the end in no class).
     #[inline]
     fn at(bytes: &[u8], i: usize) -> Self {
         const ALNUM: ByteRanges = &[(b'0', b'9'), (b'A', b'Z'), (b'a', b'z')];
         const UPPER: ByteRanges = &[(b'A', b'Z')];
-        let ([alnum, upper], non_ascii) = range_masks(&block_words(bytes, i), &[ALNUM, UPPER]);
+        let ([alnum, upper], non_ascii) = block_masks(bytes, i, &[ALNUM, UPPER]);
         Self {
             word: alnum | non_ascii,
             upper,
