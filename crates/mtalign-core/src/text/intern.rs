@@ -448,6 +448,30 @@ fn pack_word(bytes: &[u8], start: usize, len: usize) -> u64 {
     }
 }
 
+/// The `len` ≤ [`SHORT_MAX`] bytes of `bytes` from `start`, packed little-endian in two words
+/// (zero above `len`): two unaligned loads where 16 bytes are readable, masked with no branch
+/// on the length (words of 1–8 and 9–16 bytes are mixed in any text).
+#[inline(always)]
+fn pack_short_word(bytes: &[u8], start: usize, len: usize) -> [u64; 2] {
+    match bytes.get(start..start + 16) {
+        Some(sixteen) => {
+            let low = u64::from_le_bytes(sixteen[..8].try_into().unwrap_or_default());
+            let high = u64::from_le_bytes(sixteen[8..].try_into().unwrap_or_default());
+            // The bytes to keep as a 128-bit mask: a shift of a u128 by 8..=128 bits.
+            let keep = u128::MAX >> (128 - 8 * len);
+            [low & keep as u64, high & (keep >> 64) as u64]
+        }
+        None => {
+            let high = if len > 8 {
+                pack_word(bytes, start + 8, len - 8)
+            } else {
+                0
+            };
+            [pack_word(bytes, start, len.min(8)), high]
+        }
+    }
+}
+
 /// ASCII letters and digits packed in a `u64` (zero padding), with `A`–`Z` lowercased: every
 /// byte ≥ 0x41 is a letter here, and gets bit 0x20 (no branch per byte).
 #[inline]
@@ -785,13 +809,10 @@ impl LocalChunk {
                 if classes.non_ascii & run == 0 && len <= SHORT_MAX {
                     // The common case, inlined: a short ASCII word.
                     let lower = lowercase && classes.upper & run != 0;
-                    let mut low = pack_word(bytes, start, len.min(8));
-                    let mut high = if len > 8 {
-                        pack_word(bytes, start + 8, len - 8)
-                    } else {
-                        0
-                    };
-                    if lower {
+                    let [mut low, mut high] = pack_short_word(bytes, start, len);
+                    // A word's case is not predictable, the batch's setting is: lowercasing a
+                    // word that has no capital leaves it as it is.
+                    if lowercase {
                         low = lowercase_packed_word(low);
                         high = lowercase_packed_word(high);
                     }
