@@ -840,12 +840,7 @@ impl LocalChunk {
         sacrebleu::scan_13a_plain(text, &mut self.blocks_13a, |start, end| {
             let len = end - start;
             let id = if len <= SHORT_MAX {
-                let low = pack_word(bytes, start, len.min(8));
-                let high = if len > 8 {
-                    pack_word(bytes, start + 8, len - 8)
-                } else {
-                    0
-                };
+                let [low, high] = pack_short_word(bytes, start, len);
                 vocab.intern_packed(low, high, len as u32, || Some(&text[start..end]))
             } else {
                 vocab.intern(&text[start..end])
@@ -921,6 +916,8 @@ impl LocalChunk {
     }
 }
 
+#[allow(missing_docs)]
+pub static EXPERIMENT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// One chunk's local ids are already the ids in order of first appearance.
 fn single_chunk(only: LocalChunk) -> Encoded {
     Encoded {
