@@ -29,6 +29,8 @@ pub struct LcsMatcher {
 }
 
 const NONE: u32 = u32::MAX;
+/// The row of a one-word pattern's masks that stays zero: read for a symbol it lacks.
+const ABSENT_ROW: usize = 64;
 
 impl LcsMatcher {
     /// An empty matcher (buffers grow on first use and are kept).
@@ -55,12 +57,14 @@ impl LcsMatcher {
             }
         }
         if self.words == 1 {
-            // At most one row per token, 64 rows kept: a symbol's row is written whole where
-            // it first occurs, so no row is cleared before.
-            if self.masks.len() < 64 {
-                self.masks.resize(64, 0);
+            // At most one row per token, 64 rows kept and [`ABSENT_ROW`] (zero) after them: a
+            // symbol's row is written whole where it first occurs, so no row is cleared before.
+            if self.masks.len() <= ABSENT_ROW {
+                self.masks.resize(ABSENT_ROW + 1, 0);
             }
-            let masks = &mut self.masks[..64];
+            // A multi-word pattern before may have written there.
+            self.masks[ABSENT_ROW] = 0;
+            let masks = &mut self.masks[..ABSENT_ROW];
             for (i, &s) in pattern.iter().enumerate() {
                 let bit = 1u64 << i;
                 let slot = &mut self.slot[s as usize];
@@ -112,11 +116,17 @@ impl LcsMatcher {
 
     fn lcs_one_word(&self, text: &[u32]) -> usize {
         let mut v: u64 = !0;
+        let masks = &self.masks[..=ABSENT_ROW];
         for &c in text {
-            if let Some(row) = self.mask_row(c) {
-                let u = v & self.masks[row];
-                v = v.wrapping_add(u) | (v & !u);
-            }
+            // A symbol the pattern lacks reads the zero row (no branch: about half of a
+            // text's tokens are in the other text, in no predictable order); a zero row
+            // leaves `v` as it is.
+            let row = self
+                .slot
+                .get(c as usize)
+                .map_or(ABSENT_ROW, |&r| (r as usize).min(ABSENT_ROW));
+            let u = v & masks[row];
+            v = v.wrapping_add(u) | (v & !u);
         }
         let live = if self.pattern_len == 64 {
             !0u64
@@ -223,6 +233,22 @@ mod tests {
     }
 
     proptest! {
+        /// One matcher through patterns of any length in turn (one word and several, each
+        /// leaving its rows behind), ids beyond every pattern's, as a batch uses it.
+        #[test]
+        fn a_reused_matcher_equals_dp(
+            pairs in prop::collection::vec(
+                (prop::collection::vec(0u32..70, 0..140), prop::collection::vec(0u32..90, 0..80)),
+                1..6,
+            ),
+        ) {
+            let mut m = LcsMatcher::new();
+            for (pattern, text) in &pairs {
+                m.prepare(pattern);
+                prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
+            }
+        }
+
         #[test]
         fn bit_parallel_equals_dp(
             a in prop::collection::vec(0u32..4, 0..150),
