@@ -15,7 +15,7 @@ use crate::choice::choice_enum;
 use crate::kernels::ngram_clip::{fits, home, RefClipTable, PACK_BITS, PACK_ORDERS};
 use crate::kernels::ngram_ids::NgramIds;
 use crate::kernels::ngram_mean::NgramMean;
-use crate::kernels::ngram_pair::PairClip;
+use crate::kernels::ngram_pair::{PairClip, BITS_MAX_LEN};
 use crate::kernels::ngram_profile::{NgramProfiles, RowCounts};
 use crate::kernels::ref_ngrams::{HypNgrams, RefNgrams};
 use crate::metrics::metric::{statistics_of_sentences, with_scratch, Metric, Pair, Prepared};
@@ -284,6 +284,10 @@ impl BleuScratch {
             (Some(r), None) if hyp_fits && PairClip::takes(r) => Some(r),
             _ => None,
         };
+        if let Some(r) = single.filter(|r| r.len() <= BITS_MAX_LEN) {
+            self.pair_hits(hyp, r, k, row);
+            return;
+        }
         if k <= PACK_ORDERS && hyp_fits {
             // The references' table pays for itself when other pairs share the references:
             // the table already holds them, or the pairs before shared theirs (the systems
