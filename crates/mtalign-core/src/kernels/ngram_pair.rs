@@ -40,6 +40,10 @@ pub const PAIR_MAX_LEN: usize = 255;
 
 /// Token ids below this take the direct unigram table.
 pub const PAIR_ID_LIMIT: u32 = 1 << 15;
+const _: () = assert!(
+    PAIR_ID_LIMIT.is_power_of_two(),
+    "takes() ORs the ids together"
+);
 
 /// Buffers of [`PairClip::matches`], kept between pairs (all zero between calls).
 #[derive(Debug, Default)]
@@ -210,7 +214,9 @@ impl PairClip {
     /// Whether [`PairClip::matches`] takes this reference (and a hypothesis with ids below
     /// [`PAIR_ID_LIMIT`]).
     pub fn takes(reference: &[u32]) -> bool {
-        reference.len() <= PAIR_MAX_LEN && reference.iter().all(|&t| t < PAIR_ID_LIMIT)
+        // The bits of all ids together (PAIR_ID_LIMIT is a power of two): no branch per id.
+        reference.len() <= PAIR_MAX_LEN
+            && reference.iter().fold(0, |all, &t| all | t) < PAIR_ID_LIMIT
     }
 
     /// Adds the clipped matches of `hyp` against `reference` to `hits[n]` for each order `n`
