@@ -233,13 +233,12 @@ impl PairClip {
             self.first = vec![0; PAIR_ID_LIMIT as usize];
         }
         let first = &mut self.first[..];
-        match len {
-            _ if order > PAIR_MAX_ORDER => self.numbered(hyp, reference, order, hits),
-            ..=64 => matches_bits_any(first, &mut self.places64, hyp, reference, order, hits),
-            ..=BITS_MAX_LEN => {
-                matches_bits_any(first, &mut self.places128, hyp, reference, order, hits)
-            }
-            _ => self.numbered(hyp, reference, order, hits),
+        if order > PAIR_MAX_ORDER || len > BITS_MAX_LEN {
+            self.numbered(hyp, reference, order, hits);
+        } else if len <= 64 {
+            matches_bits_any(first, &mut self.places64, hyp, reference, order, hits);
+        } else {
+            matches_bits_any(first, &mut self.places128, hyp, reference, order, hits);
         }
     }
 
