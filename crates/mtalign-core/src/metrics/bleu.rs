@@ -974,6 +974,32 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// A single reference of any length (bit sets of either width up to 128 tokens,
+        /// numbered n-grams up to 255, the references' table beyond) gives the row of hashed
+        /// n-gram ids (the same texts with every id moved past 2^15) and the counting
+        /// oracle's matches, whatever the order (methods 5 and 7 count one order more).
+        #[test]
+        fn single_references_of_every_length_equal_hashed_ids(
+            hyp in proptest::collection::vec(0u32..6, 1..300),
+            reference in proptest::collection::vec(0u32..6, 1..300),
+            k in 1usize..=MAX_ORDER,
+            smooth in 0usize..Smooth::NAMES.len(),
+        ) {
+            let c = cfg(k, Smooth::NAMES[smooth]);
+            let far = |t: &[u32]| -> Vec<u32> { t.iter().map(|&x| x + (1 << PACK_BITS)).collect() };
+            let direct = row(&c, &hyp, &[&reference]);
+            let hashed = row(&c, &far(&hyp), &[&far(&reference)]);
+            proptest::prop_assert_eq!(&direct, &hashed);
+            let kk = c.orders();
+            proptest::prop_assert_eq!(
+                &direct[2..2 + kk],
+                &naive_hits(&hyp, std::slice::from_ref(&reference), kk)[..]
+            );
+        }
+    }
+
+    proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
         /// One scratch scoring a run of pairs whose reference sets repeat (consecutively, as
         /// the systems of a segment do, and after other sets) gives each pair the row of a
