@@ -1,20 +1,38 @@
-//! Clipped n-gram matches of one hypothesis against one reference, by numbering the
-//! reference's distinct n-grams order by order: no hashing, every table small and direct.
+//! Clipped n-gram matches of one hypothesis against one reference, with small direct tables:
+//! no hashing.
 //!
 //! BLEU's clipped matches of order n are Σ over the n-grams g of min(count of g in the
-//! hypothesis, count of g in the reference). Here the reference's distinct unigrams are
-//! numbered 1, 2, … in order of first appearance (a direct table indexed by token id); the
-//! distinct n-grams of order n are then numbered by the pair (number of the (n−1)-gram
-//! prefix, number of the last token), looked up in a table of `(D + 1) × (U + 1)` entries
-//! (`D` distinct (n−1)-grams, `U` distinct unigrams, both at most the reference's length).
-//! The hypothesis's n-grams get the same numbers through the same tables, 0 where the
-//! reference has no such n-gram (row and column 0 are never written, so a start whose
-//! prefix or last token is missing reads 0 without a branch). Each occurrence of a numbered
-//! n-gram in the hypothesis matches while the reference's count of it is not used up.
+//! hypothesis, count of g in the reference). The reference's distinct unigrams are numbered
+//! 1, 2, … in order of first appearance (a direct table indexed by token id, 0: not in the
+//! reference); the hypothesis's tokens get the same numbers through the same table.
+//!
+//! A reference of at most 128 tokens is then read as bit sets, one bit per reference
+//! position ([`PairClip::matches`]): the table maps each unigram number to the positions of
+//! that unigram. Reading the hypothesis once, each position `e` gets, per order n, the set
+//! of reference positions where an n-gram equal to the hypothesis's n-gram ending at `e`
+//! ends: for n = 1 the places of its token, for n ≥ 2 the set of order n − 1 at `e − 1`
+//! moved one position on, among the places of its token. An n-gram's occurrences in the
+//! hypothesis share one set and different n-grams have disjoint sets (a reference position
+//! ends one n-gram of each order), so when each occurrence takes the lowest end of its set
+//! not yet taken, if any (one running set of taken ends per order), the ends taken are
+//! Σ min(count in the hypothesis, count in the reference): the clipped matches. The
+//! reference is read once and the hypothesis once, whatever the order, without a branch;
+//! the order is a constant of the loop, so the sets stay in registers.
+//!
+//! A longer reference numbers its distinct n-grams order by order: the n-grams of order n
+//! by the pair (number of the (n−1)-gram prefix, number of the last token), looked up in a
+//! table of `(D + 1) × (U + 1)` entries (`D` distinct (n−1)-grams, `U` distinct unigrams,
+//! both at most the reference's length). The hypothesis's n-grams get the same numbers
+//! through the same tables, 0 where the reference has no such n-gram (row and column 0 are
+//! never written, so a start whose prefix or last token is missing reads 0 without a
+//! branch). Each occurrence of a numbered n-gram in the hypothesis matches while the
+//! reference's count of it is not used up.
 //!
 //! Only the entries written are cleared afterwards, so a pair costs what its tokens touch.
-//! The order of numbering never changes a count: the result equals counting n-grams
-//! (proptested against that oracle).
+//! Neither the order of numbering nor the path ever changes a count: both equal counting
+//! n-grams (proptested against that oracle, and against each other).
+
+use std::ops::{BitAnd, BitOr, Not, Shl};
 
 /// The longest reference this kernel takes: its numbers and counts fit a `u8` (the direct
 /// unigram table is then 32 KiB), and the tables of one order stay below 2^16 entries.
@@ -22,6 +40,10 @@ pub const PAIR_MAX_LEN: usize = 255;
 
 /// Token ids below this take the direct unigram table.
 pub const PAIR_ID_LIMIT: u32 = 1 << 15;
+const _: () = assert!(
+    PAIR_ID_LIMIT.is_power_of_two(),
+    "takes() ORs the ids together"
+);
 
 /// Buffers of [`PairClip::matches`], kept between pairs (all zero between calls).
 #[derive(Debug, Default)]
@@ -40,6 +62,147 @@ pub struct PairClip {
     hyp_class: Vec<u8>,
     /// The reference's numbers of the next order (while `ref_class` holds the current's).
     ref_next: Vec<u8>,
+    /// The bit-set path's tables, for references of at most 64 and at most 128 tokens.
+    places64: Places<u64>,
+    places128: Places<u128>,
+}
+
+/// The highest order that [`PairClip::matches`] counts on bit sets (BLEU's orders, one
+/// more for the smoothings that look one order further).
+pub const PAIR_MAX_ORDER: usize = 13;
+
+/// The longest reference that [`PairClip::matches`] reads as bit sets (a reference position
+/// per bit of a `u128`).
+pub const BITS_MAX_LEN: usize = 128;
+
+/// The bit-set path's table: unigram number → the reference positions of that unigram, one
+/// bit each (0: none; all empty between calls).
+#[derive(Debug)]
+struct Places<B>(Box<[B; 256]>);
+
+impl<B: Bits> Default for Places<B> {
+    fn default() -> Self {
+        Self(Box::new([B::default(); 256]))
+    }
+}
+
+/// A set of reference positions, one per bit.
+trait Bits:
+    Copy
+    + Default
+    + Eq
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+    + Shl<usize, Output = Self>
+{
+    /// The number of bits (the longest reference).
+    const BITS: usize;
+    /// The set of position 0.
+    const ONE: Self;
+    /// The lowest member alone (the empty set for the empty set).
+    fn lowest(self) -> Self;
+    /// The number of members.
+    fn members(self) -> u32;
+}
+
+macro_rules! bits {
+    ($t:ty) => {
+        impl Bits for $t {
+            const BITS: usize = <$t>::BITS as usize;
+            const ONE: Self = 1;
+            #[inline]
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline]
+            fn members(self) -> u32 {
+                self.count_ones()
+            }
+        }
+    };
+}
+bits!(u64);
+bits!(u128);
+
+/// [`PairClip::matches`] for a reference of 1..=`B::BITS` tokens, a hypothesis of at least
+/// one and `K` orders: the bit-set path (see the module's documentation). `first` covers
+/// every id and is all zero before and after.
+fn matches_bits<B: Bits, const K: usize>(
+    first: &mut [u8],
+    places: &mut Places<B>,
+    hyp: &[u32],
+    reference: &[u32],
+    hits: &mut [u32],
+) {
+    debug_assert!((1..=B::BITS).contains(&reference.len()) && !hyp.is_empty() && K > 0);
+    let places = &mut *places.0;
+    // Unigrams: numbered by first appearance in the reference, with their positions.
+    let mut unigrams = 0u8;
+    for (j, &t) in reference.iter().enumerate() {
+        // Without a branch: whether a token repeats is not predictable.
+        let slot = &mut first[t as usize];
+        let new = *slot == 0;
+        unigrams += u8::from(new);
+        *slot = if new { unigrams } else { *slot };
+        let c = usize::from(*slot);
+        places[c] = places[c] | (B::ONE << j);
+    }
+    // The hypothesis, token by token: per order n the set of reference ends of the n-gram
+    // ending here (the places of the token, and for n ≥ 2 the set of the (n − 1)-gram
+    // ending at the token before, moved one on), and per order the reference ends taken so
+    // far: an occurrence takes the lowest end of its set not yet taken, if any, so the
+    // taken ends of an n-gram are min(its count here, its count in the reference). All in
+    // registers: `K` is a constant.
+    let zero = B::default();
+    let (mut ends, mut taken) = ([zero; K], [zero; K]);
+    for &t in hyp {
+        let p = places[usize::from(first[t as usize])];
+        for n in (1..K).rev() {
+            ends[n] = (ends[n - 1] << 1) & p;
+        }
+        ends[0] = p;
+        for n in 0..K {
+            let free = ends[n] & !taken[n];
+            taken[n] = taken[n] | free.lowest();
+        }
+    }
+    for (h, t) in hits[1..=K].iter_mut().zip(taken) {
+        *h += t.members();
+    }
+    for &t in reference {
+        first[t as usize] = 0;
+    }
+    places[..=usize::from(unigrams)].fill(zero);
+}
+
+/// [`matches_bits`] with the order as a constant (1..=[`PAIR_MAX_ORDER`]).
+fn matches_bits_any<B: Bits>(
+    first: &mut [u8],
+    s: &mut Places<B>,
+    hyp: &[u32],
+    reference: &[u32],
+    order: usize,
+    hits: &mut [u32],
+) {
+    let f = match order {
+        1 => matches_bits::<B, 1>,
+        2 => matches_bits::<B, 2>,
+        3 => matches_bits::<B, 3>,
+        4 => matches_bits::<B, 4>,
+        5 => matches_bits::<B, 5>,
+        6 => matches_bits::<B, 6>,
+        7 => matches_bits::<B, 7>,
+        8 => matches_bits::<B, 8>,
+        9 => matches_bits::<B, 9>,
+        10 => matches_bits::<B, 10>,
+        11 => matches_bits::<B, 11>,
+        12 => matches_bits::<B, 12>,
+        13 => matches_bits::<B, 13>,
+        _ => unreachable!("order {order} above {PAIR_MAX_ORDER}"),
+    };
+    f(first, s, hyp, reference, hits)
 }
 
 impl PairClip {
@@ -51,7 +214,9 @@ impl PairClip {
     /// Whether [`PairClip::matches`] takes this reference (and a hypothesis with ids below
     /// [`PAIR_ID_LIMIT`]).
     pub fn takes(reference: &[u32]) -> bool {
-        reference.len() <= PAIR_MAX_LEN && reference.iter().all(|&t| t < PAIR_ID_LIMIT)
+        // The bits of all ids together (PAIR_ID_LIMIT is a power of two): no branch per id.
+        reference.len() <= PAIR_MAX_LEN
+            && reference.iter().fold(0, |all, &t| all | t) < PAIR_ID_LIMIT
     }
 
     /// Adds the clipped matches of `hyp` against `reference` to `hits[n]` for each order `n`
@@ -67,6 +232,20 @@ impl PairClip {
         if self.first.is_empty() {
             self.first = vec![0; PAIR_ID_LIMIT as usize];
         }
+        let first = &mut self.first[..];
+        if order > PAIR_MAX_ORDER || len > BITS_MAX_LEN {
+            self.numbered(hyp, reference, order, hits);
+        } else if len <= 64 {
+            matches_bits_any(first, &mut self.places64, hyp, reference, order, hits);
+        } else {
+            matches_bits_any(first, &mut self.places128, hyp, reference, order, hits);
+        }
+    }
+
+    /// [`PairClip::matches`] for a reference longer than [`BITS_MAX_LEN`] (or any, in the
+    /// tests): numbered n-grams, order by order.
+    fn numbered(&mut self, hyp: &[u32], reference: &[u32], order: usize, hits: &mut [u32]) {
+        let (len, hyp_len) = (reference.len(), hyp.len());
         if self.count.len() <= len {
             self.count.resize(len + 1, 0);
         }
@@ -254,6 +433,66 @@ mod tests {
                     hits(&mut k, hyp, reference, order),
                     oracle(hyp, reference, order)
                 );
+            }
+        }
+    }
+
+    /// The hits of one path: 0 the dispatch of `matches`, 1 bit sets in a `u128` whatever
+    /// the reference's length (up to 128), 2 numbered n-grams whatever the length.
+    fn hits_by(
+        k: &mut PairClip,
+        path: u8,
+        hyp: &[u32],
+        reference: &[u32],
+        order: usize,
+    ) -> Vec<u32> {
+        let mut h = vec![0; order + 1];
+        if path == 0 || hyp.is_empty() || reference.is_empty() {
+            k.matches(hyp, reference, order, &mut h);
+        } else if path == 1 {
+            matches_bits_any(
+                &mut k.first,
+                &mut k.places128,
+                hyp,
+                reference,
+                order,
+                &mut h,
+            );
+        } else {
+            k.numbered(hyp, reference, order, &mut h);
+        }
+        h
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+        /// Bit sets of either width equal numbered n-grams and counting, over references
+        /// on both sides of 64 and 128 tokens, orders on both sides of `PAIR_MAX_ORDER`,
+        /// few distinct tokens (so n-grams repeat in both texts), the highest ids, and one
+        /// kernel for a run of pairs.
+        #[test]
+        fn bit_sets_equal_numbered_ngrams(
+            pairs in proptest::collection::vec(
+                (proptest::collection::vec(token(), 1..150),
+                 proptest::collection::vec(token(), 1..150)),
+                1..6),
+            order in 1usize..=PAIR_MAX_ORDER + 1,
+        ) {
+            let mut k = PairClip::new();
+            k.first = vec![0; PAIR_ID_LIMIT as usize];
+            for (hyp, reference) in &pairs {
+                let expected = oracle(hyp, reference, order);
+                let paths = if reference.len() <= BITS_MAX_LEN && order <= PAIR_MAX_ORDER {
+                    0..3
+                } else {
+                    0..1
+                };
+                for path in paths {
+                    proptest::prop_assert_eq!(
+                        &hits_by(&mut k, path, hyp, reference, order), &expected, "path {}", path
+                    );
+                }
+                proptest::prop_assert_eq!(&hits_by(&mut k, 2, hyp, reference, order), &expected);
             }
         }
     }
