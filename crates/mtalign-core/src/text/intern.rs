@@ -947,8 +947,6 @@ impl LocalChunk {
     }
 }
 
-#[allow(missing_docs)]
-pub static EXPERIMENT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// One chunk's local ids are already the ids in order of first appearance.
 fn single_chunk(only: LocalChunk) -> Encoded {
     Encoded {
