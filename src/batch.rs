@@ -224,7 +224,7 @@ fn read_blocks(blocks: &Bound<'_, PyAny>) -> PyResult<(StrTable, Vec<MatrixBlock
         let pair = items(item, &format!("blocks[{b}]"))?;
         if pair.len() != 2 {
             return Err(input_err(format!(
-                "blocks[{b}] must be a pair (hyps, refs or None) (got {} items)",
+                "blocks[{b}] must be a pair (hyps, pseudo_refs or None) (got {} items)",
                 pair.len()
             )));
         }
@@ -250,19 +250,21 @@ fn read_blocks(blocks: &Bound<'_, PyAny>) -> PyResult<(StrTable, Vec<MatrixBlock
         {
             if r.cast::<PyString>().is_ok() {
                 cols.push([texts
-                    .intern(as_str(r, || format!("blocks[{b}] refs[{j}]"))?)
+                    .intern(as_str(r, || format!("blocks[{b}] pseudo_refs[{j}]"))?)
                     .0]);
                 continue;
             }
-            let alternatives = items(r, &format!("blocks[{b}] refs[{j}]"))?;
+            let alternatives = items(r, &format!("blocks[{b}] pseudo_refs[{j}]"))?;
             if alternatives.is_empty() {
-                return Err(input_err(format!("blocks[{b}] refs[{j}] is empty")));
+                return Err(input_err(format!("blocks[{b}] pseudo_refs[{j}] is empty")));
             }
             let mut members = Vec::with_capacity(alternatives.len());
             for (k, alt) in alternatives.iter().enumerate() {
                 members.push(
                     texts
-                        .intern(as_str(alt, || format!("blocks[{b}] refs[{j}][{k}]"))?)
+                        .intern(as_str(alt, || {
+                            format!("blocks[{b}] pseudo_refs[{j}][{k}]")
+                        })?)
                         .0,
                 );
             }

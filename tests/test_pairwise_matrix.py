@@ -54,3 +54,31 @@ def test_metrics_that_rewrite_input_in_python_keep_it_in_pairwise(make: object) 
     hyps, refs = ["Hello, World! It's 3.5 km.", "a b c"], ["hello world its 3 km", "a c b", "x"]
     want = pairwise_scores(metric.scalar_scores, hyps, refs)
     assert np.array_equal(metric.pairwise(hyps, refs), want)
+
+
+IDS_HINT = r" \(got int; token ids go in as NumPy integer arrays or mtalign\.TokenIds\)"
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # A flat list of ids is the usual mistake: it is named as the argument the user gave,
+    # not as the reference list a matrix reads it into.
+    (lambda m: m.pairwise([1, 2, 3]), r"^hyps\[0\] is not a str" + IDS_HINT),
+    (lambda m: m.pairwise([1, 2, 3], [4, 5]), r"^hyps\[0\] is not a str" + IDS_HINT),
+    (lambda m: m.pairwise(["a b", 2]), r"^hyps\[1\] is not a str" + IDS_HINT),
+    (lambda m: m.pairwise(["a b"], ["a", 5]), r"^pseudo_refs\[1\] is not a str" + IDS_HINT),
+    (lambda m: m.pairwise(["a b"], [["a", None]]),
+     r"^pseudo_refs\[0\]\[1\] is not a str \(got NoneType\)$"),
+    (lambda m: m.pairwise_blocks([(["a"], None), ([1, 2], None)]),
+     r"^blocks\[1\] hyps\[0\] is not a str" + IDS_HINT),
+    (lambda m: m.pairwise_blocks([(["a b"], [[1, 2]])]),
+     r"^blocks\[0\] pseudo_refs\[0\]\[0\] is not a str" + IDS_HINT),
+])
+@pytest.mark.parametrize("name", ["rouge", "bleu", "wer"])
+def test_a_misplaced_item_is_named_as_the_caller_gave_it(name: str, call: object,
+                                                        message: str) -> None:
+    from mtalign import InputError
+    metric = {"rouge": lambda: __import__("mtalign").Rouge("rougeL"),
+              "bleu": lambda: __import__("mtalign").Bleu(),
+              "wer": lambda: __import__("mtalign").Wer()}[name]()
+    with pytest.raises(InputError, match=message):
+        call(metric)  # type: ignore[operator]

@@ -51,6 +51,7 @@ from mtalign._mtalign import OPTIONS, ConfigError, InputError, NativeMetric
 from mtalign._mtalign import __version__ as _native_version
 from mtalign.metrics.inputs import (
     as_list,
+    check_texts,
     run_batch,
     run_one,
     warn_vanished,
@@ -355,6 +356,9 @@ class Metric(Generic[R]):
             return np.asarray(scores, dtype=np.float64).reshape(n, m)
         hyps = as_list(hyps, "hyps")
         refs = None if pseudo_refs is None else as_list(pseudo_refs, "pseudo_refs")
+        check_texts(hyps, "hyps")
+        if refs is not None:
+            check_texts(refs, "pseudo_refs")
         if not self._native_matrix(hyps, refs):
             return pairwise_scores(self.scalar_scores, hyps, hyps if refs is None else refs,
                                    variant, threads)
@@ -395,6 +399,11 @@ class Metric(Generic[R]):
             return []
         if all(is_token_ids(h) for h, _ in lists):
             return self._pairwise_blocks_of_ids(lists, variant, threads)
+        for b, (h, r) in enumerate(lists):
+            if not is_token_ids(h):
+                check_texts(h, f"blocks[{b}] hyps")
+            if r is not None and not is_token_ids(r):
+                check_texts(r, f"blocks[{b}] pseudo_refs")
         native = all(self._native_matrix(h, r) for h, r in lists)
         if not native:
             return [_in_block(b, self.pairwise, h, r, variant, threads)

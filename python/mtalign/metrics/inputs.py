@@ -29,6 +29,37 @@ def as_list(obj: Any, name: str) -> list | tuple:
     return list(obj)
 
 
+def check_texts(items: Sequence[Any], name: str) -> None:
+    """Refuses an item of ``items`` that is neither a text nor a list of texts (or tokens),
+    naming it as the caller's argument ``name`` (a matrix's own reading would name its
+    internal lists instead). An int there is most often a token id: the error says where
+    ids go.
+
+    >>> check_texts(["a b", ["a", "b"]], "hyps")
+    >>> try:
+    ...     check_texts(["a b", None], "hyps")
+    ... except InputError as e:
+    ...     print(e)
+    hyps[1] is not a str (got NoneType)
+    """
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            continue
+        if isinstance(item, (list, tuple)):
+            for k, part in enumerate(item):
+                if not isinstance(part, str):
+                    raise InputError(f"{name}[{i}][{k}] is not a str (got {_got(part)})")
+            continue
+        raise InputError(f"{name}[{i}] is not a str (got {_got(item)})")
+
+
+def _got(obj: Any) -> str:
+    """The type of a misplaced item as errors say it (the native reader's words)."""
+    name = type(obj).__name__
+    return f"{name}; token ids go in as NumPy integer arrays or mtalign.TokenIds" \
+        if name == "int" else name
+
+
 def nrefs(refs: Sequence[Any]) -> str:
     """The number of references per segment for a signature ("var" when it varies)."""
     counts = {1 if isinstance(r, str) else len(r) for r in refs}
