@@ -61,6 +61,8 @@ pub struct SkipBigramScratch {
     sweep: SweepScratch,
     /// Prepared texts, at most one per distance (see the module docs).
     prepared: Vec<PreparedText>,
+    /// The pair path: two short texts, neither seen in the last comparison.
+    pair: PairScratch,
 }
 
 /// Where a text lies: equal for the same text of a batch or a block.
@@ -213,6 +215,152 @@ impl PreparedText {
     }
 }
 
+/// The longest text (either side) of the pair path (so its table has at most 510² cells).
+const PAIR_MAX_LEN: usize = 128;
+
+/// Buffers of the pair path: two short texts, counted without hashing, sorting or any
+/// reset proportional to the vocabulary (see [`PairScratch::hits`]).
+#[derive(Debug, Default)]
+struct PairScratch {
+    /// `entry[id] = generation << 32 | type`: the ids of the current reference.
+    entry: Vec<u64>,
+    generation: u32,
+    /// Each side's tokens as pair types, then its pads.
+    hyp: Vec<u32>,
+    reference: Vec<u32>,
+    /// Positions of the hypothesis's tokens of a reference type.
+    common: Vec<u32>,
+    /// `cells[a · s + b]`: the reference's (a, b) skip-bigrams not yet matched; all zero
+    /// between pairs.
+    cells: Vec<u16>,
+    /// `types[a]`: the reference's occurrences of type a not yet matched (likewise).
+    types: Vec<u16>,
+}
+
+/// Calls `f(text[i] · s + text[j])` for every pair i < j ≤ i + w of `text` (`n` tokens
+/// then `w` pads when `w < n`) with i in `from`. Branch-free: a fixed window of `w`.
+#[inline(always)]
+fn for_each_near(
+    text: &[u32],
+    from: impl Iterator<Item = usize>,
+    n: usize,
+    w: usize,
+    s: usize,
+    mut f: impl FnMut(usize),
+) {
+    for i in from {
+        let row = text[i] as usize * s;
+        let end = if w >= n { n } else { i + 1 + w };
+        for &b in &text[i + 1..end] {
+            f(row + b as usize);
+        }
+    }
+}
+
+impl PairScratch {
+    /// Σ min(hyp count, reference count) over the skip-bigrams (and, with `unigrams`, the
+    /// tokens) of two texts of at most [`PAIR_MAX_LEN`] tokens.
+    ///
+    /// Every token gets a pair type, all distinct but for equal tokens of the reference
+    /// and the tokens of the hypothesis equal to them: a reference token is numbered by
+    /// the position of its first occurrence (0..m); a hypothesis token takes its
+    /// reference number, else a number of its own, as does each pad (a fixed window of
+    /// `w` after the last token). The reference's skip-bigrams are counted in a table
+    /// over these numbers and the hypothesis's take units from it: a pair with a number
+    /// of its own finds an empty cell, and no two tokens share a cell by chance (which
+    /// would make stores wait on each other). The table is cleared by a second walk of
+    /// the reference.
+    fn hits(
+        &mut self,
+        hyp: &[u32],
+        reference: &[u32],
+        max_gap: Option<usize>,
+        unigrams: bool,
+    ) -> usize {
+        let (n, m) = (hyp.len(), reference.len());
+        debug_assert!(n <= PAIR_MAX_LEN && m <= PAIR_MAX_LEN);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entry.fill(0);
+            self.generation = 1;
+        }
+        let tag = (self.generation as u64) << 32;
+        // Backwards, so the first occurrence's position is written last (stores only).
+        for (j, &t) in reference.iter().enumerate().rev() {
+            let t = t as usize;
+            if t >= self.entry.len() {
+                self.entry.resize(t + 1, 0);
+            }
+            self.entry[t] = tag | j as u64;
+        }
+        let w = max_gap.map_or(usize::MAX, |d| d.saturating_add(1));
+        let pads = |len: usize| if w >= len { 0 } else { w };
+        let (pads_r, pads_h) = (pads(m), pads(n));
+        // Numbers: reference types 0..m, reference pads, hypothesis tokens of their own,
+        // hypothesis pads: the table's side is `s`.
+        let own = m + pads_r;
+        let s = own + n + pads_h;
+        self.reference.resize(m + pads_r, 0);
+        self.hyp.resize(n + pads_h, 0);
+        self.common.resize(n, 0);
+        let entry = &self.entry[..];
+        let (r, h) = (&mut self.reference[..], &mut self.hyp[..]);
+        for (j, &t) in reference.iter().enumerate() {
+            r[j] = entry[t as usize] as u32;
+        }
+        for (q, x) in r[m..].iter_mut().enumerate() {
+            *x = (m + q) as u32;
+        }
+        let common = &mut self.common[..];
+        let mut c = 0;
+        for (i, &t) in hyp.iter().enumerate() {
+            let e = entry.get(t as usize).copied().unwrap_or(0);
+            let shared = e & !(NONE as u64) == tag;
+            h[i] = if shared { e as u32 } else { (own + i) as u32 };
+            common[c] = i as u32;
+            c += shared as usize;
+        }
+        if c == 0 {
+            return 0;
+        }
+        for (q, x) in h[n..].iter_mut().enumerate() {
+            *x = (own + n + q) as u32;
+        }
+        if self.cells.len() < s * s {
+            self.cells.resize(s * s, 0);
+        }
+        let cells = &mut self.cells[..];
+        for_each_near(r, 0..m, m, w, s, |cell| cells[cell] += 1);
+        let mut hit = 0;
+        // Only a hypothesis pair that starts with a reference type can match.
+        let starts = common[..c].iter().map(|&i| i as usize);
+        for_each_near(h, starts, n, w, s, |cell| {
+            let left = &mut cells[cell];
+            let take = (*left != 0) as u16;
+            *left -= take;
+            hit += take as usize;
+        });
+        for_each_near(r, 0..m, m, w, s, |cell| cells[cell] = 0);
+        if unigrams {
+            if self.types.len() < s {
+                self.types.resize(s, 0);
+            }
+            let types = &mut self.types[..];
+            for &a in &r[..m] {
+                types[a as usize] += 1;
+            }
+            for &a in &h[..n] {
+                let left = &mut types[a as usize];
+                let take = (*left != 0) as u16;
+                *left -= take;
+                hit += take as usize;
+            }
+            types[..m].fill(0);
+        }
+        hit
+    }
+}
+
 /// Buffers of the type sweeps (all O(n + m + k)).
 #[derive(Debug, Default)]
 struct SweepScratch {
@@ -329,6 +477,12 @@ impl SkipBigramScratch {
                     return walkable(probe).then(|| p.probe(probe, unigrams));
                 }
             }
+        }
+        // Nothing repeats from the last comparison: two short texts are counted as a pair.
+        let short = |t: &[u32]| t.len() <= PAIR_MAX_LEN;
+        if place(hyp) != last_hyp && place(reference) != last_ref && short(hyp) && short(reference)
+        {
+            return Some(self.pair.hits(hyp, reference, max_gap, unigrams));
         }
         // Else the side that repeats: the preferred one, until the other side is seen to
         // repeat while it was prepared (so a matrix row prepares its hypothesis once, and
@@ -862,6 +1016,57 @@ mod tests {
         }
     }
 
+    /// Texts of 0..80 tokens over a small alphabet (so types repeat, within and across
+    /// the two sides), the alphabet spread over ids up to ~5 million or kept dense.
+    fn pair_texts() -> impl Strategy<Value = (Vec<u32>, Vec<u32>)> {
+        (1u32..30, any::<bool>()).prop_flat_map(|(alphabet, spread)| {
+            let text = prop::collection::vec(0..alphabet, 0..80).prop_map(move |t| {
+                let id = |x: u32| if spread { x * 172_031 + 7 } else { x };
+                t.into_iter().map(id).collect::<Vec<u32>>()
+            });
+            (text.clone(), text)
+        })
+    }
+
+    proptest! {
+        /// The pair path, one scratch through many pairs of any ids, lengths, distances,
+        /// with and without unigrams: every hit count equals the oracle, and the tables
+        /// are all zero again after each pair.
+        #[test]
+        fn pair_path_equals_the_oracle(
+            pairs in prop::collection::vec(
+                (pair_texts(), prop::option::of(0usize..7), any::<bool>()), 1..12),
+        ) {
+            let mut p = PairScratch::default();
+            for ((a, b), gap, unigrams) in pairs {
+                let want = oracle(&a, &b, gap, unigrams);
+                prop_assert_eq!(p.hits(&a, &b, gap, unigrams), want);
+                prop_assert!(p.cells.iter().all(|&c| c == 0));
+                prop_assert!(p.types.iter().all(|&c| c == 0));
+                // Through the public entry (which takes the pair path for short texts)
+                // and the unprepared path: the same counts, bit for bit.
+                let mut plain = SkipBigramScratch::new();
+                plain.prepare(&a, gap, unigrams);
+                let want = plain.overlap(&b);
+                prop_assert_eq!(SkipBigramScratch::new().counts(&a, &b, gap, unigrams), want);
+            }
+        }
+    }
+
+    #[test]
+    fn pair_path_takes_short_pairs_that_do_not_repeat() {
+        let (a, b): (Vec<u32>, Vec<u32>) = ((0..PAIR_MAX_LEN as u32).collect(), vec![3, 1, 2]);
+        let mut s = SkipBigramScratch::new();
+        s.counts(&a, &b, Some(4), false);
+        assert!(
+            s.prepared.iter().all(|p| p.text.is_empty()),
+            "the pair path"
+        );
+        let long: Vec<u32> = (0..=PAIR_MAX_LEN as u32).collect();
+        s.counts(&long, &b, Some(4), false);
+        assert_eq!(s.prepared[0].text, b, "a text too long: the prepared path");
+    }
+
     #[test]
     fn prepared_side_follows_the_repeated_text() {
         // A batch (references shared by consecutive hypotheses), then matrix rows (one
@@ -878,25 +1083,28 @@ mod tests {
             }
         };
         let holds = |s: &SkipBigramScratch, t: &[u32]| s.prepared.iter().all(|p| p.text == t);
+        // A group's first comparison repeats nothing (the pair path); from its second on,
+        // the repeated side is prepared.
         for r in refs {
-            for h in hyps {
+            for (i, h) in hyps.into_iter().enumerate() {
                 check(&mut s, h, r);
-                assert!(holds(&s, r), "a batch prepares its reference");
+                if i > 0 {
+                    assert!(holds(&s, r), "a batch prepares its reference");
+                }
             }
         }
         for h in hyps {
             for (j, r) in refs.into_iter().enumerate() {
                 check(&mut s, h, r);
-                // From the second row on, a row's first comparison prepares its hypothesis.
-                if h != hyps[0] || j > 0 {
+                if j > 0 {
                     assert!(holds(&s, h), "a matrix row prepares its hypothesis");
                 }
             }
         }
         for r in refs {
-            for (j, h) in hyps.into_iter().enumerate() {
+            for (i, h) in hyps.into_iter().enumerate() {
                 check(&mut s, h, r);
-                if r != refs[0] || j > 0 {
+                if i > 0 {
                     assert!(holds(&s, r), "back to a batch");
                 }
             }
