@@ -296,11 +296,12 @@ impl PairScratch {
         let w = max_gap.map_or(usize::MAX, |d| d.saturating_add(1));
         let pads = |len: usize| if w >= len { 0 } else { w };
         let (pads_r, pads_h) = (pads(m), pads(n));
-        // Numbers: reference types 0..m, reference pads, hypothesis tokens of their own,
-        // hypothesis pads: the table's side is `s`.
-        let own = m + pads_r;
-        let s = own + n + pads_h;
-        self.reference.resize(m + pads_r, 0);
+        // Numbers: reference types 0..m and its pads, all below `side`; the hypothesis's
+        // tokens of no reference type and its pads from `side²` on (beyond every cell
+        // the reference counts).
+        let side = m + pads_r;
+        let own = side * side;
+        self.reference.resize(side, 0);
         self.hyp.resize(n + pads_h, 0);
         self.common.resize(n, 0);
         let entry = &self.entry[..];
@@ -326,31 +327,38 @@ impl PairScratch {
         for (q, x) in h[n..].iter_mut().enumerate() {
             *x = (own + n + q) as u32;
         }
-        if self.cells.len() < s * s {
-            self.cells.resize(s * s, 0);
+        // Reference cells a · side + b < side²; a hypothesis pair starts with a reference
+        // type (a < m), so its cell is below side² + m · side + n + pads.
+        let len = own + m * side + n + pads_h;
+        if self.cells.len() < len {
+            self.cells.resize(len, 0);
         }
         let cells = &mut self.cells[..];
-        for_each_near(r, 0..m, m, w, s, |cell| cells[cell] += 1);
+        for_each_near(r, 0..m, m, w, side, |cell| cells[cell] += 1);
         let mut hit = 0;
-        // Only a hypothesis pair that starts with a reference type can match.
         let starts = common[..c].iter().map(|&i| i as usize);
-        for_each_near(h, starts, n, w, s, |cell| {
+        for_each_near(h, starts, n, w, side, |cell| {
             let left = &mut cells[cell];
             let take = (*left != 0) as u16;
             *left -= take;
             hit += take as usize;
         });
-        for_each_near(r, 0..m, m, w, s, |cell| cells[cell] = 0);
+        // Cleared whole (a memset) unless the block is much larger than its pairs.
+        if own <= 16 * m * w.min(m) {
+            cells[..own].fill(0);
+        } else {
+            for_each_near(r, 0..m, m, w, side, |cell| cells[cell] = 0);
+        }
         if unigrams {
-            if self.types.len() < s {
-                self.types.resize(s, 0);
+            if self.types.len() < m {
+                self.types.resize(m, 0);
             }
             let types = &mut self.types[..];
             for &a in &r[..m] {
                 types[a as usize] += 1;
             }
-            for &a in &h[..n] {
-                let left = &mut types[a as usize];
+            for &i in &common[..c] {
+                let left = &mut types[h[i as usize] as usize];
                 let take = (*left != 0) as u16;
                 *left -= take;
                 hit += take as usize;
