@@ -325,12 +325,13 @@ impl PairScratch {
         }
         let tag = (self.generation as u64) << 32;
         // Backwards, so the first occurrence's position is written last (stores only).
+        let max_id = reference.iter().fold(0, |a, &t| a.max(t)) as usize;
+        if max_id >= self.entry.len() {
+            self.entry.resize(max_id + 1, 0);
+        }
+        let entry = &mut self.entry[..];
         for (j, &t) in reference.iter().enumerate().rev() {
-            let t = t as usize;
-            if t >= self.entry.len() {
-                self.entry.resize(t + 1, 0);
-            }
-            self.entry[t] = tag | j as u64;
+            entry[t as usize] = tag | j as u64;
         }
         let w = max_gap.map_or(usize::MAX, |d| d.saturating_add(1));
         let pads = |len: usize| if w >= len { 0 } else { w };
