@@ -47,7 +47,6 @@ impl LcsMatcher {
             self.slot[s as usize] = NONE;
         }
         self.symbols.clear();
-        self.masks.clear();
         self.pattern_len = pattern.len();
         self.words = pattern.len().div_ceil(64).max(1);
         if let Some(&max_id) = pattern.iter().max() {
@@ -56,18 +55,26 @@ impl LcsMatcher {
             }
         }
         if self.words == 1 {
-            // At most one row per token: sized once, so no row is added one by one.
-            self.masks.resize(pattern.len(), 0);
+            // At most one row per token, 64 rows kept: a symbol's row is written whole where
+            // it first occurs, so no row is cleared before.
+            if self.masks.len() < 64 {
+                self.masks.resize(64, 0);
+            }
+            let masks = &mut self.masks[..64];
             for (i, &s) in pattern.iter().enumerate() {
+                let bit = 1u64 << i;
                 let slot = &mut self.slot[s as usize];
                 if *slot == NONE {
                     *slot = self.symbols.len() as u32;
+                    masks[self.symbols.len()] = bit;
                     self.symbols.push(s);
+                } else {
+                    masks[*slot as usize] |= bit;
                 }
-                self.masks[*slot as usize] |= 1u64 << i;
             }
             return;
         }
+        self.masks.clear();
         for (i, &s) in pattern.iter().enumerate() {
             let row = match self.slot[s as usize] {
                 NONE => {

@@ -448,6 +448,30 @@ fn pack_word(bytes: &[u8], start: usize, len: usize) -> u64 {
     }
 }
 
+/// The `len` ≤ [`SHORT_MAX`] bytes of `bytes` from `start`, packed little-endian in two words
+/// (zero above `len`): two unaligned loads where 16 bytes are readable, masked with no branch
+/// on the length (words of 1–8 and 9–16 bytes are mixed in any text).
+#[inline(always)]
+fn pack_short_word(bytes: &[u8], start: usize, len: usize) -> [u64; 2] {
+    match bytes.get(start..start + 16) {
+        Some(sixteen) => {
+            let low = u64::from_le_bytes(sixteen[..8].try_into().unwrap_or_default());
+            let high = u64::from_le_bytes(sixteen[8..].try_into().unwrap_or_default());
+            // The bytes to keep as a 128-bit mask: a shift of a u128 by 8..=128 bits.
+            let keep = u128::MAX >> (128 - 8 * len);
+            [low & keep as u64, high & (keep >> 64) as u64]
+        }
+        None => {
+            let high = if len > 8 {
+                pack_word(bytes, start + 8, len - 8)
+            } else {
+                0
+            };
+            [pack_word(bytes, start, len.min(8)), high]
+        }
+    }
+}
+
 /// ASCII letters and digits packed in a `u64` (zero padding), with `A`–`Z` lowercased: every
 /// byte ≥ 0x41 is a letter here, and gets bit 0x20 (no branch per byte).
 #[inline]
@@ -482,6 +506,26 @@ pub(crate) fn block_words(bytes: &[u8], i: usize) -> [u64; 8] {
         *word = u64::from_le_bytes(eight);
     }
     words
+}
+
+/// [`range_masks`] of the 64 bytes of `bytes` from `i` < `bytes.len()` (bytes past its end in
+/// no class). A text's last block is nearly always partial: where the text has 64 bytes, its
+/// last 64 are classified and the masks shifted down to start at `i`, with no copy of the
+/// partial block into a zeroed one.
+#[inline(always)]
+pub(crate) fn block_masks<const K: usize>(
+    bytes: &[u8],
+    i: usize,
+    classes: &[ByteRanges; K],
+) -> ([u64; K], u64) {
+    let n = bytes.len();
+    let left = n - i;
+    if left < 64 && n >= 64 {
+        let shift = 64 - left;
+        let (masks, high) = range_masks(&block_words(bytes, n - 64), classes);
+        return (masks.map(|m| m >> shift), high >> shift);
+    }
+    range_masks(&block_words(bytes, i), classes)
 }
 
 /// The classes of 64 bytes (packed in `words` as by [`block_words`]) as bit masks, bit j for
@@ -575,12 +619,12 @@ struct BlockClasses {
 }
 
 impl BlockClasses {
-    /// The classes of `bytes[i..i + 64]` (zero bytes past the end).
+    /// The classes of `bytes[i..i + 64]` (`i` < `bytes.len()`; bytes past the end in no class).
     #[inline]
     fn at(bytes: &[u8], i: usize) -> Self {
         const ALNUM: ByteRanges = &[(b'0', b'9'), (b'A', b'Z'), (b'a', b'z')];
         const UPPER: ByteRanges = &[(b'A', b'Z')];
-        let ([alnum, upper], non_ascii) = range_masks(&block_words(bytes, i), &[ALNUM, UPPER]);
+        let ([alnum, upper], non_ascii) = block_masks(bytes, i, &[ALNUM, UPPER]);
         Self {
             word: alnum | non_ascii,
             upper,
@@ -765,13 +809,10 @@ impl LocalChunk {
                 if classes.non_ascii & run == 0 && len <= SHORT_MAX {
                     // The common case, inlined: a short ASCII word.
                     let lower = lowercase && classes.upper & run != 0;
-                    let mut low = pack_word(bytes, start, len.min(8));
-                    let mut high = if len > 8 {
-                        pack_word(bytes, start + 8, len - 8)
-                    } else {
-                        0
-                    };
-                    if lower {
+                    let [mut low, mut high] = pack_short_word(bytes, start, len);
+                    // A word's case is not predictable, the batch's setting is: lowercasing a
+                    // word that has no capital leaves it as it is.
+                    if lowercase {
                         low = lowercase_packed_word(low);
                         high = lowercase_packed_word(high);
                     }
@@ -799,12 +840,7 @@ impl LocalChunk {
         sacrebleu::scan_13a_plain(text, &mut self.blocks_13a, |start, end| {
             let len = end - start;
             let id = if len <= SHORT_MAX {
-                let low = pack_word(bytes, start, len.min(8));
-                let high = if len > 8 {
-                    pack_word(bytes, start + 8, len - 8)
-                } else {
-                    0
-                };
+                let [low, high] = pack_short_word(bytes, start, len);
                 vocab.intern_packed(low, high, len as u32, || Some(&text[start..end]))
             } else {
                 vocab.intern(&text[start..end])
@@ -880,6 +916,8 @@ impl LocalChunk {
     }
 }
 
+#[allow(missing_docs)]
+pub static EXPERIMENT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// One chunk's local ids are already the ids in order of first appearance.
 fn single_chunk(only: LocalChunk) -> Encoded {
     Encoded {

@@ -14,7 +14,7 @@
 //! `13a`'s `-\n` rule. Tokens are split on Python's whitespace (`str.split()`), which
 //! includes U+001C..U+001F, unlike Rust's `char::is_whitespace`.
 
-use crate::text::intern::{block_words, range_masks, ByteRanges};
+use crate::text::intern::{block_masks, ByteRanges};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use unicode_general_category::{get_general_category, GeneralCategory as G};
@@ -692,7 +692,7 @@ pub(crate) fn scan_13a_plain(
     let mut i = 0;
     while i < n {
         let ([space, symbol, pc, dash, digit, replaced], non_ascii) =
-            range_masks(&block_words(bytes, i), &PLAIN_CLASSES);
+            block_masks(bytes, i, &PLAIN_CLASSES);
         let past_end = if n - i >= 64 { 0 } else { u64::MAX << (n - i) };
         if replaced & !past_end != 0 || has_python_space(text, i, non_ascii) {
             return false;
