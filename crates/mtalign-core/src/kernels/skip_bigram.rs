@@ -78,6 +78,8 @@ struct PreparedText {
     /// hint only, for which side to prepare (a prepared text is recognised by its content).
     last_hyp: (usize, usize),
     last_ref: (usize, usize),
+    /// Whether the last comparison at this distance repeated a text of the one before.
+    repeating: bool,
     /// Prepare the hypothesis (matrix rows) rather than the reference (batches).
     prefer_hyp: bool,
     text: Vec<u32>,
@@ -518,6 +520,8 @@ impl SkipBigramScratch {
         let (last_hyp, last_ref) = (p.last_hyp, p.last_ref);
         p.last_hyp = place(hyp);
         p.last_ref = place(reference);
+        let repeats = place(hyp) == last_hyp || place(reference) == last_ref;
+        let repeating = std::mem::replace(&mut p.repeating, repeats);
         // The side already prepared.
         if p.max_gap == max_gap {
             for (prepared, probe) in [(reference, hyp), (hyp, reference)] {
@@ -526,10 +530,12 @@ impl SkipBigramScratch {
                 }
             }
         }
-        // Nothing repeats from the last comparison: two short texts are counted as a pair.
+        // Two short texts, where texts have not been repeating (nothing shared, as far as
+        // seen), are counted as a pair: a text prepared now would serve no other
+        // comparison. Where they have (the next texts are likely to repeat too), the
+        // repeated side is prepared from its first comparison on.
         let short = |t: &[u32]| t.len() <= PAIR_MAX_LEN;
-        if place(hyp) != last_hyp && place(reference) != last_ref && short(hyp) && short(reference)
-        {
+        if !repeats && !repeating && short(hyp) && short(reference) {
             return Some(self.pair.hits(hyp, reference, max_gap, unigrams));
         }
         // Else the side that repeats: the preferred one, until the other side is seen to
@@ -1102,17 +1108,31 @@ mod tests {
     }
 
     #[test]
-    fn pair_path_takes_short_pairs_that_do_not_repeat() {
-        let (a, b): (Vec<u32>, Vec<u32>) = ((0..PAIR_MAX_LEN as u32).collect(), vec![3, 1, 2]);
+    fn pair_path_takes_short_pairs_where_texts_do_not_repeat() {
+        let texts: Vec<Vec<u32>> = (0..8u32).map(|i| vec![i, 1, 2, i + 1, 3]).collect();
         let mut s = SkipBigramScratch::new();
-        s.counts(&a, &b, Some(4), false);
+        // All-distinct pairs: nothing is ever prepared.
+        for p in texts.chunks(2) {
+            s.counts(&p[0], &p[1], Some(4), false);
+        }
         assert!(
             s.prepared.iter().all(|p| p.text.is_empty()),
             "the pair path"
         );
+        // A shared reference: prepared from its second comparison on, and once texts
+        // repeat, the next reference from its first.
+        let (r1, r2) = (&texts[0], &texts[1]);
+        s.counts(&texts[2], r1, Some(4), false);
+        assert!(s.prepared[0].text.is_empty());
+        s.counts(&texts[3], r1, Some(4), false);
+        assert_eq!(&s.prepared[0].text, r1);
+        s.counts(&texts[4], r2, Some(4), false);
+        assert_eq!(&s.prepared[0].text, r2);
+        // A text too long for the pair path: the prepared path.
         let long: Vec<u32> = (0..=PAIR_MAX_LEN as u32).collect();
-        s.counts(&long, &b, Some(4), false);
-        assert_eq!(s.prepared[0].text, b, "a text too long: the prepared path");
+        let mut s = SkipBigramScratch::new();
+        s.counts(&long, r1, Some(4), false);
+        assert_eq!(&s.prepared[0].text, r1);
     }
 
     #[test]
