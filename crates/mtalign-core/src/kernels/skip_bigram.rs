@@ -29,6 +29,14 @@
 //! any is left (the units taken are given back afterwards). Which side is prepared: the one
 //! already prepared, else the side that has been repeating (the reference of a batch's
 //! consecutive pairs, the hypothesis of a matrix row).
+//!
+//! Where texts have not been repeating (one reference per hypothesis, nothing shared), a
+//! prepared text would serve one comparison: two short texts take the *pair path*
+//! instead (`PairScratch`): each token is numbered by the position of its type's first
+//! occurrence in the reference (through an id-indexed array stamped per pair, never
+//! reset), the reference's skip-bigrams are counted in a dense table over these numbers
+//! and the hypothesis's take units from it, in fixed windows (no branch on the data),
+//! and the table is cleared with one memset.
 
 use crate::kernels::counts::Counts;
 
@@ -217,7 +225,8 @@ impl PreparedText {
     }
 }
 
-/// The longest text (either side) of the pair path (so its table has at most 510² cells).
+/// The longest text (either side) of the pair path (so its table has fewer than 2¹⁷ cells,
+/// and a cell's count, at most C(128, 2), fits a `u16`).
 const PAIR_MAX_LEN: usize = 128;
 
 /// Buffers of the pair path: two short texts, counted without hashing, sorting or any
@@ -232,7 +241,7 @@ struct PairScratch {
     reference: Vec<u32>,
     /// Positions of the hypothesis's tokens of a reference type.
     common: Vec<u32>,
-    /// `cells[a · s + b]`: the reference's (a, b) skip-bigrams not yet matched; all zero
+    /// `cells[a · side + b]`: the reference's (a, b) skip-bigrams not yet matched; all zero
     /// between pairs.
     cells: Vec<u16>,
     /// `types[a]`: the reference's occurrences of type a not yet matched (likewise).
@@ -302,15 +311,14 @@ impl PairScratch {
     /// Σ min(hyp count, reference count) over the skip-bigrams (and, with `unigrams`, the
     /// tokens) of two texts of at most [`PAIR_MAX_LEN`] tokens.
     ///
-    /// Every token gets a pair type, all distinct but for equal tokens of the reference
-    /// and the tokens of the hypothesis equal to them: a reference token is numbered by
-    /// the position of its first occurrence (0..m); a hypothesis token takes its
-    /// reference number, else a number of its own, as does each pad (a fixed window of
-    /// `w` after the last token). The reference's skip-bigrams are counted in a table
-    /// over these numbers and the hypothesis's take units from it: a pair with a number
-    /// of its own finds an empty cell, and no two tokens share a cell by chance (which
-    /// would make stores wait on each other). The table is cleared by a second walk of
-    /// the reference.
+    /// A reference token is numbered by the position of its type's first occurrence
+    /// (0..m), each of its pads (a fixed window of `w` after the last token) by one of its
+    /// own; a hypothesis token takes its reference number, else a number of its own beyond
+    /// every reference cell, as does each pad. The reference's skip-bigrams are counted in
+    /// a table over these numbers, and the hypothesis's pairs that start with a reference
+    /// type take units from it: a pair with a number of its own finds an empty cell, one
+    /// that varies with its position (rather than one shared cell, whose stores would
+    /// wait on each other). The reference's block of the table is then cleared whole.
     fn hits(
         &mut self,
         hyp: &[u32],
