@@ -633,6 +633,34 @@ impl BlockClasses {
     }
 }
 
+impl BlockClasses {
+    /// Makes the characters of Unicode's General Punctuation block (U+2000–U+206F: spaces,
+    /// dashes, quotation marks, ellipsis; none a letter, digit or mark, so the tokenizer
+    /// splits at each) separators, as ASCII punctuation is: English text's curly quotes and
+    /// dashes then leave its words on the ASCII path. `block` starts at the block's first
+    /// byte. A character that crosses the block's end is left as it was (its run takes the
+    /// tokenizer's path, which gives the same tokens).
+    fn split_at_punctuation(&mut self, block: &[u8]) {
+        let mut punctuation = 0u64;
+        // Lead bytes of 3-byte characters that may be U+2000–U+206F (UTF-8 E2 80 xx or
+        // E2 81 80–AF), with their two continuation bytes in the block.
+        let mut leads = self.non_ascii & (u64::MAX >> 2);
+        while leads != 0 {
+            let j = leads.trailing_zeros() as usize;
+            leads &= leads - 1;
+            let Some(&[lead, second, third]) = block.get(j..j + 3) else {
+                continue;
+            };
+            if lead == 0xE2 && (second == 0x80 || second == 0x81 && third < 0xB0) {
+                punctuation |= 0b111 << j;
+                leads &= !(0b110 << j);
+            }
+        }
+        self.word &= !punctuation;
+        self.non_ascii &= !punctuation;
+    }
+}
+
 /// Byte classes of the run reader ([`LocalChunk::push_words`]): 0 an ASCII separator, else
 /// a bit set of [`LOWER`] (lowercase letter or digit), [`UPPER`] (uppercase letter),
 /// [`OTHER`] (a byte of a non-ASCII character).
@@ -773,7 +801,10 @@ impl LocalChunk {
         let n = bytes.len();
         let mut i = 0;
         while i < n {
-            let classes = BlockClasses::at(bytes, i);
+            let mut classes = BlockClasses::at(bytes, i);
+            if classes.non_ascii != 0 {
+                classes.split_at_punctuation(&bytes[i..]);
+            }
             // Text goes on past the block: a run that reaches its last byte may go on too.
             let open_end = n - i > 64;
             let mut rest = classes.word;
@@ -1335,13 +1366,24 @@ mod tests {
         #[test]
         fn run_reader_equals_the_tokenizer_on_any_text(
             texts in proptest::collection::vec(
-                "([aAbZz09 .,_\\t@`{\\[-]|éÉ|中|Σ|σ|İ|ẞ|\u{301}|—|internationalization|Übergröße){0,60}",
+                "([aAbZz09 .,_\\t@`{\\[-]|éÉ|中|Σ|σ|İ|ẞ|\u{301}|—|’|“|\u{2000}|\u{200d}|\u{2044}|\u{206f}|\u{2070}|\u{2071}|\u{207f}|\u{1fff}|internationalization|Übergröße){0,60}",
                 0..6,
             ),
             lowercase: bool,
         ) {
             encoded_as_the_tokenizer_says(&texts, lowercase)?;
         }
+    }
+
+    #[test]
+    fn general_punctuation_is_all_separators() {
+        let tokenizer = Tokenizer::new(TokenizerKind::Unicode, false);
+        for c in '\u{2000}'..='\u{206f}' {
+            let text = format!("a{c}b");
+            assert_eq!(tokenizer.tokenize(&text), ["a", "b"], "U+{:04X}", c as u32);
+        }
+        // Just past the block: superscript zero is a number, a word of its own here.
+        assert_eq!(tokenizer.tokenize("a\u{2070}b"), ["a\u{2070}b"]);
     }
 
     /// The block classifier agrees with the byte table on every byte value at every
