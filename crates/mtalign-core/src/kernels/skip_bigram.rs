@@ -29,6 +29,14 @@
 //! any is left (the units taken are given back afterwards). Which side is prepared: the one
 //! already prepared, else the side that has been repeating (the reference of a batch's
 //! consecutive pairs, the hypothesis of a matrix row).
+//!
+//! Where texts have not been repeating (one reference per hypothesis, nothing shared), a
+//! prepared text would serve one comparison: two short texts take the *pair path*
+//! instead (`PairScratch`): each token is numbered by the position of its type's first
+//! occurrence in the reference (through an id-indexed array stamped per pair, never
+//! reset), the reference's skip-bigrams are counted in a dense table over these numbers
+//! and the hypothesis's take units from it, in fixed windows (no branch on the data),
+//! and the table is cleared with one memset.
 
 use crate::kernels::counts::Counts;
 
@@ -61,6 +69,8 @@ pub struct SkipBigramScratch {
     sweep: SweepScratch,
     /// Prepared texts, at most one per distance (see the module docs).
     prepared: Vec<PreparedText>,
+    /// The pair path: two short texts, neither seen in the last comparison.
+    pair: PairScratch,
 }
 
 /// Where a text lies: equal for the same text of a batch or a block.
@@ -76,6 +86,8 @@ struct PreparedText {
     /// hint only, for which side to prepare (a prepared text is recognised by its content).
     last_hyp: (usize, usize),
     last_ref: (usize, usize),
+    /// Whether the last comparison at this distance repeated a text of the one before.
+    repeating: bool,
     /// Prepare the hypothesis (matrix rows) rather than the reference (batches).
     prefer_hyp: bool,
     text: Vec<u32>,
@@ -213,6 +225,200 @@ impl PreparedText {
     }
 }
 
+/// The longest text (either side) of the pair path (so its table has fewer than 2¹⁷ cells,
+/// and a cell's count, at most C(128, 2), fits a `u16`).
+const PAIR_MAX_LEN: usize = 128;
+
+/// Buffers of the pair path: two short texts, counted without hashing, sorting or any
+/// reset proportional to the vocabulary (see [`PairScratch::hits`]).
+#[derive(Debug, Default)]
+struct PairScratch {
+    /// `entry[id] = generation << 32 | type`: the ids of the current reference.
+    entry: Vec<u64>,
+    generation: u32,
+    /// Each side's tokens as pair types, then its pads.
+    hyp: Vec<u32>,
+    reference: Vec<u32>,
+    /// Positions of the hypothesis's tokens of a reference type.
+    common: Vec<u32>,
+    /// `cells[a · side + b]`: the reference's (a, b) skip-bigrams not yet matched; all zero
+    /// between pairs.
+    cells: Vec<u16>,
+    /// `types[a]`: the reference's occurrences of type a not yet matched (likewise).
+    types: Vec<u16>,
+}
+
+/// Calls `f(text[i] · s + text[j])` for every pair i < j ≤ i + w of `text` (`n` tokens
+/// then `w` pads when `w < n`) with i in `from`. Branch-free: a fixed window of `w`,
+/// unrolled for distances up to 8 (ROUGE-S4 is the paper's and the usual one).
+#[inline(always)]
+fn for_each_near(
+    text: &[u32],
+    from: impl Iterator<Item = usize>,
+    n: usize,
+    w: usize,
+    s: usize,
+    f: impl FnMut(usize),
+) {
+    match w {
+        _ if w >= n => near(text, from, s, |i| i + 1..n, f),
+        1 => near_fixed::<1>(text, from, s, f),
+        2 => near_fixed::<2>(text, from, s, f),
+        3 => near_fixed::<3>(text, from, s, f),
+        4 => near_fixed::<4>(text, from, s, f),
+        5 => near_fixed::<5>(text, from, s, f),
+        6 => near_fixed::<6>(text, from, s, f),
+        7 => near_fixed::<7>(text, from, s, f),
+        8 => near_fixed::<8>(text, from, s, f),
+        9 => near_fixed::<9>(text, from, s, f),
+        _ => near(text, from, s, |i| i + 1..i + 1 + w, f),
+    }
+}
+
+#[inline(always)]
+fn near(
+    text: &[u32],
+    from: impl Iterator<Item = usize>,
+    s: usize,
+    window: impl Fn(usize) -> std::ops::Range<usize>,
+    mut f: impl FnMut(usize),
+) {
+    for i in from {
+        let row = text[i] as usize * s;
+        for &b in &text[window(i)] {
+            f(row + b as usize);
+        }
+    }
+}
+
+#[inline(always)]
+fn near_fixed<const W: usize>(
+    text: &[u32],
+    from: impl Iterator<Item = usize>,
+    s: usize,
+    mut f: impl FnMut(usize),
+) {
+    for i in from {
+        let row = text[i] as usize * s;
+        let window: &[u32; W] = text[i + 1..i + 1 + W].try_into().unwrap();
+        for &b in window {
+            f(row + b as usize);
+        }
+    }
+}
+
+impl PairScratch {
+    /// Σ min(hyp count, reference count) over the skip-bigrams (and, with `unigrams`, the
+    /// tokens) of two texts of at most [`PAIR_MAX_LEN`] tokens.
+    ///
+    /// A reference token is numbered by the position of its type's first occurrence
+    /// (0..m), each of its pads (a fixed window of `w` after the last token) by one of its
+    /// own; a hypothesis token takes its reference number, else a number of its own beyond
+    /// every reference cell, as does each pad. The reference's skip-bigrams are counted in
+    /// a table over these numbers, and the hypothesis's pairs that start with a reference
+    /// type take units from it: a pair with a number of its own finds an empty cell, one
+    /// that varies with its position (rather than one shared cell, whose stores would
+    /// wait on each other). The reference's block of the table is then cleared whole.
+    fn hits(
+        &mut self,
+        hyp: &[u32],
+        reference: &[u32],
+        max_gap: Option<usize>,
+        unigrams: bool,
+    ) -> usize {
+        let (n, m) = (hyp.len(), reference.len());
+        debug_assert!(n <= PAIR_MAX_LEN && m <= PAIR_MAX_LEN);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entry.fill(0);
+            self.generation = 1;
+        }
+        let tag = (self.generation as u64) << 32;
+        // Backwards, so the first occurrence's position is written last (stores only).
+        let max_id = reference.iter().fold(0, |a, &t| a.max(t)) as usize;
+        if max_id >= self.entry.len() {
+            self.entry.resize(max_id + 1, 0);
+        }
+        let entry = &mut self.entry[..];
+        for (j, &t) in reference.iter().enumerate().rev() {
+            entry[t as usize] = tag | j as u64;
+        }
+        let w = max_gap.map_or(usize::MAX, |d| d.saturating_add(1));
+        let pads = |len: usize| if w >= len { 0 } else { w };
+        let (pads_r, pads_h) = (pads(m), pads(n));
+        // Numbers: reference types 0..m and its pads, all below `side`; the hypothesis's
+        // tokens of no reference type and its pads from `side²` on (beyond every cell
+        // the reference counts).
+        let side = m + pads_r;
+        let own = side * side;
+        self.reference.resize(side, 0);
+        self.hyp.resize(n + pads_h, 0);
+        self.common.resize(n, 0);
+        let entry = &self.entry[..];
+        let (r, h) = (&mut self.reference[..], &mut self.hyp[..]);
+        for (j, &t) in reference.iter().enumerate() {
+            r[j] = entry[t as usize] as u32;
+        }
+        for (q, x) in r[m..].iter_mut().enumerate() {
+            *x = (m + q) as u32;
+        }
+        let common = &mut self.common[..];
+        let mut c = 0;
+        for (i, &t) in hyp.iter().enumerate() {
+            let e = entry.get(t as usize).copied().unwrap_or(0);
+            let shared = e & !(NONE as u64) == tag;
+            h[i] = if shared { e as u32 } else { (own + i) as u32 };
+            common[c] = i as u32;
+            c += shared as usize;
+        }
+        if c == 0 {
+            return 0;
+        }
+        for (q, x) in h[n..].iter_mut().enumerate() {
+            *x = (own + n + q) as u32;
+        }
+        // Reference cells a · side + b < side²; a hypothesis pair starts with a reference
+        // type (a < m), so its cell is below side² + m · side + n + pads.
+        let len = own + m * side + n + pads_h;
+        if self.cells.len() < len {
+            self.cells.resize(len, 0);
+        }
+        let cells = &mut self.cells[..];
+        for_each_near(r, 0..m, m, w, side, |cell| cells[cell] += 1);
+        let mut hit = 0;
+        let starts = common[..c].iter().map(|&i| i as usize);
+        for_each_near(h, starts, n, w, side, |cell| {
+            let left = &mut cells[cell];
+            let take = (*left != 0) as u16;
+            *left -= take;
+            hit += take as usize;
+        });
+        // Cleared whole (a memset) unless the block is much larger than its pairs.
+        if own <= 16 * m * w.min(m) {
+            cells[..own].fill(0);
+        } else {
+            for_each_near(r, 0..m, m, w, side, |cell| cells[cell] = 0);
+        }
+        if unigrams {
+            if self.types.len() < m {
+                self.types.resize(m, 0);
+            }
+            let types = &mut self.types[..];
+            for &a in &r[..m] {
+                types[a as usize] += 1;
+            }
+            for &i in &common[..c] {
+                let left = &mut types[h[i as usize] as usize];
+                let take = (*left != 0) as u16;
+                *left -= take;
+                hit += take as usize;
+            }
+            types[..m].fill(0);
+        }
+        hit
+    }
+}
+
 /// Buffers of the type sweeps (all O(n + m + k)).
 #[derive(Debug, Default)]
 struct SweepScratch {
@@ -322,6 +528,8 @@ impl SkipBigramScratch {
         let (last_hyp, last_ref) = (p.last_hyp, p.last_ref);
         p.last_hyp = place(hyp);
         p.last_ref = place(reference);
+        let repeats = place(hyp) == last_hyp || place(reference) == last_ref;
+        let repeating = std::mem::replace(&mut p.repeating, repeats);
         // The side already prepared.
         if p.max_gap == max_gap {
             for (prepared, probe) in [(reference, hyp), (hyp, reference)] {
@@ -329,6 +537,14 @@ impl SkipBigramScratch {
                     return walkable(probe).then(|| p.probe(probe, unigrams));
                 }
             }
+        }
+        // Two short texts, where texts have not been repeating (nothing shared, as far as
+        // seen), are counted as a pair: a text prepared now would serve no other
+        // comparison. Where they have (the next texts are likely to repeat too), the
+        // repeated side is prepared from its first comparison on.
+        let short = |t: &[u32]| t.len() <= PAIR_MAX_LEN;
+        if !repeats && !repeating && short(hyp) && short(reference) {
+            return Some(self.pair.hits(hyp, reference, max_gap, unigrams));
         }
         // Else the side that repeats: the preferred one, until the other side is seen to
         // repeat while it was prepared (so a matrix row prepares its hypothesis once, and
@@ -862,6 +1078,71 @@ mod tests {
         }
     }
 
+    /// Texts of 0..80 tokens over a small alphabet (so types repeat, within and across
+    /// the two sides), the alphabet spread over ids up to ~5 million or kept dense.
+    fn pair_texts() -> impl Strategy<Value = (Vec<u32>, Vec<u32>)> {
+        (1u32..30, any::<bool>()).prop_flat_map(|(alphabet, spread)| {
+            let text = prop::collection::vec(0..alphabet, 0..80).prop_map(move |t| {
+                let id = |x: u32| if spread { x * 172_031 + 7 } else { x };
+                t.into_iter().map(id).collect::<Vec<u32>>()
+            });
+            (text.clone(), text)
+        })
+    }
+
+    proptest! {
+        /// The pair path, one scratch through many pairs of any ids, lengths, distances,
+        /// with and without unigrams: every hit count equals the oracle, and the tables
+        /// are all zero again after each pair.
+        #[test]
+        fn pair_path_equals_the_oracle(
+            pairs in prop::collection::vec(
+                (pair_texts(), prop::option::of(0usize..7), any::<bool>()), 1..12),
+        ) {
+            let mut p = PairScratch::default();
+            for ((a, b), gap, unigrams) in pairs {
+                let want = oracle(&a, &b, gap, unigrams);
+                prop_assert_eq!(p.hits(&a, &b, gap, unigrams), want);
+                prop_assert!(p.cells.iter().all(|&c| c == 0));
+                prop_assert!(p.types.iter().all(|&c| c == 0));
+                // Through the public entry (which takes the pair path for short texts)
+                // and the unprepared path: the same counts, bit for bit.
+                let mut plain = SkipBigramScratch::new();
+                plain.prepare(&a, gap, unigrams);
+                let want = plain.overlap(&b);
+                prop_assert_eq!(SkipBigramScratch::new().counts(&a, &b, gap, unigrams), want);
+            }
+        }
+    }
+
+    #[test]
+    fn pair_path_takes_short_pairs_where_texts_do_not_repeat() {
+        let texts: Vec<Vec<u32>> = (0..8u32).map(|i| vec![i, 1, 2, i + 1, 3]).collect();
+        let mut s = SkipBigramScratch::new();
+        // All-distinct pairs: nothing is ever prepared.
+        for p in texts.chunks(2) {
+            s.counts(&p[0], &p[1], Some(4), false);
+        }
+        assert!(
+            s.prepared.iter().all(|p| p.text.is_empty()),
+            "the pair path"
+        );
+        // A shared reference: prepared from its second comparison on, and once texts
+        // repeat, the next reference from its first.
+        let (r1, r2) = (&texts[0], &texts[1]);
+        s.counts(&texts[2], r1, Some(4), false);
+        assert!(s.prepared[0].text.is_empty());
+        s.counts(&texts[3], r1, Some(4), false);
+        assert_eq!(&s.prepared[0].text, r1);
+        s.counts(&texts[4], r2, Some(4), false);
+        assert_eq!(&s.prepared[0].text, r2);
+        // A text too long for the pair path: the prepared path.
+        let long: Vec<u32> = (0..=PAIR_MAX_LEN as u32).collect();
+        let mut s = SkipBigramScratch::new();
+        s.counts(&long, r1, Some(4), false);
+        assert_eq!(&s.prepared[0].text, r1);
+    }
+
     #[test]
     fn prepared_side_follows_the_repeated_text() {
         // A batch (references shared by consecutive hypotheses), then matrix rows (one
@@ -878,25 +1159,28 @@ mod tests {
             }
         };
         let holds = |s: &SkipBigramScratch, t: &[u32]| s.prepared.iter().all(|p| p.text == t);
+        // A group's first comparison repeats nothing (the pair path); from its second on,
+        // the repeated side is prepared.
         for r in refs {
-            for h in hyps {
+            for (i, h) in hyps.into_iter().enumerate() {
                 check(&mut s, h, r);
-                assert!(holds(&s, r), "a batch prepares its reference");
+                if i > 0 {
+                    assert!(holds(&s, r), "a batch prepares its reference");
+                }
             }
         }
         for h in hyps {
             for (j, r) in refs.into_iter().enumerate() {
                 check(&mut s, h, r);
-                // From the second row on, a row's first comparison prepares its hypothesis.
-                if h != hyps[0] || j > 0 {
+                if j > 0 {
                     assert!(holds(&s, h), "a matrix row prepares its hypothesis");
                 }
             }
         }
         for r in refs {
-            for (j, h) in hyps.into_iter().enumerate() {
+            for (i, h) in hyps.into_iter().enumerate() {
                 check(&mut s, h, r);
-                if r != refs[0] || j > 0 {
+                if i > 0 {
                     assert!(holds(&s, r), "back to a batch");
                 }
             }
