@@ -235,7 +235,7 @@ fn read_blocks(blocks: &Bound<'_, PyAny>) -> PyResult<(StrTable, Vec<MatrixBlock
         {
             hyps.push(
                 texts
-                    .intern(as_str(h, || format!("blocks[{b}] hyps[{i}]"))?)
+                    .intern(as_str(h, || format!("blocks[{b}]: hyps[{i}]"))?)
                     .0,
             );
         }
@@ -250,20 +250,20 @@ fn read_blocks(blocks: &Bound<'_, PyAny>) -> PyResult<(StrTable, Vec<MatrixBlock
         {
             if r.cast::<PyString>().is_ok() {
                 cols.push([texts
-                    .intern(as_str(r, || format!("blocks[{b}] pseudo_refs[{j}]"))?)
+                    .intern(as_str(r, || format!("blocks[{b}]: pseudo_refs[{j}]"))?)
                     .0]);
                 continue;
             }
-            let alternatives = items(r, &format!("blocks[{b}] pseudo_refs[{j}]"))?;
+            let alternatives = items(r, &format!("blocks[{b}]: pseudo_refs[{j}]"))?;
             if alternatives.is_empty() {
-                return Err(input_err(format!("blocks[{b}] pseudo_refs[{j}] is empty")));
+                return Err(input_err(format!("blocks[{b}]: pseudo_refs[{j}] is empty")));
             }
             let mut members = Vec::with_capacity(alternatives.len());
             for (k, alt) in alternatives.iter().enumerate() {
                 members.push(
                     texts
                         .intern(as_str(alt, || {
-                            format!("blocks[{b}] pseudo_refs[{j}][{k}]")
+                            format!("blocks[{b}]: pseudo_refs[{j}][{k}]")
                         })?)
                         .0,
                 );

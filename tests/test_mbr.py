@@ -105,7 +105,7 @@ def test_bad_weights_samples_and_blocks_are_named() -> None:
         m.expected_scores(["a", "b"], aggregate=True)
     with pytest.raises(mtalign.InputError, match=r"blocks\[1\]"):
         m.pairwise_blocks([(["a"], None), ("a",)])  # type: ignore[list-item]
-    with pytest.raises(mtalign.InputError, match=r"blocks\[0\] hyps\[1\]"):
+    with pytest.raises(mtalign.InputError, match=r"blocks\[0\]: hyps\[1\]"):
         m.pairwise_blocks([(["a", 3], None)])
     with pytest.raises(mtalign.ConfigError):
         mtalign.mbr(object(), ["a"])

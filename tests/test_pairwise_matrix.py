@@ -69,9 +69,9 @@ IDS_HINT = r" \(got int; token ids go in as NumPy integer arrays or mtalign\.Tok
     (lambda m: m.pairwise(["a b"], [["a", None]]),
      r"^pseudo_refs\[0\]\[1\] is not a str \(got NoneType\)$"),
     (lambda m: m.pairwise_blocks([(["a"], None), ([1, 2], None)]),
-     r"^blocks\[1\] hyps\[0\] is not a str" + IDS_HINT),
+     r"^blocks\[1\]: hyps\[0\] is not a str" + IDS_HINT),
     (lambda m: m.pairwise_blocks([(["a b"], [[1, 2]])]),
-     r"^blocks\[0\] pseudo_refs\[0\]\[0\] is not a str" + IDS_HINT),
+     r"^blocks\[0\]: pseudo_refs\[0\]\[0\] is not a str" + IDS_HINT),
 ])
 @pytest.mark.parametrize("name", ["rouge", "bleu", "wer"])
 def test_a_misplaced_item_is_named_as_the_caller_gave_it(name: str, call: object,

@@ -401,9 +401,9 @@ class Metric(Generic[R]):
             return self._pairwise_blocks_of_ids(lists, variant, threads)
         for b, (h, r) in enumerate(lists):
             if not is_token_ids(h):
-                check_texts(h, f"blocks[{b}] hyps")
+                _in_block(b, check_texts, h, "hyps")
             if r is not None and not is_token_ids(r):
-                check_texts(r, f"blocks[{b}] pseudo_refs")
+                _in_block(b, check_texts, r, "pseudo_refs")
         native = all(self._native_matrix(h, r) for h, r in lists)
         if not native:
             return [_in_block(b, self.pairwise, h, r, variant, threads)
