@@ -143,7 +143,10 @@ const CHUNK: usize = 1024;
 pub struct StrTable {
     table: HashTable<u32>,
     short: ShortTable,
-    text: String,
+    /// The strings' bytes, one after another (`ends[id]` is where string `id` ends): the
+    /// bytes of strs, kept as bytes so that a short string is appended by one fixed-size
+    /// copy of its packed form (no call to `memcpy`, no validation).
+    text: Vec<u8>,
     ends: Vec<usize>,
     /// Changes whenever the ids stop meaning what they meant (the table is emptied); 0
     /// until [`StrTable::epoch`] is first asked. Callers that keep ids between uses of the
@@ -273,7 +276,7 @@ impl StrTable {
         Self {
             table: HashTable::with_capacity(strings),
             short: ShortTable::with_capacity(strings),
-            text: String::new(),
+            text: Vec::new(),
             ends: Vec::with_capacity(strings),
             epoch: 0,
         }
@@ -328,11 +331,15 @@ impl StrTable {
             return self.intern_short(s);
         }
         let hash = FxBuildHasher.hash_one(s);
-        if let Some(&id) = self.table.find(hash, |&id| self.get(id) == s) {
+        let (text, ends) = (&self.text, &self.ends);
+        if let Some(&id) = self
+            .table
+            .find(hash, |&id| bytes_at(text, ends, id) == s.as_bytes())
+        {
             return (id, false);
         }
         let id = self.ends.len() as u32;
-        self.text.push_str(s);
+        self.text.extend_from_slice(s.as_bytes());
         self.ends.push(self.text.len());
         let (text, ends) = (&self.text, &self.ends);
         self.table.insert_unique(hash, id, |&id| {
@@ -359,7 +366,7 @@ impl StrTable {
         } else {
             0
         };
-        self.intern_packed(low, high, len as u32, || Some(&text[start..end]))
+        self.intern_packed(low, high, len as u32)
     }
 
     fn intern_short(&mut self, s: &str) -> (u32, bool) {
@@ -371,7 +378,7 @@ impl StrTable {
                 .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
         };
         let (low, high) = s.as_bytes().split_at(s.len().min(8));
-        self.intern_packed(pack(low), pack(high), s.len() as u32, || Some(s))
+        self.intern_packed(pack(low), pack(high), s.len() as u32)
     }
 
     /// A default (empty) table has no slots yet: [`StrTable::intern_packed`] needs some.
@@ -382,45 +389,28 @@ impl StrTable {
     }
 
     /// [`StrTable::intern`] of the string of `len` ≤ [`SHORT_MAX`] bytes packed little-endian
-    /// in `low` and `high` (zero above `len`); `source()` gives that string when the caller
-    /// has it as a `str`. The short table has slots ([`StrTable::ensure_short_table`]).
+    /// in `low` and `high` (zero above `len`), the bytes of a str (or of that str lowercased).
+    /// The short table has slots ([`StrTable::ensure_short_table`]).
     #[inline]
-    fn intern_packed<'s>(
-        &mut self,
-        low: u64,
-        high: u64,
-        len: u32,
-        source: impl FnOnce() -> Option<&'s str>,
-    ) -> (u32, bool) {
+    fn intern_packed(&mut self, low: u64, high: u64, len: u32) -> (u32, bool) {
         // A hit is inlined into the word reader; a new string (rarer) is a call.
         match self.short.find(low, high, len) {
             Ok(id) => (id, false),
-            Err(slot) => (self.insert_packed(slot, [low, high], len, source()), true),
+            Err(slot) => (self.insert_packed(slot, [low, high], len), true),
         }
     }
 
-    /// Adds the packed string at the free slot `slot` of the short table: its new id.
-    /// `source`, when given, is that string as a `str` (so its bytes need no validation).
+    /// Adds the packed string at the free slot `slot` of the short table: its new id. Its
+    /// bytes are appended from the packed form: 16 bytes, then cut to its length.
     #[inline(never)]
-    fn insert_packed(
-        &mut self,
-        slot: usize,
-        packed: [u64; 2],
-        len: u32,
-        source: Option<&str>,
-    ) -> u32 {
+    fn insert_packed(&mut self, slot: usize, packed: [u64; 2], len: u32) -> u32 {
         let id = self.ends.len() as u32;
-        match source {
-            Some(source) => self.text.push_str(source),
-            None => {
-                let mut bytes = [0u8; SHORT_MAX];
-                bytes[..8].copy_from_slice(&packed[0].to_le_bytes());
-                bytes[8..].copy_from_slice(&packed[1].to_le_bytes());
-                // Packed from a str (or from ASCII letters and digits), so these bytes are a str.
-                let packed = std::str::from_utf8(&bytes[..len as usize]).unwrap_or_default();
-                self.text.push_str(packed);
-            }
-        }
+        let mut bytes = [0u8; SHORT_MAX];
+        bytes[..8].copy_from_slice(&packed[0].to_le_bytes());
+        bytes[8..].copy_from_slice(&packed[1].to_le_bytes());
+        let start = self.text.len();
+        self.text.extend_from_slice(&bytes);
+        self.text.truncate(start + len as usize);
         self.ends.push(self.text.len());
         let [low, high] = packed;
         self.short.insert_at(slot, ShortKey { low, high, len, id });
@@ -684,10 +674,16 @@ const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 const OTHER: u8 = 4;
 
-fn str_at<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
+fn bytes_at<'a>(text: &'a [u8], ends: &[usize], id: u32) -> &'a [u8] {
     let k = id as usize;
     let start = if k == 0 { 0 } else { ends[k - 1] };
     &text[start..ends[k]]
+}
+
+/// String `id` of a [`StrTable`]'s bytes: every string was interned from a str (or packed
+/// from one), so the check never fails (an empty string if it did).
+fn str_at<'a>(text: &'a [u8], ends: &[usize], id: u32) -> &'a str {
+    std::str::from_utf8(bytes_at(text, ends, id)).unwrap_or_default()
 }
 
 /// One chunk interned on its own: local ids, sentence ends and the local vocabulary.
@@ -839,7 +835,6 @@ impl LocalChunk {
                 let (start, end) = (i + s, i + s + len);
                 if classes.non_ascii & run == 0 && len <= SHORT_MAX {
                     // The common case, inlined: a short ASCII word.
-                    let lower = lowercase && classes.upper & run != 0;
                     let [mut low, mut high] = pack_short_word(bytes, start, len);
                     // A word's case is not predictable, the batch's setting is: lowercasing a
                     // word that has no capital leaves it as it is.
@@ -847,8 +842,7 @@ impl LocalChunk {
                         low = lowercase_packed_word(low);
                         high = lowercase_packed_word(high);
                     }
-                    let source = || (!lower).then(|| &text[start..end]);
-                    let (id, _) = self.vocab.intern_packed(low, high, len as u32, source);
+                    let (id, _) = self.vocab.intern_packed(low, high, len as u32);
                     self.ids.push(id);
                     continue;
                 }
@@ -872,7 +866,7 @@ impl LocalChunk {
             let len = end - start;
             let id = if len <= SHORT_MAX {
                 let [low, high] = pack_short_word(bytes, start, len);
-                vocab.intern_packed(low, high, len as u32, || Some(&text[start..end]))
+                vocab.intern_packed(low, high, len as u32)
             } else {
                 vocab.intern(&text[start..end])
             };
