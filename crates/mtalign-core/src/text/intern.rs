@@ -371,14 +371,8 @@ impl StrTable {
 
     fn intern_short(&mut self, s: &str) -> (u32, bool) {
         self.ensure_short_table();
-        // Packed byte by byte: a variable-length copy would be a call to memcpy.
-        let pack = |part: &[u8]| {
-            part.iter()
-                .rev()
-                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
-        };
-        let (low, high) = s.as_bytes().split_at(s.len().min(8));
-        self.intern_packed(pack(low), pack(high), s.len() as u32)
+        let [low, high] = pack_short_word(s.as_bytes(), 0, s.len());
+        self.intern_packed(low, high, s.len() as u32)
     }
 
     /// A default (empty) table has no slots yet: [`StrTable::intern_packed`] needs some.
@@ -444,14 +438,15 @@ fn pack_word(bytes: &[u8], start: usize, len: usize) -> u64 {
 #[inline(always)]
 fn pack_short_word(bytes: &[u8], start: usize, len: usize) -> [u64; 2] {
     match bytes.get(start..start + 16) {
-        Some(sixteen) => {
+        Some(sixteen) if len > 0 => {
             let low = u64::from_le_bytes(sixteen[..8].try_into().unwrap_or_default());
             let high = u64::from_le_bytes(sixteen[8..].try_into().unwrap_or_default());
-            // The bytes to keep as a 128-bit mask: a shift of a u128 by 8..=128 bits.
+            // The bytes to keep as a 128-bit mask: a shift of a u128 by 0..=120 bits (a
+            // word has a byte at least; an empty string takes the other arm).
             let keep = u128::MAX >> (128 - 8 * len);
             [low & keep as u64, high & (keep >> 64) as u64]
         }
-        None => {
+        _ => {
             let high = if len > 8 {
                 pack_word(bytes, start + 8, len - 8)
             } else {
