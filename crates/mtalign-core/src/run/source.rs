@@ -44,7 +44,19 @@ pub struct Collected<'a> {
     pub bytes: usize,
 }
 
-impl Collected<'_> {
+impl<'a> Collected<'a> {
+    /// No text yet, with room for `hyps` hypotheses and `refs` references.
+    pub fn with_capacity(hyps: usize, refs: usize) -> Self {
+        Self {
+            hyps: Vec::with_capacity(hyps),
+            refs: Vec::with_capacity(refs),
+            keys: Vec::with_capacity(refs),
+            origin: Vec::with_capacity(refs),
+            ref_sets: RefSets::with_capacity(refs, refs),
+            bytes: 0,
+        }
+    }
+
     /// The number of hypotheses.
     pub fn len(&self) -> usize {
         self.hyps.len()
@@ -54,38 +66,44 @@ impl Collected<'_> {
     pub fn is_empty(&self) -> bool {
         self.hyps.is_empty()
     }
+
+    /// Appends the next hypothesis's text.
+    pub fn push_hyp(&mut self, text: &'a str) {
+        self.bytes += text.len();
+        self.hyps.push(text);
+    }
+
+    /// Appends the next reference item: its texts, each with its source's key.
+    pub fn push_ref_item(&mut self, refs: impl IntoIterator<Item = (&'a str, usize)>) {
+        let item = self.ref_sets.len();
+        let start = self.refs.len();
+        for (j, (text, key)) in refs.into_iter().enumerate() {
+            self.bytes += text.len();
+            self.refs.push(text);
+            self.keys.push(key);
+            self.origin.push((item, j));
+        }
+        self.ref_sets.push(start as u32..self.refs.len() as u32);
+    }
 }
 
 /// Reads every text of `source` once: the hypotheses in order, then the references item by
 /// item, so the first bad item in that order is the one refused.
 pub fn collect<'a, S: TextSource<'a>>(source: &S) -> Result<Collected<'a>, S::Error> {
     let n = source.hyps();
-    let mut out = Collected {
-        hyps: Vec::with_capacity(n),
-        ..Collected::default()
-    };
-    let mut bytes = 0;
-    for i in 0..n {
-        let text = source.hyp(i)?;
-        bytes += text.len();
-        out.hyps.push(text);
-    }
     let m = source.ref_items();
-    out.refs.reserve(m);
-    out.keys.reserve(m);
-    out.origin.reserve(m);
-    for i in 0..m {
-        let start = out.refs.len() as u32;
-        for j in 0..source.ref_count(i) {
-            let (text, key) = source.reference(i, j)?;
-            bytes += text.len();
-            out.refs.push(text);
-            out.keys.push(key);
-            out.origin.push((i, j));
-        }
-        out.ref_sets.push(start..out.refs.len() as u32);
+    let mut out = Collected::with_capacity(n, m);
+    for i in 0..n {
+        out.push_hyp(source.hyp(i)?);
     }
-    out.bytes = bytes;
+    let mut item = Vec::new();
+    for i in 0..m {
+        item.clear();
+        for j in 0..source.ref_count(i) {
+            item.push(source.reference(i, j)?);
+        }
+        out.push_ref_item(item.drain(..));
+    }
     Ok(out)
 }
 

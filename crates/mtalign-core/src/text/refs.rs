@@ -29,6 +29,16 @@ impl RefSets {
         }
     }
 
+    /// No sets yet, with room for `sets` sets of `members` references in all.
+    pub fn with_capacity(sets: usize, members: usize) -> Self {
+        let mut offsets = Vec::with_capacity(sets + 1);
+        offsets.push(0);
+        Self {
+            offsets,
+            members: Vec::with_capacity(members),
+        }
+    }
+
     /// Appends the next hypothesis's set: the text indices of its references.
     pub fn push(&mut self, refs: impl IntoIterator<Item = u32>) {
         self.members.extend(refs);
