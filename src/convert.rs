@@ -165,11 +165,14 @@ fn tuple_of<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyT
 }
 
 /// The Python objects of a text batch, held while their texts are read in place: the
-/// hypotheses, the reference items, and (once read) the members of each reference item that
-/// is a list, as a tuple (None for a str).
+/// hypotheses, the reference items, and (once read) the members of the reference items that
+/// are lists, as tuples.
 pub(crate) struct TextItems<'py> {
     hyps: Bound<'py, PyTuple>,
     refs: Bound<'py, PyTuple>,
+    /// The one pass's: of each reference item that is a list or tuple.
+    lists: OnceCell<Vec<Bound<'py, PyTuple>>>,
+    /// The checked reading's: of each reference item (None for a str).
     members: OnceCell<Vec<Option<Bound<'py, PyTuple>>>>,
 }
 
@@ -244,6 +247,7 @@ impl<'py> TextItems<'py> {
         Self {
             hyps,
             refs,
+            lists: OnceCell::new(),
             members: OnceCell::new(),
         }
     }
@@ -263,48 +267,58 @@ impl<'py> TextItems<'py> {
 
     /// [`TextItems::collect`]'s one pass: None where an item is anything else than a str
     /// (hypotheses), a str or a non-empty list or tuple of them (references), or a str is
-    /// not valid Unicode.
+    /// not valid Unicode. The loops call the C API and keep the texts, nothing more: where
+    /// each reference is in its item is made after ([`Collected::from_texts`]).
     fn read(&self) -> Option<Collected<'_>> {
         let py = self.hyps.py();
-        let hyps = item_ptrs(&self.hyps);
-        let refs = item_ptrs(&self.refs);
-        let mut batch = Collected::with_capacity(hyps.len(), refs.len());
-        for (i, &obj) in hyps.iter().enumerate() {
-            prefetch_object(hyps.get(i + PREFETCH_OBJECTS));
+        let hyp_objects = item_ptrs(&self.hyps);
+        let ref_objects = item_ptrs(&self.refs);
+        let mut hyps = Vec::with_capacity(hyp_objects.len());
+        for (i, &obj) in hyp_objects.iter().enumerate() {
+            prefetch_object(hyp_objects.get(i + PREFETCH_OBJECTS));
             // SAFETY: `self.hyps` holds the object for as long as `self` is borrowed.
-            batch.push_hyp(unsafe { utf8(obj) }?);
+            hyps.push(unsafe { utf8(obj) }?);
         }
-        let mut members = Vec::with_capacity(refs.len());
-        for (i, &obj) in refs.iter().enumerate() {
-            prefetch_object(refs.get(i + PREFETCH_OBJECTS));
+        let mut refs = Vec::with_capacity(ref_objects.len());
+        let mut keys = Vec::with_capacity(ref_objects.len());
+        let mut multi = Vec::new();
+        let mut lists = Vec::new();
+        for (i, &obj) in ref_objects.iter().enumerate() {
+            prefetch_object(ref_objects.get(i + PREFETCH_OBJECTS));
             // SAFETY: (as for the hypotheses) `self.refs` holds the object.
             if unsafe { ffi::PyUnicode_CheckExact(obj) } != 0 {
-                batch.push_ref_item([(unsafe { utf8(obj) }?, obj as usize)]);
-                members.push(None);
+                refs.push(unsafe { utf8(obj) }?);
+                keys.push(obj as usize);
                 continue;
             }
             // SAFETY: a borrowed item of `self.refs`, alive while it is.
             let item = unsafe { Borrowed::from_ptr(py, obj) };
-            let alternatives = if let Ok(list) = item.cast_exact::<PyList>() {
+            let members = if let Ok(list) = item.cast_exact::<PyList>() {
                 list.to_tuple()
             } else {
                 item.cast_exact::<PyTuple>().ok()?.to_owned()
             };
-            let texts = item_ptrs(&alternatives);
+            let texts = item_ptrs(&members);
             if texts.is_empty() {
                 return None;
             }
-            let mut item = Vec::with_capacity(texts.len());
             for &text in &texts {
-                // SAFETY: `alternatives` holds the object and is kept in `self.members`
-                // below, before the texts are returned, for as long as `self` is borrowed.
-                item.push((unsafe { utf8(text) }?, text as usize));
+                // SAFETY: `members` holds the object and is kept in `self.lists` below,
+                // before the texts are returned, for as long as `self` is borrowed.
+                refs.push(unsafe { utf8(text) }?);
+                keys.push(text as usize);
             }
-            batch.push_ref_item(item);
-            members.push(Some(alternatives));
+            multi.push((i, texts.len()));
+            lists.push(members);
         }
-        self.members.set(members).ok()?;
-        Some(batch)
+        self.lists.set(lists).ok()?;
+        Some(Collected::from_texts(
+            hyps,
+            ref_objects.len(),
+            refs,
+            keys,
+            &multi,
+        ))
     }
 
     /// [`TextItems::collect`] item by item, every item checked: the reference items' kinds

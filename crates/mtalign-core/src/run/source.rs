@@ -57,6 +57,49 @@ impl<'a> Collected<'a> {
         }
     }
 
+    /// A batch of `hyps` and of `items` reference items, whose texts `refs` (with their
+    /// `keys`) are item after item: one text an item, but for the items of `multi` ((item,
+    /// its number of texts), ascending).
+    pub fn from_texts(
+        hyps: Vec<&'a str>,
+        items: usize,
+        refs: Vec<&'a str>,
+        keys: Vec<usize>,
+        multi: &[(usize, usize)],
+    ) -> Self {
+        let (origin, ref_sets) = if multi.is_empty() {
+            // The usual batch, one reference a hypothesis: reference i is item i's.
+            (
+                (0..items).map(|i| (i, 0)).collect(),
+                RefSets::singletons(items),
+            )
+        } else {
+            let mut origin = Vec::with_capacity(refs.len());
+            let mut ref_sets = RefSets::with_capacity(items, refs.len());
+            let mut multi = multi.iter().peekable();
+            for i in 0..items {
+                let count = multi
+                    .next_if(|&&(item, _)| item == i)
+                    .map_or(1, |&(_, c)| c);
+                let start = origin.len() as u32;
+                origin.extend((0..count).map(|j| (i, j)));
+                ref_sets.push(start..origin.len() as u32);
+            }
+            (origin, ref_sets)
+        };
+        debug_assert_eq!(origin.len(), refs.len());
+        let bytes = hyps.iter().map(|t| t.len()).sum::<usize>()
+            + refs.iter().map(|t| t.len()).sum::<usize>();
+        Self {
+            hyps,
+            refs,
+            keys,
+            origin,
+            ref_sets,
+            bytes,
+        }
+    }
+
     /// The number of hypotheses.
     pub fn len(&self) -> usize {
         self.hyps.len()
@@ -163,5 +206,36 @@ mod tests {
             refs: vec![vec![Some("b"), None]],
         };
         assert_eq!(collect(&bad_ref).unwrap_err(), "refs[0][1]");
+    }
+
+    #[test]
+    fn a_batch_from_its_texts_is_the_batch_collected() {
+        let lists = Lists {
+            hyps: vec![Some("a b"), Some("c"), Some(""), Some("d")],
+            refs: vec![
+                vec![Some("x")],
+                vec![Some("y z"), Some("x"), Some("w")],
+                vec![Some("v")],
+                vec![Some("u"), Some("t")],
+            ],
+        };
+        let c = collect(&lists).unwrap();
+        let built = Collected::from_texts(
+            c.hyps.clone(),
+            4,
+            c.refs.clone(),
+            c.keys.clone(),
+            &[(1, 3), (3, 2)],
+        );
+        assert_eq!(format!("{built:?}"), format!("{c:?}"));
+        let single = Lists {
+            hyps: vec![Some("a"), Some("b")],
+            refs: vec![vec![Some("x")], vec![Some("y z")]],
+        };
+        let c = collect(&single).unwrap();
+        let built = Collected::from_texts(c.hyps.clone(), 2, c.refs.clone(), c.keys.clone(), &[]);
+        assert_eq!(format!("{built:?}"), format!("{c:?}"));
+        let empty = Collected::from_texts(vec![], 0, vec![], vec![], &[]);
+        assert_eq!(format!("{empty:?}"), format!("{:?}", Collected::default()));
     }
 }
