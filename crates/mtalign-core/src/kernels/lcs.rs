@@ -26,7 +26,31 @@ pub struct LcsMatcher {
     /// The prepared pattern: preparing it again is a no-op (a hypothesis against many
     /// pseudo-references, as minimum-Bayes-risk matrices do).
     pattern: Vec<u32>,
+    /// How the prepared pattern is held (none before the first `prepare`).
+    form: Option<Form>,
+    /// A [`Form::Lanes`] pattern: its ids as 16-bit lanes, [`LANE_PAD`] after its end.
+    lanes: Vec<u16>,
 }
+
+/// How [`LcsMatcher`] holds a prepared pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// At most 64 ids, each below [`LANE_PAD`]: the ids themselves, in 16-bit lanes. A
+    /// text's token finds its mask by comparing it with every lane at once (SSE2), with no
+    /// table indexed by id to fill, clear or read from memory: for a pattern met once (a
+    /// reference of its own), filling that table cost three times the comparison itself.
+    /// `compared`: a text was compared with it (the next one fills the table).
+    Lanes { compared: bool },
+    /// A mask row per distinct id, found through `slot` (longer patterns, larger ids).
+    Table,
+}
+
+/// The lane after a [`Form::Lanes`] pattern's last id, and the value a text's larger ids are
+/// clamped to: the mask bits it sets lie above the pattern's length, where an addition's
+/// carries never reach the pattern's bits and no bit is counted.
+const LANE_PAD: u32 = 0xFFFF;
+/// The 16-bit lanes a [`Form::Lanes`] pattern compares at once: two SSE2 registers.
+const LANE_GROUP: usize = 16;
 
 const NONE: u32 = u32::MAX;
 /// The row of a one-word pattern's masks that stays zero: read for a symbol it lacks.
@@ -40,17 +64,33 @@ impl LcsMatcher {
 
     /// Encodes `pattern`; replaces any previous pattern.
     pub fn prepare(&mut self, pattern: &[u32]) {
-        if self.pattern == pattern && !self.symbols.is_empty() {
+        if self.form.is_some() && self.pattern == pattern {
             return;
         }
         self.pattern.clear();
         self.pattern.extend_from_slice(pattern);
+        self.pattern_len = pattern.len();
+        self.words = pattern.len().div_ceil(64).max(1);
+        if pattern.len() <= 64 && pattern.iter().all(|&s| s < LANE_PAD) {
+            // The table's rows of an earlier pattern stay: the next table pattern clears them.
+            self.lanes.clear();
+            self.lanes.extend(pattern.iter().map(|&s| s as u16));
+            let padded = pattern.len().div_ceil(LANE_GROUP).max(1) * LANE_GROUP;
+            self.lanes.resize(padded, LANE_PAD as u16);
+            self.form = Some(Form::Lanes { compared: false });
+            return;
+        }
+        self.fill_table();
+    }
+
+    /// Holds the prepared pattern as [`Form::Table`]: a mask row per distinct id.
+    fn fill_table(&mut self) {
+        self.form = Some(Form::Table);
         for &s in &self.symbols {
             self.slot[s as usize] = NONE;
         }
         self.symbols.clear();
-        self.pattern_len = pattern.len();
-        self.words = pattern.len().div_ceil(64).max(1);
+        let pattern = &self.pattern[..];
         if let Some(&max_id) = pattern.iter().max() {
             if max_id as usize >= self.slot.len() {
                 self.slot.resize(max_id as usize + 1, NONE);
@@ -107,11 +147,32 @@ impl LcsMatcher {
         if self.pattern_len == 0 || text.is_empty() {
             return 0;
         }
+        match self.form {
+            Some(Form::Lanes { compared: false }) => {
+                self.form = Some(Form::Lanes { compared: true });
+                let v = lanes_row(&self.lanes, text);
+                return self.zeros_of_one_word(v);
+            }
+            // A pattern met again (a reference shared by several systems): its table costs
+            // less per token than the comparison, and is filled once for the rest.
+            Some(Form::Lanes { compared: true }) => self.fill_table(),
+            _ => {}
+        }
         if self.words == 1 {
             self.lcs_one_word(text)
         } else {
             self.lcs_multi_word(text)
         }
+    }
+
+    /// The LCS length from a one-word row vector: its zero bits among the pattern's.
+    fn zeros_of_one_word(&self, v: u64) -> usize {
+        let live = if self.pattern_len == 64 {
+            !0u64
+        } else {
+            (1u64 << self.pattern_len) - 1
+        };
+        (!v & live).count_ones() as usize
     }
 
     fn lcs_one_word(&self, text: &[u32]) -> usize {
@@ -128,12 +189,7 @@ impl LcsMatcher {
             let u = v & masks[row];
             v = v.wrapping_add(u) | (v & !u);
         }
-        let live = if self.pattern_len == 64 {
-            !0u64
-        } else {
-            (1u64 << self.pattern_len) - 1
-        };
-        (!v & live).count_ones() as usize
+        self.zeros_of_one_word(v)
     }
 
     fn lcs_multi_word(&mut self, text: &[u32]) -> usize {
@@ -165,6 +221,75 @@ impl LcsMatcher {
         }
         zeros
     }
+}
+
+/// The row vector after `text` against a [`Form::Lanes`] pattern (`lanes`: a multiple of
+/// [`LANE_GROUP`] lanes, at most 64).
+#[allow(unsafe_code)]
+fn lanes_row(lanes: &[u16], text: &[u32]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 processor has it.
+    return unsafe {
+        match lanes.len() / LANE_GROUP {
+            1 => lanes_row_sse2::<1>(lanes, text),
+            2 => lanes_row_sse2::<2>(lanes, text),
+            3 => lanes_row_sse2::<3>(lanes, text),
+            _ => lanes_row_sse2::<4>(lanes, text),
+        }
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    lanes_row_by_lanes(lanes, text)
+}
+
+/// [`lanes_row`] for `G` groups of 16 lanes, held in registers for the whole text: a token's
+/// mask is two 16-bit compares per group, packed to bytes and gathered by `movemask`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+#[allow(unsafe_code)]
+fn lanes_row_sse2<const G: usize>(lanes: &[u16], text: &[u32]) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
+        _mm_set1_epi16, _mm_setzero_si128,
+    };
+    let mut pattern = [[_mm_setzero_si128(); 2]; G];
+    for (g, halves) in pattern.iter_mut().enumerate() {
+        for (h, half) in halves.iter_mut().enumerate() {
+            let eight: &[u16; 8] = lanes[8 * (2 * g + h)..][..8].try_into().unwrap_or(&[0; 8]);
+            // SAFETY: `eight` is 16 readable bytes; the load needs no alignment.
+            *half = unsafe { _mm_loadu_si128(eight.as_ptr().cast::<__m128i>()) };
+        }
+    }
+    let mut v: u64 = !0;
+    for &c in text {
+        let c = _mm_set1_epi16(c.min(LANE_PAD) as u16 as i16);
+        let mut mask = 0u64;
+        for (g, [low, high]) in pattern.iter().enumerate() {
+            // Equal lanes are all ones, which pack (signed, saturating) to bytes 0xFF.
+            let equal = _mm_packs_epi16(_mm_cmpeq_epi16(*low, c), _mm_cmpeq_epi16(*high, c));
+            mask |= u64::from(_mm_movemask_epi8(equal) as u16) << (LANE_GROUP * g);
+        }
+        let u = v & mask;
+        v = v.wrapping_add(u) | (v & !u);
+    }
+    v
+}
+
+/// [`lanes_row`] lane by lane (the portable fallback).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn lanes_row_by_lanes(lanes: &[u16], text: &[u32]) -> u64 {
+    let mut v: u64 = !0;
+    for &c in text {
+        let c = c.min(LANE_PAD) as u16;
+        let mask = lanes
+            .iter()
+            .enumerate()
+            .filter(|&(_, &l)| l == c)
+            .fold(0u64, |m, (j, _)| m | 1 << j);
+        let u = v & mask;
+        v = v.wrapping_add(u) | (v & !u);
+    }
+    v
 }
 
 /// LCS length with a fresh matcher (convenience; batch code reuses a matcher).
@@ -245,6 +370,31 @@ mod tests {
             let mut m = LcsMatcher::new();
             for (pattern, text) in &pairs {
                 m.prepare(pattern);
+                prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
+            }
+        }
+
+        /// Patterns with ids on both sides of the lanes' limit (the lanes, then the table),
+        /// texts with ids far above it, and the lanes' row equal to the portable one.
+        #[test]
+        fn lanes_and_table_patterns_equal_dp(
+            pairs in prop::collection::vec(
+                (
+                    prop::collection::vec(prop_oneof![0u32..6, 0xFFFAu32..0x10005], 0..80),
+                    prop::collection::vec(prop_oneof![0u32..6, 0xFFFAu32..0x10005, Just(u32::MAX)], 0..80),
+                ),
+                1..6,
+            ),
+        ) {
+            let mut m = LcsMatcher::new();
+            for (pattern, text) in &pairs {
+                m.prepare(pattern);
+                prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
+                if matches!(m.form, Some(Form::Lanes { .. })) {
+                    prop_assert_eq!(lanes_row(&m.lanes, text), lanes_row_by_lanes(&m.lanes, text));
+                }
+                // A second text: the pattern's table.
+                prop_assert_eq!(m.lcs(pattern), pattern.len());
                 prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
             }
         }
