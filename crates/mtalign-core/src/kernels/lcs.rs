@@ -10,6 +10,8 @@
 //! [`LcsMatcher`] keeps its tables between calls: prepare a pattern once (a hypothesis), then
 //! compare it with any number of texts (its references) without allocating.
 
+use crate::kernels::lanes::Lanes;
+
 /// Reusable state for bit-parallel LCS against one prepared pattern.
 #[derive(Debug, Default)]
 pub struct LcsMatcher {
@@ -28,29 +30,22 @@ pub struct LcsMatcher {
     pattern: Vec<u32>,
     /// How the prepared pattern is held (none before the first `prepare`).
     form: Option<Form>,
-    /// A [`Form::Lanes`] pattern: its ids as 16-bit lanes, [`LANE_PAD`] after its end.
-    lanes: Vec<u16>,
+    /// A [`Form::Lanes`] pattern.
+    lanes: Lanes,
 }
 
 /// How [`LcsMatcher`] holds a prepared pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
-    /// At most 64 ids, each below [`LANE_PAD`]: the ids themselves, in 16-bit lanes. A
-    /// text's token finds its mask by comparing it with every lane at once (SSE2), with no
-    /// table indexed by id to fill, clear or read from memory: for a pattern met once (a
-    /// reference of its own), filling that table cost three times the comparison itself.
+    /// At most 64 ids, each below [`LANE_LIMIT`], as [`Lanes`]: a text's token finds its
+    /// mask by comparing it with every id at once, with no table indexed by id to fill,
+    /// clear or read from memory: for a pattern met once (a reference of its own), filling
+    /// that table cost three times the comparison itself.
     /// `compared`: a text was compared with it (the next one fills the table).
     Lanes { compared: bool },
     /// A mask row per distinct id, found through `slot` (longer patterns, larger ids).
     Table,
 }
-
-/// The lane after a [`Form::Lanes`] pattern's last id, and the value a text's larger ids are
-/// clamped to: the mask bits it sets lie above the pattern's length, where an addition's
-/// carries never reach the pattern's bits and no bit is counted.
-const LANE_PAD: u32 = 0xFFFF;
-/// The 16-bit lanes a [`Form::Lanes`] pattern compares at once: two SSE2 registers.
-const LANE_GROUP: usize = 16;
 
 const NONE: u32 = u32::MAX;
 /// The row of a one-word pattern's masks that stays zero: read for a symbol it lacks.
@@ -71,12 +66,8 @@ impl LcsMatcher {
         self.pattern.extend_from_slice(pattern);
         self.pattern_len = pattern.len();
         self.words = pattern.len().div_ceil(64).max(1);
-        if pattern.len() <= 64 && pattern.iter().all(|&s| s < LANE_PAD) {
+        if self.lanes.fill(pattern) {
             // The table's rows of an earlier pattern stay: the next table pattern clears them.
-            self.lanes.clear();
-            self.lanes.extend(pattern.iter().map(|&s| s as u16));
-            let padded = pattern.len().div_ceil(LANE_GROUP).max(1) * LANE_GROUP;
-            self.lanes.resize(padded, LANE_PAD as u16);
             self.form = Some(Form::Lanes { compared: false });
             return;
         }
@@ -150,7 +141,11 @@ impl LcsMatcher {
         match self.form {
             Some(Form::Lanes { compared: false }) => {
                 self.form = Some(Form::Lanes { compared: true });
-                let v = lanes_row(&self.lanes, text);
+                let mut v: u64 = !0;
+                self.lanes.scan(text, |mask| {
+                    let u = v & mask;
+                    v = v.wrapping_add(u) | (v & !u);
+                });
                 return self.zeros_of_one_word(v);
             }
             // A pattern met again (a reference shared by several systems): its table costs
@@ -223,75 +218,6 @@ impl LcsMatcher {
     }
 }
 
-/// The row vector after `text` against a [`Form::Lanes`] pattern (`lanes`: a multiple of
-/// [`LANE_GROUP`] lanes, at most 64).
-#[allow(unsafe_code)]
-fn lanes_row(lanes: &[u16], text: &[u32]) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 processor has it.
-    return unsafe {
-        match lanes.len() / LANE_GROUP {
-            1 => lanes_row_sse2::<1>(lanes, text),
-            2 => lanes_row_sse2::<2>(lanes, text),
-            3 => lanes_row_sse2::<3>(lanes, text),
-            _ => lanes_row_sse2::<4>(lanes, text),
-        }
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    lanes_row_by_lanes(lanes, text)
-}
-
-/// [`lanes_row`] for `G` groups of 16 lanes, held in registers for the whole text: a token's
-/// mask is two 16-bit compares per group, packed to bytes and gathered by `movemask`.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "sse2")]
-#[allow(unsafe_code)]
-fn lanes_row_sse2<const G: usize>(lanes: &[u16], text: &[u32]) -> u64 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
-        _mm_set1_epi16, _mm_setzero_si128,
-    };
-    let mut pattern = [[_mm_setzero_si128(); 2]; G];
-    for (g, halves) in pattern.iter_mut().enumerate() {
-        for (h, half) in halves.iter_mut().enumerate() {
-            let eight: &[u16; 8] = lanes[8 * (2 * g + h)..][..8].try_into().unwrap_or(&[0; 8]);
-            // SAFETY: `eight` is 16 readable bytes; the load needs no alignment.
-            *half = unsafe { _mm_loadu_si128(eight.as_ptr().cast::<__m128i>()) };
-        }
-    }
-    let mut v: u64 = !0;
-    for &c in text {
-        let c = _mm_set1_epi16(c.min(LANE_PAD) as u16 as i16);
-        let mut mask = 0u64;
-        for (g, [low, high]) in pattern.iter().enumerate() {
-            // Equal lanes are all ones, which pack (signed, saturating) to bytes 0xFF.
-            let equal = _mm_packs_epi16(_mm_cmpeq_epi16(*low, c), _mm_cmpeq_epi16(*high, c));
-            mask |= u64::from(_mm_movemask_epi8(equal) as u16) << (LANE_GROUP * g);
-        }
-        let u = v & mask;
-        v = v.wrapping_add(u) | (v & !u);
-    }
-    v
-}
-
-/// [`lanes_row`] lane by lane (the portable fallback).
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn lanes_row_by_lanes(lanes: &[u16], text: &[u32]) -> u64 {
-    let mut v: u64 = !0;
-    for &c in text {
-        let c = c.min(LANE_PAD) as u16;
-        let mask = lanes
-            .iter()
-            .enumerate()
-            .filter(|&(_, &l)| l == c)
-            .fold(0u64, |m, (j, _)| m | 1 << j);
-        let u = v & mask;
-        v = v.wrapping_add(u) | (v & !u);
-    }
-    v
-}
-
 /// LCS length with a fresh matcher (convenience; batch code reuses a matcher).
 ///
 /// ```
@@ -324,6 +250,7 @@ pub fn lcs_length_dp(a: &[u32], b: &[u32]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::lanes::LANE_LIMIT;
     use proptest::prelude::*;
 
     #[test]
@@ -375,13 +302,13 @@ mod tests {
         }
 
         /// Patterns with ids on both sides of the lanes' limit (the lanes, then the table),
-        /// texts with ids far above it, and the lanes' row equal to the portable one.
+        /// texts with ids far above it; each pattern met twice (its lanes, then its table).
         #[test]
         fn lanes_and_table_patterns_equal_dp(
             pairs in prop::collection::vec(
                 (
                     prop::collection::vec(prop_oneof![0u32..6, 0xFFFAu32..0x10005], 0..80),
-                    prop::collection::vec(prop_oneof![0u32..6, 0xFFFAu32..0x10005, Just(u32::MAX)], 0..80),
+                    prop::collection::vec(prop_oneof![0u32..6, (LANE_LIMIT - 3)..(LANE_LIMIT + 3), Just(u32::MAX)], 0..80),
                 ),
                 1..6,
             ),
@@ -390,9 +317,6 @@ mod tests {
             for (pattern, text) in &pairs {
                 m.prepare(pattern);
                 prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
-                if matches!(m.form, Some(Form::Lanes { .. })) {
-                    prop_assert_eq!(lanes_row(&m.lanes, text), lanes_row_by_lanes(&m.lanes, text));
-                }
                 // A second text: the pattern's table.
                 prop_assert_eq!(m.lcs(pattern), pattern.len());
                 prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
