@@ -200,7 +200,7 @@ pub(crate) fn matrix_items<'py>(
 }
 
 /// How many objects ahead a pass over a batch's items asks for an object's header.
-const PREFETCH_OBJECTS: usize = 64;
+const PREFETCH_OBJECTS: usize = 128;
 
 /// Asks for the header of `obj`, if any: the objects of a large batch are scattered over
 /// the heap, and a pass over them otherwise waits for memory at every item. A str's header
