@@ -7,8 +7,10 @@ use mtalign_core::prefetch::prefetch;
 use mtalign_core::run::{collect, Collected, TextSource};
 use mtalign_core::text::refs::RefSets;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -124,24 +126,6 @@ pub(crate) fn pair_texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<&'a 
 /// The items of a Python list or tuple.
 type Items<'py> = Vec<Bound<'py, PyAny>>;
 
-/// How many objects ahead a pass over a batch's items asks for an object's header.
-const PREFETCH_OBJECTS: usize = 8;
-
-/// Asks for the header of the object [`PREFETCH_OBJECTS`] after item `i`: the objects of a
-/// large batch are scattered over the heap, and each pass over them (type checks, the text's
-/// address) otherwise waits for memory at every item. A str's header is 40 to 64 bytes from
-/// a 16-byte boundary (its kind at byte 32, its UTF-8 form's address at byte 56), so it often
-/// spans two cache lines: both are asked for (reading the kind was a third of the read).
-fn prefetch_item(items: &Bound<'_, PyTuple>, i: usize) {
-    if i + PREFETCH_OBJECTS < items.len() {
-        if let Ok(obj) = items.get_borrowed_item(i + PREFETCH_OBJECTS) {
-            let header = obj.as_ptr().cast::<u8>();
-            prefetch(header);
-            prefetch(header.wrapping_add(56));
-        }
-    }
-}
-
 /// The items of `hyps` and `refs`, which must be lists (or tuples) of the same length.
 fn aligned_items<'py>(
     hyps: &Bound<'py, PyAny>,
@@ -181,12 +165,15 @@ fn tuple_of<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyT
 }
 
 /// The Python objects of a text batch, held while their texts are read in place: the
-/// hypotheses, the reference items, and the members of each reference item that is a list
-/// (None for a str).
+/// hypotheses, the reference items, and (once read) the members of the reference items that
+/// are lists, as tuples.
 pub(crate) struct TextItems<'py> {
     hyps: Bound<'py, PyTuple>,
     refs: Bound<'py, PyTuple>,
-    members: Vec<Option<Bound<'py, PyTuple>>>,
+    /// The one pass's: of each reference item that is a list or tuple.
+    lists: OnceCell<Vec<Bound<'py, PyTuple>>>,
+    /// The checked reading's: of each reference item (None for a str).
+    members: OnceCell<Vec<Option<Bound<'py, PyTuple>>>>,
 }
 
 /// The objects of `hyps` (list of str) and `refs` (list of str or list of str), aligned.
@@ -197,7 +184,7 @@ pub(crate) fn text_batch_items<'py>(
     let hyps = tuple_of(hyps, "hyps")?;
     let refs = tuple_of(refs, "refs")?;
     check_aligned(hyps.len(), refs.len())?;
-    text_items(hyps, refs)
+    Ok(TextItems::new(hyps, refs))
 }
 
 /// The objects of hypotheses and reference sets of any two lengths (a matrix's rows and
@@ -206,55 +193,186 @@ pub(crate) fn matrix_items<'py>(
     hyps: &Bound<'py, PyAny>,
     refs: &Bound<'py, PyAny>,
 ) -> PyResult<TextItems<'py>> {
-    text_items(tuple_of(hyps, "hyps")?, tuple_of(refs, "refs")?)
+    Ok(TextItems::new(
+        tuple_of(hyps, "hyps")?,
+        tuple_of(refs, "refs")?,
+    ))
 }
 
-fn text_items<'py>(
-    hyps: Bound<'py, PyTuple>,
-    refs: Bound<'py, PyTuple>,
-) -> PyResult<TextItems<'py>> {
-    let mut members = Vec::with_capacity(refs.len());
-    for (i, r) in refs.iter_borrowed().enumerate() {
-        prefetch_item(&refs, i);
-        if r.cast::<PyString>().is_ok() {
-            members.push(None);
-        } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {
-            let alternatives = tuple_of(&r, "")?;
-            if alternatives.is_empty() {
-                return Err(input_err(format!("refs[{i}] is empty")));
-            }
-            members.push(Some(alternatives));
-        } else {
-            return Err(input_err(format!(
-                "refs[{i}] must be a str or a list of str (got {})",
-                got(&r)
-            )));
+/// How many objects ahead a pass over a batch's items asks for an object's header.
+const PREFETCH_OBJECTS: usize = 128;
+
+/// Asks for the header of `obj`, if any: the objects of a large batch are scattered over
+/// the heap, and a pass over them otherwise waits for memory at every item. A str's header
+/// is 40 to 64 bytes from a 16-byte boundary (its kind at byte 32, its UTF-8 form's address
+/// at byte 56), so it often spans two cache lines: both are asked for.
+fn prefetch_object(obj: Option<&*mut ffi::PyObject>) {
+    if let Some(&obj) = obj {
+        let header = obj.cast::<u8>();
+        prefetch(header);
+        prefetch(header.wrapping_add(56));
+    }
+}
+
+/// The items of a tuple, borrowed (the tuple holds them).
+fn item_ptrs(tuple: &Bound<'_, PyTuple>) -> Vec<*mut ffi::PyObject> {
+    let t = tuple.as_ptr();
+    // SAFETY: every index is below the tuple's length; the items are borrowed references,
+    // alive while the tuple is.
+    (0..tuple.len() as ffi::Py_ssize_t)
+        .map(|i| unsafe { ffi::PyTuple_GetItem(t, i) })
+        .collect()
+}
+
+/// The text of `obj` if it is a str (or a subclass) that can be encoded as UTF-8, borrowed
+/// for `'a`; otherwise None, with the Python error cleared.
+///
+/// # Safety
+/// `obj` must be a live object that stays alive, unchanged, for `'a`, and the GIL held.
+unsafe fn utf8<'a>(obj: *mut ffi::PyObject) -> Option<&'a str> {
+    let mut size: ffi::Py_ssize_t = 0;
+    // A str's UTF-8 form lives as long as the str (CPython caches it in the object); anything
+    // else is refused with a TypeError, which the checked reading names.
+    let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
+    if data.is_null() {
+        ffi::PyErr_Clear();
+        return None;
+    }
+    let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
+    Some(std::str::from_utf8_unchecked(bytes))
+}
+
+impl<'py> TextItems<'py> {
+    fn new(hyps: Bound<'py, PyTuple>, refs: Bound<'py, PyTuple>) -> Self {
+        Self {
+            hyps,
+            refs,
+            lists: OnceCell::new(),
+            members: OnceCell::new(),
         }
     }
-    Ok(TextItems {
-        hyps,
-        refs,
-        members,
-    })
+
+    /// The batch as the core reads it ([`mtalign_core::run::collect`]'s order), under the
+    /// GIL: texts borrowed from the objects these tuples hold (Python strings are immutable
+    /// and the tuples' items cannot be replaced), so the GIL can be released while they are
+    /// scored, with no copy. One pass over the objects; an item that is not plainly a text
+    /// (or, in `refs`, a list or tuple of texts) sends the batch to the checked reading,
+    /// which names the first bad item.
+    pub(crate) fn collect(&self) -> PyResult<Collected<'_>> {
+        match self.read() {
+            Some(batch) => Ok(batch),
+            None => self.read_checked(),
+        }
+    }
+
+    /// [`TextItems::collect`]'s one pass: None where an item is anything else than a str
+    /// (hypotheses), a str or a non-empty list or tuple of them (references), or a str is
+    /// not valid Unicode. The loops call the C API and keep the texts, nothing more: where
+    /// each reference is in its item is made after ([`Collected::from_texts`]).
+    fn read(&self) -> Option<Collected<'_>> {
+        let py = self.hyps.py();
+        let hyp_objects = item_ptrs(&self.hyps);
+        let ref_objects = item_ptrs(&self.refs);
+        let mut hyps = Vec::with_capacity(hyp_objects.len());
+        for (i, &obj) in hyp_objects.iter().enumerate() {
+            prefetch_object(hyp_objects.get(i + PREFETCH_OBJECTS));
+            // SAFETY: `self.hyps` holds the object for as long as `self` is borrowed.
+            hyps.push(unsafe { utf8(obj) }?);
+        }
+        let mut refs = Vec::with_capacity(ref_objects.len());
+        let mut keys = Vec::with_capacity(ref_objects.len());
+        let mut multi = Vec::new();
+        let mut lists = Vec::new();
+        for (i, &obj) in ref_objects.iter().enumerate() {
+            prefetch_object(ref_objects.get(i + PREFETCH_OBJECTS));
+            // SAFETY: (as for the hypotheses) `self.refs` holds the object.
+            if unsafe { ffi::PyUnicode_CheckExact(obj) } != 0 {
+                refs.push(unsafe { utf8(obj) }?);
+                keys.push(obj as usize);
+                continue;
+            }
+            // SAFETY: a borrowed item of `self.refs`, alive while it is.
+            let item = unsafe { Borrowed::from_ptr(py, obj) };
+            let members = if let Ok(list) = item.cast_exact::<PyList>() {
+                list.to_tuple()
+            } else {
+                item.cast_exact::<PyTuple>().ok()?.to_owned()
+            };
+            let texts = item_ptrs(&members);
+            if texts.is_empty() {
+                return None;
+            }
+            for &text in &texts {
+                // SAFETY: `members` holds the object and is kept in `self.lists` below,
+                // before the texts are returned, for as long as `self` is borrowed.
+                refs.push(unsafe { utf8(text) }?);
+                keys.push(text as usize);
+            }
+            multi.push((i, texts.len()));
+            lists.push(members);
+        }
+        self.lists.set(lists).ok()?;
+        Some(Collected::from_texts(
+            hyps,
+            ref_objects.len(),
+            refs,
+            keys,
+            &multi,
+        ))
+    }
+
+    /// [`TextItems::collect`] item by item, every item checked: the reference items' kinds
+    /// first, then the texts in the core's order, so the first bad item in that order is
+    /// the one named.
+    fn read_checked(&self) -> PyResult<Collected<'_>> {
+        let mut members = Vec::with_capacity(self.refs.len());
+        for (i, r) in self.refs.iter_borrowed().enumerate() {
+            if r.cast::<PyString>().is_ok() {
+                members.push(None);
+            } else if r.cast::<PyList>().is_ok() || r.cast::<PyTuple>().is_ok() {
+                let alternatives = tuple_of(&r, "")?;
+                if alternatives.is_empty() {
+                    return Err(input_err(format!("refs[{i}] is empty")));
+                }
+                members.push(Some(alternatives));
+            } else {
+                return Err(input_err(format!(
+                    "refs[{i}] must be a str or a list of str (got {})",
+                    got(&r)
+                )));
+            }
+        }
+        // The one pass stops before it sets the members (a str subclass, for one, is read
+        // here without error).
+        let source = Checked {
+            items: self,
+            members: self.members.get_or_init(|| members),
+        };
+        collect(&source)
+    }
 }
 
-/// The batch as the core reads it ([`mtalign_core::run::collect`]), under the GIL: texts
-/// borrowed from the objects these tuples hold (Python strings are immutable and the tuples'
-/// items cannot be replaced), so the GIL can be released while they are scored, with no copy.
-impl<'a> TextSource<'a> for &'a TextItems<'_> {
+/// The checked reading of a [`TextItems`] (see [`TextItems::read_checked`]).
+struct Checked<'a, 'py> {
+    items: &'a TextItems<'py>,
+    members: &'a [Option<Bound<'py, PyTuple>>],
+}
+
+impl<'a> TextSource<'a> for Checked<'a, '_> {
     type Error = PyErr;
 
     fn hyps(&self) -> usize {
-        self.hyps.len()
+        self.items.hyps.len()
     }
 
     fn hyp(&self, i: usize) -> PyResult<&'a str> {
-        prefetch_item(&self.hyps, i);
-        borrowed_str(self.hyps.get_borrowed_item(i)?, || format!("hyps[{i}]"))
+        borrowed_str(self.items.hyps.get_borrowed_item(i)?, || {
+            format!("hyps[{i}]")
+        })
     }
 
     fn ref_items(&self) -> usize {
-        self.refs.len()
+        self.items.refs.len()
     }
 
     fn ref_count(&self, i: usize) -> usize {
@@ -262,26 +380,16 @@ impl<'a> TextSource<'a> for &'a TextItems<'_> {
     }
 
     fn reference(&self, i: usize, j: usize) -> PyResult<(&'a str, usize)> {
-        let obj = match &self.members[i] {
-            None => {
-                prefetch_item(&self.refs, i);
-                self.refs.get_borrowed_item(i)?
-            }
-            Some(members) => members.get_borrowed_item(j)?,
+        let (obj, what) = match &self.members[i] {
+            None => (self.items.refs.get_borrowed_item(i)?, None),
+            Some(members) => (members.get_borrowed_item(j)?, Some(j)),
         };
         let key = obj.as_ptr() as usize;
-        let text = match &self.members[i] {
-            None => borrowed_str(obj, || format!("refs[{i}]"))?,
-            Some(_) => borrowed_str(obj, || format!("refs[{i}][{j}]"))?,
-        };
+        let text = borrowed_str(obj, || match what {
+            None => format!("refs[{i}]"),
+            Some(j) => format!("refs[{i}][{j}]"),
+        })?;
         Ok((text, key))
-    }
-}
-
-impl TextItems<'_> {
-    /// The batch's texts, read in one pass (see [`TextSource`]).
-    pub(crate) fn collect(&self) -> PyResult<Collected<'_>> {
-        collect(&self)
     }
 }
 

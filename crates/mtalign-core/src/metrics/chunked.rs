@@ -370,6 +370,11 @@ fn head_hash(text: &str) -> u64 {
 /// fixed by the input alone, never by the thread count.
 pub fn grouped_order(n_texts: usize, ref_sets: &RefSets) -> Vec<u32> {
     let key = |i: usize| ref_sets.get(i).first().map_or(0, |&r| r as usize);
+    if (1..ref_sets.len()).all(|i| key(i - 1) <= key(i)) {
+        // Already grouped (each pair's own reference, or shared ones in runs): the sort
+        // would keep the input order.
+        return (0..ref_sets.len() as u32).collect();
+    }
     let mut starts = vec![0u32; n_texts + 1];
     for i in 0..ref_sets.len() {
         starts[key(i) + 1] += 1;

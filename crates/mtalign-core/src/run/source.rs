@@ -44,7 +44,62 @@ pub struct Collected<'a> {
     pub bytes: usize,
 }
 
-impl Collected<'_> {
+impl<'a> Collected<'a> {
+    /// No text yet, with room for `hyps` hypotheses and `refs` references.
+    pub fn with_capacity(hyps: usize, refs: usize) -> Self {
+        Self {
+            hyps: Vec::with_capacity(hyps),
+            refs: Vec::with_capacity(refs),
+            keys: Vec::with_capacity(refs),
+            origin: Vec::with_capacity(refs),
+            ref_sets: RefSets::with_capacity(refs, refs),
+            bytes: 0,
+        }
+    }
+
+    /// A batch of `hyps` and of `items` reference items, whose texts `refs` (with their
+    /// `keys`) are item after item: one text an item, but for the items of `multi` ((item,
+    /// its number of texts), ascending).
+    pub fn from_texts(
+        hyps: Vec<&'a str>,
+        items: usize,
+        refs: Vec<&'a str>,
+        keys: Vec<usize>,
+        multi: &[(usize, usize)],
+    ) -> Self {
+        let (origin, ref_sets) = if multi.is_empty() {
+            // The usual batch, one reference a hypothesis: reference i is item i's.
+            (
+                (0..items).map(|i| (i, 0)).collect(),
+                RefSets::singletons(items),
+            )
+        } else {
+            let mut origin = Vec::with_capacity(refs.len());
+            let mut ref_sets = RefSets::with_capacity(items, refs.len());
+            let mut multi = multi.iter().peekable();
+            for i in 0..items {
+                let count = multi
+                    .next_if(|&&(item, _)| item == i)
+                    .map_or(1, |&(_, c)| c);
+                let start = origin.len() as u32;
+                origin.extend((0..count).map(|j| (i, j)));
+                ref_sets.push(start..origin.len() as u32);
+            }
+            (origin, ref_sets)
+        };
+        debug_assert_eq!(origin.len(), refs.len());
+        let bytes = hyps.iter().map(|t| t.len()).sum::<usize>()
+            + refs.iter().map(|t| t.len()).sum::<usize>();
+        Self {
+            hyps,
+            refs,
+            keys,
+            origin,
+            ref_sets,
+            bytes,
+        }
+    }
+
     /// The number of hypotheses.
     pub fn len(&self) -> usize {
         self.hyps.len()
@@ -54,38 +109,44 @@ impl Collected<'_> {
     pub fn is_empty(&self) -> bool {
         self.hyps.is_empty()
     }
+
+    /// Appends the next hypothesis's text.
+    pub fn push_hyp(&mut self, text: &'a str) {
+        self.bytes += text.len();
+        self.hyps.push(text);
+    }
+
+    /// Appends the next reference item: its texts, each with its source's key.
+    pub fn push_ref_item(&mut self, refs: impl IntoIterator<Item = (&'a str, usize)>) {
+        let item = self.ref_sets.len();
+        let start = self.refs.len();
+        for (j, (text, key)) in refs.into_iter().enumerate() {
+            self.bytes += text.len();
+            self.refs.push(text);
+            self.keys.push(key);
+            self.origin.push((item, j));
+        }
+        self.ref_sets.push(start as u32..self.refs.len() as u32);
+    }
 }
 
 /// Reads every text of `source` once: the hypotheses in order, then the references item by
 /// item, so the first bad item in that order is the one refused.
 pub fn collect<'a, S: TextSource<'a>>(source: &S) -> Result<Collected<'a>, S::Error> {
     let n = source.hyps();
-    let mut out = Collected {
-        hyps: Vec::with_capacity(n),
-        ..Collected::default()
-    };
-    let mut bytes = 0;
-    for i in 0..n {
-        let text = source.hyp(i)?;
-        bytes += text.len();
-        out.hyps.push(text);
-    }
     let m = source.ref_items();
-    out.refs.reserve(m);
-    out.keys.reserve(m);
-    out.origin.reserve(m);
-    for i in 0..m {
-        let start = out.refs.len() as u32;
-        for j in 0..source.ref_count(i) {
-            let (text, key) = source.reference(i, j)?;
-            bytes += text.len();
-            out.refs.push(text);
-            out.keys.push(key);
-            out.origin.push((i, j));
-        }
-        out.ref_sets.push(start..out.refs.len() as u32);
+    let mut out = Collected::with_capacity(n, m);
+    for i in 0..n {
+        out.push_hyp(source.hyp(i)?);
     }
-    out.bytes = bytes;
+    let mut item = Vec::new();
+    for i in 0..m {
+        item.clear();
+        for j in 0..source.ref_count(i) {
+            item.push(source.reference(i, j)?);
+        }
+        out.push_ref_item(item.drain(..));
+    }
     Ok(out)
 }
 
@@ -145,5 +206,36 @@ mod tests {
             refs: vec![vec![Some("b"), None]],
         };
         assert_eq!(collect(&bad_ref).unwrap_err(), "refs[0][1]");
+    }
+
+    #[test]
+    fn a_batch_from_its_texts_is_the_batch_collected() {
+        let lists = Lists {
+            hyps: vec![Some("a b"), Some("c"), Some(""), Some("d")],
+            refs: vec![
+                vec![Some("x")],
+                vec![Some("y z"), Some("x"), Some("w")],
+                vec![Some("v")],
+                vec![Some("u"), Some("t")],
+            ],
+        };
+        let c = collect(&lists).unwrap();
+        let built = Collected::from_texts(
+            c.hyps.clone(),
+            4,
+            c.refs.clone(),
+            c.keys.clone(),
+            &[(1, 3), (3, 2)],
+        );
+        assert_eq!(format!("{built:?}"), format!("{c:?}"));
+        let single = Lists {
+            hyps: vec![Some("a"), Some("b")],
+            refs: vec![vec![Some("x")], vec![Some("y z")]],
+        };
+        let c = collect(&single).unwrap();
+        let built = Collected::from_texts(c.hyps.clone(), 2, c.refs.clone(), c.keys.clone(), &[]);
+        assert_eq!(format!("{built:?}"), format!("{c:?}"));
+        let empty = Collected::from_texts(vec![], 0, vec![], vec![], &[]);
+        assert_eq!(format!("{empty:?}"), format!("{:?}", Collected::default()));
     }
 }

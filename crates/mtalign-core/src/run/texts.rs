@@ -103,27 +103,56 @@ fn check_aligned(batch: &Collected<'_>) -> Result<()> {
 }
 
 /// The distinct reference objects of a batch (by key): the index in `batch.refs` of each
-/// one's first occurrence, and per reference item its set of them.
+/// one's first occurrence, and per reference item its set of them (numbered in order of
+/// first occurrence).
 fn distinct_refs(batch: &Collected<'_>) -> (Vec<u32>, RefSets) {
-    let mut seen: FxHashMap<usize, u32> =
-        FxHashMap::with_capacity_and_hasher(batch.refs.len(), Default::default());
-    let mut first = Vec::with_capacity(batch.refs.len());
-    let index: Vec<u32> = batch
-        .keys
-        .iter()
-        .enumerate()
-        .map(|(k, &key)| {
-            *seen.entry(key).or_insert_with(|| {
-                first.push(k as u32);
-                first.len() as u32 - 1
-            })
-        })
-        .collect();
-    let mut sets = RefSets::new();
+    let mut index = first_occurrences(&batch.keys);
+    let mut first = Vec::with_capacity(index.len());
+    for k in 0..index.len() {
+        let f = index[k] as usize;
+        // An earlier occurrence is numbered already.
+        index[k] = if f == k {
+            first.push(k as u32);
+            first.len() as u32 - 1
+        } else {
+            index[f]
+        };
+    }
+    if first.len() == batch.refs.len() {
+        // Every reference distinct: each one's number is its place.
+        return (first, batch.ref_sets.clone());
+    }
+    let mut sets = RefSets::with_capacity(batch.ref_sets.len(), batch.refs.len());
     for i in 0..batch.ref_sets.len() {
         sets.push(batch.ref_sets.get(i).iter().map(|&k| index[k as usize]));
     }
     (first, sets)
+}
+
+/// For each of `keys`, the position of its first occurrence: a table of positions (open
+/// addressing, at most half full, probed by the key's Fibonacci hash: the keys are object
+/// addresses, or small numbers in tests), with no hashing library's per-entry work.
+fn first_occurrences(keys: &[usize]) -> Vec<u32> {
+    let bits = (2 * keys.len()).max(2).next_power_of_two().trailing_zeros();
+    let mask = (1usize << bits) - 1;
+    let mut table = vec![u32::MAX; mask + 1];
+    keys.iter()
+        .enumerate()
+        .map(|(k, &key)| {
+            let mut slot =
+                ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
+            loop {
+                match table[slot] {
+                    u32::MAX => {
+                        table[slot] = k as u32;
+                        return k as u32;
+                    }
+                    j if keys[j as usize] == key => return j,
+                    _ => slot = (slot + 1) & mask,
+                }
+            }
+        })
+        .collect()
 }
 
 /// The chunked path: pairs grouped by first reference, [`CHUNK_PAIRS`] a chunk, each chunk
@@ -173,14 +202,23 @@ fn chunked<M: Metric>(metric: &M, encoder: &Encoder, batch: &Collected<'_>) -> R
     }
     let n = batch.len();
     let width = metric.width();
-    let mut rows = vec![0.0; n * width];
+    // Pairs in input order (nothing shared, or shared in runs): each chunk's rows are a
+    // block of the result, appended whole rather than row by row.
+    let in_order = order.iter().enumerate().all(|(k, &i)| i as usize == k);
+    let mut rows = if in_order {
+        Vec::with_capacity(n * width)
+    } else {
+        vec![0.0; n * width]
+    };
     let mut hyp_vanished = Vec::new();
     let mut ref_vanished = vec![false; ref_texts.len()];
     for (pairs, part) in order.chunks(CHUNK_PAIRS).zip(&parts) {
         let Ok((chunk_rows, vanished)) = part else {
             continue; // none: refusals returned above
         };
-        if width > 0 {
+        if in_order {
+            rows.extend_from_slice(chunk_rows);
+        } else if width > 0 {
             for (&i, row) in pairs.iter().zip(chunk_rows.chunks_exact(width)) {
                 let i = i as usize;
                 rows[i * width..(i + 1) * width].copy_from_slice(row);
@@ -492,10 +530,11 @@ mod tests {
         "x",
     ];
 
-    /// A text batch of `n` pairs: references shared by neighbours (one object, one key),
-    /// equal texts under other keys, hypotheses that repeat, texts that vanish ("?!"), a
-    /// vanished reference equal to a hypothesis, and some items with two references.
-    fn batch(texts: &mut Vec<String>, n: usize) -> Collected<'_> {
+    /// A text batch of `n` pairs: references shared by `share` neighbours (one object, one
+    /// key), equal texts under other keys, hypotheses that repeat, texts that vanish ("?!"),
+    /// a vanished reference equal to a hypothesis, and (when shared) some items with two
+    /// references; with `share` 1, every reference object distinct, one per pair.
+    fn batch(texts: &mut Vec<String>, n: usize, share: usize) -> Collected<'_> {
         let mut state = 7u64;
         let mut next = move |m: usize| {
             state = state
@@ -512,11 +551,11 @@ mod tests {
                 .join(" "),
         };
         texts.clear();
-        let refs: Vec<String> = (0..n / 3 + 1).map(|_| text(&mut next)).collect();
+        let refs: Vec<String> = (0..n / share + 1).map(|_| text(&mut next)).collect();
         let hyps: Vec<String> = (0..n)
             .map(|i| {
                 if i % 5 == 0 {
-                    refs[i / 3].clone()
+                    refs[i / share].clone()
                 } else {
                     text(&mut next)
                 }
@@ -538,8 +577,8 @@ mod tests {
                 out.keys.push(k);
                 out.origin.push((i, j));
             };
-            push(n + i / 3, 0);
-            if i % 7 == 0 {
+            push(n + i / share, 0);
+            if share > 1 && i % 7 == 0 {
                 push(texts.len() - 2 + (i / 7) % 2, 1);
             }
             out.ref_sets.push(start..out.refs.len() as u32);
@@ -549,8 +588,14 @@ mod tests {
     }
 
     fn same<M: Metric>(metric: &M, encoder: Encoder) {
+        for share in [3, 1] {
+            same_for(metric, encoder, share);
+        }
+    }
+
+    fn same_for<M: Metric>(metric: &M, encoder: Encoder, share: usize) {
         let mut store = Vec::new();
-        let batch = batch(&mut store, 5 * CHUNK_PAIRS + 17);
+        let batch = batch(&mut store, 5 * CHUNK_PAIRS + 17, share);
         let wide = texts_batch_wide(&encoder, &batch, |d, h, r| {
             statistics_batch(metric, d, h, r)
         })
@@ -567,6 +612,50 @@ mod tests {
             let chosen = crate::pool::run(Some(threads), || super::texts(metric, &encoder, &batch));
             assert_eq!(chosen.unwrap().unwrap(), wide);
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn first_occurrences_are_found(
+            keys in proptest::collection::vec(0usize..40, 0..200),
+            spread in proptest::prop_oneof![proptest::strategy::Just(1usize), 1usize..1 << 40],
+        ) {
+            // Keys from a small range (many repeats), scattered like addresses by `spread`.
+            let keys: Vec<usize> = keys.iter().map(|&k| k.wrapping_mul(spread)).collect();
+            let expected: Vec<u32> = keys
+                .iter()
+                .map(|key| keys.iter().position(|k| k == key).unwrap() as u32)
+                .collect();
+            proptest::prop_assert_eq!(first_occurrences(&keys), expected);
+            let distinct: Vec<usize> = (0..keys.len()).map(|k| k * spread).collect();
+            let all: Vec<u32> = (0..keys.len() as u32).collect();
+            proptest::prop_assert_eq!(first_occurrences(&distinct), all);
+        }
+    }
+
+    #[test]
+    fn distinct_refs_number_objects_in_order_of_first_occurrence() {
+        let mut batch = Collected::default();
+        for (item, keys) in [vec![7], vec![3, 7], vec![3], vec![9, 1]]
+            .iter()
+            .enumerate()
+        {
+            batch.push_hyp("h");
+            let texts = ["a", "b", "c", "d"];
+            batch.push_ref_item(keys.iter().map(|&k| (texts[item], k)));
+        }
+        let (first, sets) = distinct_refs(&batch);
+        assert_eq!(first, [0, 1, 4, 5]);
+        let listed: Vec<&[u32]> = (0..sets.len()).map(|i| sets.get(i)).collect();
+        assert_eq!(listed, [&[0][..], &[1, 0], &[1], &[2, 3]]);
+        // Pairs grouped by first reference: already so here (0, 1, 1, 2) ...
+        assert_eq!(grouped_order(first.len(), &sets), [0, 1, 2, 3]);
+        let mut shared = RefSets::new();
+        for r in [[1], [0], [1], [2]] {
+            shared.push(r);
+        }
+        // ... or by a counting sort, stable.
+        assert_eq!(grouped_order(3, &shared), [1, 0, 2, 3]);
     }
 
     #[test]
@@ -587,7 +676,7 @@ mod tests {
     #[test]
     fn the_policy_follows_the_metric_and_the_batch() {
         let mut store = Vec::new();
-        let large = batch(&mut store, CHUNKED_PAIRS);
+        let large = batch(&mut store, CHUNKED_PAIRS, 3);
         let unicode = Encoder::plain(Tokenizer::new(TokenizerKind::Unicode, true));
         let stemmed = Encoder {
             stemmer: Some(crate::text::stem::Stemmer::Rouge155),

@@ -29,6 +29,24 @@ impl RefSets {
         }
     }
 
+    /// No sets yet, with room for `sets` sets of `members` references in all.
+    pub fn with_capacity(sets: usize, members: usize) -> Self {
+        let mut offsets = Vec::with_capacity(sets + 1);
+        offsets.push(0);
+        Self {
+            offsets,
+            members: Vec::with_capacity(members),
+        }
+    }
+
+    /// `n` sets, set i holding reference i alone.
+    pub fn singletons(n: usize) -> Self {
+        Self {
+            offsets: (0..=n).collect(),
+            members: (0..n as u32).collect(),
+        }
+    }
+
     /// Appends the next hypothesis's set: the text indices of its references.
     pub fn push(&mut self, refs: impl IntoIterator<Item = u32>) {
         self.members.extend(refs);
@@ -74,6 +92,16 @@ impl RefSets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn singletons_are_one_reference_each() {
+        let mut sets = RefSets::with_capacity(3, 3);
+        for r in 0..3 {
+            sets.push([r]);
+        }
+        assert_eq!(RefSets::singletons(3), sets);
+        assert_eq!(RefSets::singletons(0), RefSets::new());
+    }
 
     #[test]
     fn default_sets_are_empty_like_new_ones() {
