@@ -10,6 +10,8 @@
 //! [`LcsMatcher`] keeps its tables between calls: prepare a pattern once (a hypothesis), then
 //! compare it with any number of texts (its references) without allocating.
 
+use crate::kernels::lanes::Lanes;
+
 /// Reusable state for bit-parallel LCS against one prepared pattern.
 #[derive(Debug, Default)]
 pub struct LcsMatcher {
@@ -26,6 +28,23 @@ pub struct LcsMatcher {
     /// The prepared pattern: preparing it again is a no-op (a hypothesis against many
     /// pseudo-references, as minimum-Bayes-risk matrices do).
     pattern: Vec<u32>,
+    /// How the prepared pattern is held (none before the first `prepare`).
+    form: Option<Form>,
+    /// A [`Form::Lanes`] pattern.
+    lanes: Lanes,
+}
+
+/// How [`LcsMatcher`] holds a prepared pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// At most 64 ids, each below [`LANE_LIMIT`], as [`Lanes`]: a text's token finds its
+    /// mask by comparing it with every id at once, with no table indexed by id to fill,
+    /// clear or read from memory: for a pattern met once (a reference of its own), filling
+    /// that table cost three times the comparison itself.
+    /// `compared`: a text was compared with it (the next one fills the table).
+    Lanes { compared: bool },
+    /// A mask row per distinct id, found through `slot` (longer patterns, larger ids).
+    Table,
 }
 
 const NONE: u32 = u32::MAX;
@@ -40,17 +59,29 @@ impl LcsMatcher {
 
     /// Encodes `pattern`; replaces any previous pattern.
     pub fn prepare(&mut self, pattern: &[u32]) {
-        if self.pattern == pattern && !self.symbols.is_empty() {
+        if self.form.is_some() && self.pattern == pattern {
             return;
         }
         self.pattern.clear();
         self.pattern.extend_from_slice(pattern);
+        self.pattern_len = pattern.len();
+        self.words = pattern.len().div_ceil(64).max(1);
+        if self.lanes.fill(pattern) {
+            // The table's rows of an earlier pattern stay: the next table pattern clears them.
+            self.form = Some(Form::Lanes { compared: false });
+            return;
+        }
+        self.fill_table();
+    }
+
+    /// Holds the prepared pattern as [`Form::Table`]: a mask row per distinct id.
+    fn fill_table(&mut self) {
+        self.form = Some(Form::Table);
         for &s in &self.symbols {
             self.slot[s as usize] = NONE;
         }
         self.symbols.clear();
-        self.pattern_len = pattern.len();
-        self.words = pattern.len().div_ceil(64).max(1);
+        let pattern = &self.pattern[..];
         if let Some(&max_id) = pattern.iter().max() {
             if max_id as usize >= self.slot.len() {
                 self.slot.resize(max_id as usize + 1, NONE);
@@ -107,11 +138,36 @@ impl LcsMatcher {
         if self.pattern_len == 0 || text.is_empty() {
             return 0;
         }
+        match self.form {
+            Some(Form::Lanes { compared: false }) => {
+                self.form = Some(Form::Lanes { compared: true });
+                let mut v: u64 = !0;
+                self.lanes.scan(text, |mask| {
+                    let u = v & mask;
+                    v = v.wrapping_add(u) | (v & !u);
+                });
+                return self.zeros_of_one_word(v);
+            }
+            // A pattern met again (a reference shared by several systems): its table costs
+            // less per token than the comparison, and is filled once for the rest.
+            Some(Form::Lanes { compared: true }) => self.fill_table(),
+            _ => {}
+        }
         if self.words == 1 {
             self.lcs_one_word(text)
         } else {
             self.lcs_multi_word(text)
         }
+    }
+
+    /// The LCS length from a one-word row vector: its zero bits among the pattern's.
+    fn zeros_of_one_word(&self, v: u64) -> usize {
+        let live = if self.pattern_len == 64 {
+            !0u64
+        } else {
+            (1u64 << self.pattern_len) - 1
+        };
+        (!v & live).count_ones() as usize
     }
 
     fn lcs_one_word(&self, text: &[u32]) -> usize {
@@ -128,12 +184,7 @@ impl LcsMatcher {
             let u = v & masks[row];
             v = v.wrapping_add(u) | (v & !u);
         }
-        let live = if self.pattern_len == 64 {
-            !0u64
-        } else {
-            (1u64 << self.pattern_len) - 1
-        };
-        (!v & live).count_ones() as usize
+        self.zeros_of_one_word(v)
     }
 
     fn lcs_multi_word(&mut self, text: &[u32]) -> usize {
@@ -199,6 +250,7 @@ pub fn lcs_length_dp(a: &[u32], b: &[u32]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::lanes::LANE_LIMIT;
     use proptest::prelude::*;
 
     #[test]
@@ -245,6 +297,28 @@ mod tests {
             let mut m = LcsMatcher::new();
             for (pattern, text) in &pairs {
                 m.prepare(pattern);
+                prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
+            }
+        }
+
+        /// Patterns with ids on both sides of the lanes' limit (the lanes, then the table),
+        /// texts with ids far above it; each pattern met twice (its lanes, then its table).
+        #[test]
+        fn lanes_and_table_patterns_equal_dp(
+            pairs in prop::collection::vec(
+                (
+                    prop::collection::vec(prop_oneof![0u32..6, 0xFFFAu32..0x10005], 0..80),
+                    prop::collection::vec(prop_oneof![0u32..6, (LANE_LIMIT - 3)..(LANE_LIMIT + 3), Just(u32::MAX)], 0..80),
+                ),
+                1..6,
+            ),
+        ) {
+            let mut m = LcsMatcher::new();
+            for (pattern, text) in &pairs {
+                m.prepare(pattern);
+                prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
+                // A second text: the pattern's table.
+                prop_assert_eq!(m.lcs(pattern), pattern.len());
                 prop_assert_eq!(m.lcs(text), lcs_length_dp(pattern, text));
             }
         }

@@ -4,6 +4,7 @@
 pub mod counts;
 pub mod edit_distance;
 pub mod edit_distance_bits;
+pub mod lanes;
 pub mod lcs;
 pub mod lcs_bits;
 pub mod lcs_long;

@@ -17,7 +17,9 @@
 //! not yet taken, if any (one running set of taken ends per order), the ends taken are
 //! Σ min(count in the hypothesis, count in the reference): the clipped matches. The
 //! reference is read once and the hypothesis once, whatever the order, without a branch;
-//! the order is a constant of the loop, so the sets stay in registers.
+//! the order is a constant of the loop, so the sets stay in registers. A reference of at
+//! most 64 tokens needs no table either: it is held as [`Lanes`], and a hypothesis token's
+//! places are one comparison with all of its tokens.
 //!
 //! A longer reference numbers its distinct n-grams order by order: the n-grams of order n
 //! by the pair (number of the (n−1)-gram prefix, number of the last token), looked up in a
@@ -32,6 +34,7 @@
 //! Neither the order of numbering nor the path ever changes a count: both equal counting
 //! n-grams (proptested against that oracle, and against each other).
 
+use crate::kernels::lanes::Lanes;
 use std::ops::{BitAnd, BitOr, Not, Shl};
 
 /// The longest reference this kernel takes: its numbers and counts fit a `u8` (the direct
@@ -62,8 +65,9 @@ pub struct PairClip {
     hyp_class: Vec<u8>,
     /// The reference's numbers of the next order (while `ref_class` holds the current's).
     ref_next: Vec<u8>,
-    /// The bit-set path's tables, for references of at most 64 and at most 128 tokens.
-    places64: Places<u64>,
+    /// The bit-set path's reference: held as lanes (at most 64 tokens), or its table of
+    /// places (at most 128).
+    lanes: Lanes,
     places128: Places<u128>,
 }
 
@@ -177,6 +181,47 @@ fn matches_bits<B: Bits, const K: usize>(
     places[..=usize::from(unigrams)].fill(zero);
 }
 
+/// [`matches_bits`] for a reference held as [`Lanes`] (at most 64 tokens): a hypothesis
+/// token's places are found by comparing it with every reference token at once, so the
+/// reference needs no table to fill and clear.
+fn matches_lanes<const K: usize>(reference: &Lanes, hyp: &[u32], hits: &mut [u32]) {
+    let (mut ends, mut taken) = ([0u64; K], [0u64; K]);
+    reference.scan(hyp, |p| {
+        for n in (1..K).rev() {
+            ends[n] = (ends[n - 1] << 1) & p;
+        }
+        ends[0] = p;
+        for n in 0..K {
+            let free = ends[n] & !taken[n];
+            taken[n] |= free.lowest();
+        }
+    });
+    for (h, t) in hits[1..=K].iter_mut().zip(taken) {
+        *h += t.members();
+    }
+}
+
+/// [`matches_lanes`] with the order as a constant (1..=[`PAIR_MAX_ORDER`]).
+fn matches_lanes_any(reference: &Lanes, hyp: &[u32], order: usize, hits: &mut [u32]) {
+    let f = match order {
+        1 => matches_lanes::<1>,
+        2 => matches_lanes::<2>,
+        3 => matches_lanes::<3>,
+        4 => matches_lanes::<4>,
+        5 => matches_lanes::<5>,
+        6 => matches_lanes::<6>,
+        7 => matches_lanes::<7>,
+        8 => matches_lanes::<8>,
+        9 => matches_lanes::<9>,
+        10 => matches_lanes::<10>,
+        11 => matches_lanes::<11>,
+        12 => matches_lanes::<12>,
+        13 => matches_lanes::<13>,
+        _ => unreachable!("order {order} above {PAIR_MAX_ORDER}"),
+    };
+    f(reference, hyp, hits)
+}
+
 /// [`matches_bits`] with the order as a constant (1..=[`PAIR_MAX_ORDER`]).
 fn matches_bits_any<B: Bits>(
     first: &mut [u8],
@@ -235,8 +280,8 @@ impl PairClip {
         let first = &mut self.first[..];
         if order > PAIR_MAX_ORDER || len > BITS_MAX_LEN {
             self.numbered(hyp, reference, order, hits);
-        } else if len <= 64 {
-            matches_bits_any(first, &mut self.places64, hyp, reference, order, hits);
+        } else if self.lanes.fill(reference) {
+            matches_lanes_any(&self.lanes, hyp, order, hits);
         } else {
             matches_bits_any(first, &mut self.places128, hyp, reference, order, hits);
         }
@@ -437,8 +482,9 @@ mod tests {
         }
     }
 
-    /// The hits of one path: 0 the dispatch of `matches`, 1 bit sets in a `u128` whatever
-    /// the reference's length (up to 128), 2 numbered n-grams whatever the length.
+    /// The hits of one path: 0 the dispatch of `matches` (lanes up to 64 reference tokens,
+    /// then bit sets in a `u128`), 1 bit sets in a `u128` whatever the reference's length
+    /// (up to 128), 2 numbered n-grams whatever the length.
     fn hits_by(
         k: &mut PairClip,
         path: u8,
@@ -466,7 +512,7 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
-        /// Bit sets of either width equal numbered n-grams and counting, over references
+        /// Lanes and bit sets equal numbered n-grams and counting, over references
         /// on both sides of 64 and 128 tokens, orders on both sides of `PAIR_MAX_ORDER`,
         /// few distinct tokens (so n-grams repeat in both texts), the highest ids, and one
         /// kernel for a run of pairs.

@@ -441,10 +441,10 @@ fn pack_short_word(bytes: &[u8], start: usize, len: usize) -> [u64; 2] {
         Some(sixteen) if len > 0 => {
             let low = u64::from_le_bytes(sixteen[..8].try_into().unwrap_or_default());
             let high = u64::from_le_bytes(sixteen[8..].try_into().unwrap_or_default());
-            // The bytes to keep as a 128-bit mask: a shift of a u128 by 0..=120 bits (a
-            // word has a byte at least; an empty string takes the other arm).
-            let keep = u128::MAX >> (128 - 8 * len);
-            [low & keep as u64, high & (keep >> 64) as u64]
+            // The bytes to keep, as two words read from a table by the length (a shift of
+            // a u128 is a sequence of shifts and conditional moves).
+            let [keep_low, keep_high] = KEEP_BYTES[len];
+            [low & keep_low, high & keep_high]
         }
         _ => {
             let high = if len > 8 {
@@ -456,6 +456,18 @@ fn pack_short_word(bytes: &[u8], start: usize, len: usize) -> [u64; 2] {
         }
     }
 }
+
+/// `KEEP_BYTES[len]`: the masks of the first `len` ≤ [`SHORT_MAX`] bytes of two words.
+const KEEP_BYTES: [[u64; 2]; SHORT_MAX + 1] = {
+    let mut t = [[0u64; 2]; SHORT_MAX + 1];
+    let mut len = 1;
+    while len <= SHORT_MAX {
+        let keep = u128::MAX >> (128 - 8 * len);
+        t[len] = [keep as u64, (keep >> 64) as u64];
+        len += 1;
+    }
+    t
+};
 
 /// ASCII letters and digits packed in a `u64` (zero padding), with `A`–`Z` lowercased: every
 /// byte ≥ 0x41 is a letter here, and gets bit 0x20 (no branch per byte).
