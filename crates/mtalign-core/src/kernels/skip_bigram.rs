@@ -307,6 +307,16 @@ fn near_fixed<const W: usize>(
     }
 }
 
+/// The first `len` items of `v`, grown (with zeros) to at least that many: what they hold
+/// is overwritten by the caller, so a shorter text never writes the buffer.
+#[inline]
+fn grown(v: &mut Vec<u32>, len: usize) -> &mut [u32] {
+    if v.len() < len {
+        v.resize(len, 0);
+    }
+    &mut v[..len]
+}
+
 impl PairScratch {
     /// Σ min(hyp count, reference count) over the skip-bigrams (and, with `unigrams`, the
     /// tokens) of two texts of at most [`PAIR_MAX_LEN`] tokens.
@@ -351,18 +361,16 @@ impl PairScratch {
         // the reference counts).
         let side = m + pads_r;
         let own = side * side;
-        self.reference.resize(side, 0);
-        self.hyp.resize(n + pads_h, 0);
-        self.common.resize(n, 0);
+        let r = grown(&mut self.reference, side);
+        let h = grown(&mut self.hyp, n + pads_h);
+        let common = grown(&mut self.common, n);
         let entry = &self.entry[..];
-        let (r, h) = (&mut self.reference[..], &mut self.hyp[..]);
         for (j, &t) in reference.iter().enumerate() {
             r[j] = entry[t as usize] as u32;
         }
         for (q, x) in r[m..].iter_mut().enumerate() {
             *x = (m + q) as u32;
         }
-        let common = &mut self.common[..];
         let mut c = 0;
         for (i, &t) in hyp.iter().enumerate() {
             let e = entry.get(t as usize).copied().unwrap_or(0);
