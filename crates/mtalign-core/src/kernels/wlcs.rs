@@ -10,6 +10,7 @@
 //! (`WlcsScratch::wlcs_serial`); tables of more than [`SEGMENT_CELLS`] cells are computed by
 //! segments (`wlcs_rows.rs`: the same cells, vectorised between matches).
 
+use crate::kernels::lanes::Lanes;
 use crate::kernels::wlcs_rows::{self, Columns, RowMarks};
 
 /// Tables of more cells than this are computed by segments.
@@ -36,8 +37,13 @@ pub struct WlcsScratch {
     falls: [Vec<u32>; 2],
     /// Small tables: per column, the last match there as (row + 1) << 32 | run length.
     runs: Vec<u64>,
-    /// Step masks: per first column of a symbol, the mask of all its columns.
+    /// Step masks: per first column of a symbol, the mask of all its columns (ids too large
+    /// for `lanes`).
     symbol_columns: Vec<u64>,
+    /// Step masks: the candidate's ids, for each row's matching columns.
+    lanes: Lanes,
+    /// Step masks: each row's matching columns.
+    row_matches: Vec<u64>,
     /// Step masks: the value of the row at each of its steps.
     step_values: Vec<f64>,
     /// `powers[len]` = len^weight for the current weight.
@@ -125,19 +131,16 @@ impl WlcsScratch {
     fn wlcs_steps(&mut self, x: &[u32], y: &[u32]) -> f64 {
         let n = y.len();
         debug_assert!(n <= STEP_COLUMNS);
-        if let Some(&max) = y.iter().max() {
-            if max as usize >= self.head.len() {
-                self.head.resize(max as usize + 1, 0);
-            }
-        }
-        for (j, &t) in y.iter().enumerate().rev() {
-            self.head[t as usize] = j as u32 + 1;
-        }
-        // Column 0 is no symbol's first column, so `symbol_columns[0]` stays 0.
-        self.symbol_columns.clear();
-        self.symbol_columns.resize(n + 1, 0);
-        for (j, &t) in y.iter().enumerate() {
-            self.symbol_columns[self.head[t as usize] as usize] |= 1u64 << (j + 1);
+        self.row_matches.clear();
+        self.row_matches.reserve(x.len());
+        if self.lanes.fill(y) {
+            // The candidate's ids compared with each row's token at once: no table to fill
+            // and clear for a pair met once.
+            let row_matches = &mut self.row_matches;
+            self.lanes
+                .scan(x, |positions| row_matches.push(positions << 1));
+        } else {
+            self.table_row_matches(x, y);
         }
         self.runs.clear();
         self.runs.resize(n + 1, 0);
@@ -145,13 +148,11 @@ impl WlcsScratch {
         if self.step_values.is_empty() {
             self.step_values.resize(STEP_COLUMNS + 1, 0.0);
         }
-        let (head, columns, gains) = (&self.head, &self.symbol_columns, &self.gains);
+        let gains = &self.gains;
         let (runs, val) = (&mut self.runs, &mut self.step_values[..]);
         // Steps of the row (bit j: column j), and the columns where the row above falls.
         let (mut steps, mut falls) = (1u64, 0u64);
-        for (i, &xi) in x.iter().enumerate() {
-            let first = head.get(xi as usize).map_or(0, |&m| m as usize);
-            let matches = columns[first];
+        for (i, &matches) in self.row_matches.iter().enumerate() {
             if matches == 0 && falls == 0 {
                 // No match below a row that never falls: this row is that row.
                 continue;
@@ -191,10 +192,34 @@ impl WlcsScratch {
             }
             falls = fell;
         }
+        value_at(steps, &self.step_values, n)
+    }
+
+    /// The matching columns of each token of `x` in `y` (bit j + 1 for column j) into
+    /// `row_matches`, from a table of each symbol's columns (ids too large for lanes).
+    fn table_row_matches(&mut self, x: &[u32], y: &[u32]) {
+        if let Some(&max) = y.iter().max() {
+            if max as usize >= self.head.len() {
+                self.head.resize(max as usize + 1, 0);
+            }
+        }
+        for (j, &t) in y.iter().enumerate().rev() {
+            self.head[t as usize] = j as u32 + 1;
+        }
+        // Column 0 is no symbol's first column, so `symbol_columns[0]` stays 0.
+        self.symbol_columns.clear();
+        self.symbol_columns.resize(y.len() + 1, 0);
+        for (j, &t) in y.iter().enumerate() {
+            self.symbol_columns[self.head[t as usize] as usize] |= 1u64 << (j + 1);
+        }
+        let (head, columns) = (&self.head, &self.symbol_columns);
+        self.row_matches.extend(x.iter().map(|&xi| {
+            let first = head.get(xi as usize).map_or(0, |&m| m as usize);
+            columns[first]
+        }));
         for &t in y {
             self.head[t as usize] = 0;
         }
-        value_at(steps, &self.step_values, n)
     }
 
     /// [`WlcsScratch::wlcs`] for small tables (gains and a zeroed row ready): one row of
@@ -540,11 +565,17 @@ mod tests {
     }
 
     /// Texts for the step masks: small alphabets (repeats, runs, falls) or large ones (few
-    /// matches), up to past [`STEP_COLUMNS`] tokens.
+    /// matches), up to past [`STEP_COLUMNS`] tokens, and ids on both sides of the limit of
+    /// lanes (a candidate with one above it takes the table of columns).
     fn texts() -> impl proptest::strategy::Strategy<Value = Vec<u32>> {
+        use crate::kernels::lanes::LANE_LIMIT;
         use proptest::prelude::*;
         prop_oneof![
             proptest::collection::vec(0u32..4, 0..70),
+            proptest::collection::vec(
+                prop_oneof![0u32..3, (LANE_LIMIT - 2)..(LANE_LIMIT + 2)],
+                0..70
+            ),
             proptest::collection::vec(0u32..40, 0..70),
             (proptest::collection::vec(0u32..3, 1..6), 0usize..70).prop_map(|(unit, len)| unit
                 .iter()
