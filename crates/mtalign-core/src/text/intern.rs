@@ -217,14 +217,8 @@ impl ShortTable {
     /// The id of the key, or where it goes.
     #[inline]
     fn find(&self, low: u64, high: u64, len: u32) -> Result<u32, usize> {
-        self.find_from(self.slot_of(low, high, len), low, high, len)
-    }
-
-    /// [`ShortTable::find`] from the key's slot `home` ([`ShortTable::slot_of`]).
-    #[inline]
-    fn find_from(&self, home: usize, low: u64, high: u64, len: u32) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
-        let mut i = home;
+        let mut i = self.slot_of(low, high, len);
         loop {
             let slot = self.slots[i];
             if slot.id == EMPTY {
@@ -708,20 +702,6 @@ struct LocalChunk {
     vanished: Vec<usize>,
     /// Scratch of the 13a reader ([`sacrebleu::scan_13a_plain`]).
     blocks_13a: Vec<[u64; 6]>,
-    /// The short word read last, not yet looked up ([`LocalChunk::push_short`]).
-    pending: Option<PendingWord>,
-}
-
-/// A short word whose slot in the short table was asked for from memory, looked up when
-/// the next word is read ([`LocalChunk::push_short`]).
-#[derive(Debug, Clone, Copy)]
-struct PendingWord {
-    low: u64,
-    high: u64,
-    len: u32,
-    /// Its slot, in a table of `slots` slots (a table that grew since places it again).
-    home: usize,
-    slots: usize,
 }
 
 /// How many texts ahead [`LocalChunk::fill`] asks for a text's first bytes.
@@ -736,7 +716,6 @@ impl LocalChunk {
             ends: Vec::with_capacity(sentences),
             vanished: Vec::new(),
             blocks_13a: Vec::new(),
-            pending: None,
         }
     }
 
@@ -870,7 +849,8 @@ impl LocalChunk {
                         low = lowercase_packed_word(low);
                         high = lowercase_packed_word(high);
                     }
-                    self.push_short(low, high, len as u32);
+                    let (id, _) = self.vocab.intern_packed(low, high, len as u32);
+                    self.ids.push(id);
                     continue;
                 }
                 let (other, upper) = (classes.non_ascii & run != 0, classes.upper & run != 0);
@@ -879,7 +859,6 @@ impl LocalChunk {
                 }
             }
         }
-        self.flush_pending();
         true
     }
 
@@ -888,73 +867,18 @@ impl LocalChunk {
     /// nothing pushed, for any other text.
     fn push_13a_plain(&mut self, text: &str) -> bool {
         self.vocab.ensure_short_table();
+        let (vocab, ids) = (&mut self.vocab, &mut self.ids);
         let bytes = text.as_bytes();
-        let mut blocks = std::mem::take(&mut self.blocks_13a);
-        let plain = sacrebleu::scan_13a_plain(text, &mut blocks, |start, end| {
+        sacrebleu::scan_13a_plain(text, &mut self.blocks_13a, |start, end| {
             let len = end - start;
-            if len <= SHORT_MAX {
+            let id = if len <= SHORT_MAX {
                 let [low, high] = pack_short_word(bytes, start, len);
-                self.push_short(low, high, len as u32);
+                vocab.intern_packed(low, high, len as u32)
             } else {
-                self.push_token(&text[start..end]);
-            }
-        });
-        self.blocks_13a = blocks;
-        self.flush_pending();
-        plain
-    }
-
-    /// Pushes the id of a short word packed as by [`pack_short_word`], one word late: its
-    /// slot in the short table is asked for from memory now, and the word read before it
-    /// is looked up meanwhile. A table of a few hundred KiB is mostly not in the first
-    /// cache, and a new word (a missed guess of the processor) otherwise waits for that
-    /// load with nothing else to do. Ids are given in the same order.
-    #[inline(always)]
-    fn push_short(&mut self, low: u64, high: u64, len: u32) {
-        let short = &self.vocab.short;
-        let home = short.slot_of(low, high, len);
-        prefetch(short.slots.as_ptr().wrapping_add(home));
-        let word = PendingWord {
-            low,
-            high,
-            len,
-            home,
-            slots: short.slots.len(),
-        };
-        if let Some(before) = self.pending.replace(word) {
-            self.look_up(before);
-        }
-    }
-
-    /// Pushes the id of the pending word, if any: before any other id is pushed.
-    #[inline]
-    fn flush_pending(&mut self) {
-        if let Some(word) = self.pending.take() {
-            self.look_up(word);
-        }
-    }
-
-    /// Pushes the id of `word`.
-    #[inline(always)]
-    fn look_up(&mut self, word: PendingWord) {
-        let PendingWord {
-            low,
-            high,
-            len,
-            home,
-            slots,
-        } = word;
-        let short = &self.vocab.short;
-        let home = if slots == short.slots.len() {
-            home
-        } else {
-            short.slot_of(low, high, len)
-        };
-        let id = match short.find_from(home, low, high, len) {
-            Ok(id) => id,
-            Err(slot) => self.vocab.insert_packed(slot, [low, high], len),
-        };
-        self.ids.push(id);
+                vocab.intern(&text[start..end])
+            };
+            ids.push(id.0);
+        })
     }
 
     /// The tokens of the run `text[start..end]` (between ASCII separators or the text's ends)
@@ -973,7 +897,6 @@ impl LocalChunk {
         buf: &mut String,
         spans: &mut Vec<(u32, u32)>,
     ) -> bool {
-        self.flush_pending();
         let run = &text[start..end];
         if other {
             if run.contains('Σ') {
@@ -1016,13 +939,11 @@ impl LocalChunk {
     }
 
     fn push_token(&mut self, token: &str) {
-        self.flush_pending();
         let (id, _) = self.vocab.intern(token);
         self.ids.push(id);
     }
 
     fn end_sentence(&mut self) {
-        self.flush_pending();
         self.ends.push(self.ids.len());
     }
 }
@@ -1161,7 +1082,6 @@ pub fn encode_texts_into<S: AsRef<str> + Sync>(
         ends: std::mem::take(&mut out.sentences.ends),
         vanished: std::mem::take(&mut out.vanished),
         blocks_13a: Vec::new(),
-        pending: None,
     };
     if vocab == Vocab::Fresh || local.vocab.len() > WARM_VOCAB {
         local.vocab.clear();
