@@ -94,7 +94,12 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=30, help="calls of each build")
     ap.add_argument("--repeat-text", type=int, default=1,
                     help="the corpus this many times over (repeated text, labelled as such)")
+    ap.add_argument("--unseen", type=int, default=0, metavar="SLICES",
+                    help="instead of --calls: the corpus in this many slices, each scored once "
+                         "by each build, so no call meets text its build scored before")
     args = ap.parse_args()
+    if args.unseen < 0 or args.unseen == 1:
+        ap.error("--unseen takes 2 slices or more (0: off)")
 
     corpus = (corpora.distinct_texts_pairs(args.data_dir) if args.corpus == "strict"
               else corpora.distinct_pairs(args.data_dir))
@@ -112,16 +117,27 @@ def main() -> None:
         return rouge_core(module, variants)
 
     cores = {tag: core(load(tag, path)) for tag, path in (("a", args.a), ("b", args.b))}
+    # The batches of each round: the whole corpus every time, or (--unseen) the next slice,
+    # which neither build has scored: its words are not yet in a thread's warm vocabulary
+    # (kept from call to call), nor its texts in the caches.
+    if args.unseen:
+        size = len(hyps) // args.unseen
+        rounds = [(hyps[k * size:(k + 1) * size], refs[k * size:(k + 1) * size])
+                  for k in range(args.unseen)]
+    else:
+        rounds = [(hyps, refs)] * args.calls
     times: dict[str, list[float]] = {"a": [], "b": []}
     gc.disable()
-    for k in range(args.calls):
+    for k, (batch_hyps, batch_refs) in enumerate(rounds):
         for tag in ("ab" if k % 2 == 0 else "ba"):
             start = time.perf_counter()
-            cores[tag].score_texts(hyps, refs, args.threads)
+            cores[tag].score_texts(batch_hyps, batch_refs, args.threads)
             times[tag].append(time.perf_counter() - start)
     a, b = (statistics.median(times[t]) * 1e3 for t in "ab")
     ratio = statistics.median(x / y for x, y in zip(times["a"], times["b"], strict=True))
     label = " (repeated text)" if args.repeat_text > 1 else ""
+    if args.unseen:
+        label += f" in {args.unseen} unseen slices of {len(rounds[0][0]):,}"
     print(f"{','.join(variants)}, {args.corpus}, {len(hyps):,} pairs{label}, "
           f"threads={args.threads}: "
           f"A {a:.2f} ms, B {b:.2f} ms; median pairwise A/B {ratio:.3f}")
