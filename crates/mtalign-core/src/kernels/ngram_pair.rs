@@ -181,6 +181,29 @@ fn matches_bits<B: Bits, const K: usize>(
     places[..=usize::from(unigrams)].fill(zero);
 }
 
+/// The instance of a kernel generic over the order `K` (its last const parameter, after
+/// the type parameters given) for `order` in 1..=[`PAIR_MAX_ORDER`].
+macro_rules! by_order {
+    ($order:expr, $f:ident $(, $t:ty)*) => {
+        match $order {
+            1 => $f::<$($t,)* 1>,
+            2 => $f::<$($t,)* 2>,
+            3 => $f::<$($t,)* 3>,
+            4 => $f::<$($t,)* 4>,
+            5 => $f::<$($t,)* 5>,
+            6 => $f::<$($t,)* 6>,
+            7 => $f::<$($t,)* 7>,
+            8 => $f::<$($t,)* 8>,
+            9 => $f::<$($t,)* 9>,
+            10 => $f::<$($t,)* 10>,
+            11 => $f::<$($t,)* 11>,
+            12 => $f::<$($t,)* 12>,
+            13 => $f::<$($t,)* 13>,
+            order => unreachable!("order {order} above {PAIR_MAX_ORDER}"),
+        }
+    };
+}
+
 /// [`matches_bits`] for a reference held as [`Lanes`] (at most 64 tokens): a hypothesis
 /// token's places are found by comparing it with every reference token at once, so the
 /// reference needs no table to fill and clear.
@@ -203,22 +226,7 @@ fn matches_lanes<const K: usize>(reference: &Lanes, hyp: &[u32], hits: &mut [u32
 
 /// [`matches_lanes`] with the order as a constant (1..=[`PAIR_MAX_ORDER`]).
 fn matches_lanes_any(reference: &Lanes, hyp: &[u32], order: usize, hits: &mut [u32]) {
-    let f = match order {
-        1 => matches_lanes::<1>,
-        2 => matches_lanes::<2>,
-        3 => matches_lanes::<3>,
-        4 => matches_lanes::<4>,
-        5 => matches_lanes::<5>,
-        6 => matches_lanes::<6>,
-        7 => matches_lanes::<7>,
-        8 => matches_lanes::<8>,
-        9 => matches_lanes::<9>,
-        10 => matches_lanes::<10>,
-        11 => matches_lanes::<11>,
-        12 => matches_lanes::<12>,
-        13 => matches_lanes::<13>,
-        _ => unreachable!("order {order} above {PAIR_MAX_ORDER}"),
-    };
+    let f = by_order!(order, matches_lanes);
     f(reference, hyp, hits)
 }
 
@@ -231,22 +239,7 @@ fn matches_bits_any<B: Bits>(
     order: usize,
     hits: &mut [u32],
 ) {
-    let f = match order {
-        1 => matches_bits::<B, 1>,
-        2 => matches_bits::<B, 2>,
-        3 => matches_bits::<B, 3>,
-        4 => matches_bits::<B, 4>,
-        5 => matches_bits::<B, 5>,
-        6 => matches_bits::<B, 6>,
-        7 => matches_bits::<B, 7>,
-        8 => matches_bits::<B, 8>,
-        9 => matches_bits::<B, 9>,
-        10 => matches_bits::<B, 10>,
-        11 => matches_bits::<B, 11>,
-        12 => matches_bits::<B, 12>,
-        13 => matches_bits::<B, 13>,
-        _ => unreachable!("order {order} above {PAIR_MAX_ORDER}"),
-    };
+    let f = by_order!(order, matches_bits, B);
     f(first, s, hyp, reference, hits)
 }
 
