@@ -808,6 +808,23 @@ impl LocalChunk {
         spans: &mut Vec<(u32, u32)>,
     ) -> bool {
         self.vocab.ensure_short_table();
+        // The ids are pushed to a local vector: its length then stays in a register (the
+        // vocabulary's insertions are calls that could otherwise change `self.ids`).
+        let mut ids = std::mem::take(&mut self.ids);
+        let whole = self.push_words_into(&mut ids, text, lowercase, buf, spans);
+        self.ids = ids;
+        whole
+    }
+
+    /// [`LocalChunk::push_words`] with the ids pushed to `ids` (`self.ids` taken out).
+    fn push_words_into(
+        &mut self,
+        ids: &mut Vec<u32>,
+        text: &str,
+        lowercase: bool,
+        buf: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+    ) -> bool {
         let bytes = text.as_bytes();
         let n = bytes.len();
         let mut i = 0;
@@ -838,7 +855,11 @@ impl LocalChunk {
                             end += 1;
                         }
                         let (other, upper) = (seen & OTHER != 0, seen & UPPER != 0);
-                        if !self.push_run(text, i, end, other, upper, lowercase, buf, spans) {
+                        std::mem::swap(ids, &mut self.ids);
+                        let pushed =
+                            self.push_run(text, i, end, other, upper, lowercase, buf, spans);
+                        std::mem::swap(ids, &mut self.ids);
+                        if !pushed {
                             return false;
                         }
                         i = end;
@@ -858,11 +879,14 @@ impl LocalChunk {
                         high = lowercase_packed_word(high);
                     }
                     let (id, _) = self.vocab.intern_packed(low, high as u32, len as u32);
-                    self.ids.push(id);
+                    ids.push(id);
                     continue;
                 }
                 let (other, upper) = (classes.non_ascii & run != 0, classes.upper & run != 0);
-                if !self.push_run(text, start, end, other, upper, lowercase, buf, spans) {
+                std::mem::swap(ids, &mut self.ids);
+                let pushed = self.push_run(text, start, end, other, upper, lowercase, buf, spans);
+                std::mem::swap(ids, &mut self.ids);
+                if !pushed {
                     return false;
                 }
             }
