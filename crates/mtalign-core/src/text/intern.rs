@@ -627,11 +627,14 @@ impl BlockClasses {
     /// The classes of `bytes[i..i + 64]` (`i` < `bytes.len()`; bytes past the end in no class).
     #[inline]
     fn at(bytes: &[u8], i: usize) -> Self {
-        const ALNUM: ByteRanges = &[(b'0', b'9'), (b'A', b'Z'), (b'a', b'z')];
+        // Capitals are one class of their own: letters and digits are it and the other
+        // (three ranges compared, not four).
+        const LOWER_OR_DIGIT: ByteRanges = &[(b'0', b'9'), (b'a', b'z')];
         const UPPER: ByteRanges = &[(b'A', b'Z')];
-        let ([alnum, upper], non_ascii) = block_masks(bytes, i, &[ALNUM, UPPER]);
+        let ([lower_or_digit, upper], non_ascii) =
+            block_masks(bytes, i, &[LOWER_OR_DIGIT, UPPER]);
         Self {
-            word: alnum | non_ascii,
+            word: lower_or_digit | upper | non_ascii,
             upper,
             non_ascii,
         }
