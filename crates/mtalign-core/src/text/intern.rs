@@ -214,12 +214,12 @@ impl ShortTable {
     }
 
     fn slot_of(&self, low: u64, high: u32) -> usize {
-        // Fibonacci hashing: the high bits of one multiplication depend on every input bit
-        // (`high`, zero for most words, is mixed in by a multiplication of its own).
-        let high = u64::from(high)
-            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            .rotate_left(31);
-        let x = (low ^ high).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Fibonacci hashing: the high bits of a multiplication depend on every input bit
+        // (`high`, zero for most words, by a multiplication of its own, done alongside:
+        // the slot's address waits for one multiplication, not two in a row).
+        let x = low
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(u64::from(high).wrapping_mul(0xC2B2_AE3D_27D4_EB4F));
         let bits = self.slots.len().trailing_zeros();
         (x >> (64 - bits)) as usize
     }
