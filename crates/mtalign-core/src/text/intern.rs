@@ -631,8 +631,7 @@ impl BlockClasses {
         // (three ranges compared, not four).
         const LOWER_OR_DIGIT: ByteRanges = &[(b'0', b'9'), (b'a', b'z')];
         const UPPER: ByteRanges = &[(b'A', b'Z')];
-        let ([lower_or_digit, upper], non_ascii) =
-            block_masks(bytes, i, &[LOWER_OR_DIGIT, UPPER]);
+        let ([lower_or_digit, upper], non_ascii) = block_masks(bytes, i, &[LOWER_OR_DIGIT, UPPER]);
         Self {
             word: lower_or_digit | upper | non_ascii,
             upper,
