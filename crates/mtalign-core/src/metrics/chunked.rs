@@ -13,7 +13,7 @@
 //! a chunk's pairs on the token counts of its encoding, before any of them is scored: no
 //! second tokenization, and nothing at all for the configurations that check nothing.
 
-use crate::metrics::metric::{typical_size, with_scratch, Metric, Pair};
+use crate::metrics::metric::{with_scratch, Metric, Pair};
 use crate::prefetch::prefetch_text;
 use crate::text::docs::Docs;
 use crate::text::encoder::{EncodedTexts, Encoder};
@@ -42,19 +42,6 @@ pub type ChunkRows = std::result::Result<(Vec<f64>, Vec<usize>), Refusal>;
 /// Pairs per chunk: fixed, so no row depends on the thread count; large enough that a
 /// chunk's table pays for itself, small enough that its texts and ids stay in cache.
 pub const CHUNK_PAIRS: usize = 256;
-
-/// Text bytes a chunk may hold before it gets fewer than [`CHUNK_PAIRS`] pairs: sentence
-/// pairs (a few hundred bytes) fill whole chunks; long documents get shorter ones, so that a
-/// few hundred of them still spread over every thread (512 pairs of 1,000-word texts made
-/// two chunks: two busy cores of 16).
-const CHUNK_BYTES: usize = 1 << 18;
-
-/// Pairs per chunk for pairs of about `pair_bytes` bytes of text (hypothesis and
-/// references): it depends on the texts alone, never on the thread count, and no row
-/// depends on it (each pair is scored alone).
-pub fn chunk_pairs(pair_bytes: usize) -> usize {
-    (CHUNK_BYTES / pair_bytes.max(1)).clamp(1, CHUNK_PAIRS)
-}
 
 /// One thread's buffers, kept between chunks and between calls.
 #[derive(Default)]
@@ -219,11 +206,6 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
     let context = M::Context::default();
     let cancel = interrupt::current();
     let order = grouped_order(texts.len(), ref_sets);
-    let chunk = chunk_pairs(typical_size(order.len(), |k| {
-        let i = order[k] as usize;
-        let bytes = |t: u32| texts[t as usize].as_ref().len();
-        bytes(hyps[i]) + ref_sets.get(i).iter().map(|&r| bytes(r)).sum::<usize>()
-    }));
     let score_chunk = |pairs: &[u32]| {
         let mut chunk_rows = vec![0.0; pairs.len() * width];
         let vanished = with_scratch(|s: &mut ChunkScratch| {
@@ -243,10 +225,10 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
         (chunk_rows, vanished)
     };
     type Chunk = (Vec<f64>, Result<std::result::Result<Vec<usize>, Refusal>>);
-    let chunks: Vec<Chunk> = if order.len() <= chunk {
+    let chunks: Vec<Chunk> = if order.len() <= CHUNK_PAIRS {
         vec![score_chunk(&order)]
     } else {
-        order.par_chunks(chunk).map(score_chunk).collect()
+        order.par_chunks(CHUNK_PAIRS).map(score_chunk).collect()
     };
     if interrupt::is_set(&cancel) {
         return Err(Error::Interrupted);
@@ -263,7 +245,7 @@ pub fn statistics_of_texts<M: Metric, S: AsRef<str> + Sync>(
         return Err(refusal.error.clone());
     }
     let mut vanished = Vec::new();
-    for (pairs, (chunk_rows, chunk_vanished)) in order.chunks(chunk).zip(scored) {
+    for (pairs, (chunk_rows, chunk_vanished)) in order.chunks(CHUNK_PAIRS).zip(scored) {
         vanished.extend(chunk_vanished.unwrap_or_default());
         for (&i, row) in pairs.iter().zip(chunk_rows.chunks_exact(width)) {
             let i = i as usize;
@@ -635,48 +617,6 @@ mod tests {
             Encoder::plain(Tokenizer::new(TokenizerKind::Split, true)),
         );
         same_as_batch_wide(&RibesConfig::new(0.25, 0.10).unwrap(), unicode());
-    }
-
-    #[test]
-    fn long_texts_get_short_chunks_and_the_same_rows() {
-        assert_eq!(
-            chunk_pairs(280),
-            CHUNK_PAIRS,
-            "sentence pairs fill whole chunks"
-        );
-        assert_eq!(chunk_pairs(0), CHUNK_PAIRS);
-        assert_eq!(chunk_pairs(CHUNK_BYTES / 10), 10);
-        assert_eq!(
-            chunk_pairs(10 * CHUNK_BYTES),
-            1,
-            "one document pair a chunk at least"
-        );
-        // Documents of ~60 KB: four pairs a chunk, so 30 pairs make 8 chunks on 3 threads.
-        let words = corpus(11, 6000).join(" ");
-        let texts: Vec<String> = (0..40)
-            .map(|k| words.chars().skip(k * 700).take(30_000).collect())
-            .collect();
-        assert_eq!(chunk_pairs(2 * texts[0].len()), 4);
-        let hyps: Vec<u32> = (0..30).collect();
-        let mut sets = RefSets::new();
-        for i in 0..30u32 {
-            sets.push([30 + i % 10]);
-        }
-        let bleu = BleuConfig::new(4, "exp", None, "closest", true).unwrap();
-        let encoded = unicode().encode_texts(&texts);
-        let expected = statistics_batch(&bleu, &encoded.docs().unwrap(), &hyps, &sets).unwrap();
-        for threads in [1, 3] {
-            let (rows, _) = crate::pool::run(Some(threads), || {
-                statistics_of_texts(&bleu, &unicode(), &texts, &hyps, &sets)
-            })
-            .unwrap()
-            .unwrap();
-            let same = rows
-                .iter()
-                .zip(&expected)
-                .all(|(a, b)| a.to_bits() == b.to_bits());
-            assert!(same && rows.len() == expected.len(), "{threads} threads");
-        }
     }
 
     #[test]

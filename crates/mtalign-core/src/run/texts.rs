@@ -2,13 +2,11 @@
 //! aggregation, and where vanished texts are reported.
 
 use super::source::Collected;
-use crate::metrics::chunked::{
-    chunk_pairs, grouped_order, statistics_of_chunk, ChunkRows, CHUNK_PAIRS,
-};
+use crate::metrics::chunked::{grouped_order, statistics_of_chunk, ChunkRows, CHUNK_PAIRS};
 use crate::metrics::matrix::{
     scores_matrices, statistics_matrices, statistics_matrix, MatrixBlock,
 };
-use crate::metrics::metric::{statistics_batch, typical_size, Metric};
+use crate::metrics::metric::{statistics_batch, Metric};
 use crate::text::distinct::{count_distinct, DistinctTexts};
 use crate::text::docs::Docs;
 use crate::text::encoder::Encoder;
@@ -163,11 +161,6 @@ fn chunked<M: Metric>(metric: &M, encoder: &Encoder, batch: &Collected<'_>) -> R
     let (first, sets) = distinct_refs(batch);
     let ref_texts: Vec<&str> = first.iter().map(|&k| batch.refs[k as usize]).collect();
     let order = grouped_order(ref_texts.len(), &sets);
-    let chunk = chunk_pairs(typical_size(order.len(), |k| {
-        let i = order[k] as usize;
-        let refs = sets.get(i).iter().map(|&r| ref_texts[r as usize].len());
-        batch.hyps[i].len() + refs.sum::<usize>()
-    }));
     let cancel = interrupt::current();
     let score = |pairs: &[u32]| -> Result<ChunkRows> {
         if interrupt::is_set(&cancel) {
@@ -186,10 +179,14 @@ fn chunked<M: Metric>(metric: &M, encoder: &Encoder, batch: &Collected<'_>) -> R
     };
     // One task a chunk: a thread that the system stops (a loaded machine) then holds one
     // chunk, never half the batch, which the others would wait for.
-    let parts: Vec<Result<ChunkRows>> = if order.len() <= chunk {
+    let parts: Vec<Result<ChunkRows>> = if order.len() <= CHUNK_PAIRS {
         vec![score(&order)]
     } else {
-        order.par_chunks(chunk).with_max_len(1).map(score).collect()
+        order
+            .par_chunks(CHUNK_PAIRS)
+            .with_max_len(1)
+            .map(score)
+            .collect()
     };
     if interrupt::is_set(&cancel) {
         return Err(Error::Interrupted);
@@ -215,7 +212,7 @@ fn chunked<M: Metric>(metric: &M, encoder: &Encoder, batch: &Collected<'_>) -> R
     };
     let mut hyp_vanished = Vec::new();
     let mut ref_vanished = vec![false; ref_texts.len()];
-    for (pairs, part) in order.chunks(chunk).zip(&parts) {
+    for (pairs, part) in order.chunks(CHUNK_PAIRS).zip(&parts) {
         let Ok((chunk_rows, vanished)) = part else {
             continue; // none: refusals returned above
         };
