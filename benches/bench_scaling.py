@@ -169,7 +169,8 @@ def sacrebleu_rows(corpus: corpora.Corpus, bleu_ms: dict[int, float], out: list[
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data-dir", type=Path, default=corpora.DEFAULT_DATA_DIR)
+    ap.add_argument("--data-dir", type=Path, default=corpora.DEFAULT_DATA_DIR,
+                    help="the folder of the WMT21, TED and Moses sets (default: ../shared/data)")
     ap.add_argument("--threads", default="1,2,4,8,16",
                     help="comma-separated thread counts (capped at the usable cores)")
     ap.add_argument("--calls", type=int, default=11, help="timed calls per cell (median)")
