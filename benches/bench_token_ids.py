@@ -96,6 +96,10 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--peers", default=",".join(PEERS),
                     help="comma-separated peers to time, or 'none'")
+    ap.add_argument("--tensorbleu", type=Path, default=None,
+                    help="TensorBLEU's own code (RxLM's rxlm/metrics/tensorbleu.py, Apache-2.0, "
+                         "a benchmark-only peer, not shipped): time its tensor_sentence_bleu "
+                         "on the GPU torch sees, and on the CPU")
     ap.add_argument("--scaling", default="",
                     help="comma-separated thread counts: print only the TokenIds scaling "
                          "table (e.g. 1,2,4,8,16 on a machine with that many cores)")
@@ -177,6 +181,8 @@ def main() -> None:
             rows.append(("sentence BLEU", "torchmetrics bleu_score loop, CPU", *ms, "1 run"))
     rows.append(("sentence BLEU", "TensorBLEU, A100 GPU", TENSORBLEU_A100_MS, NAN,
                  "QUOTED from arXiv 2510.05485, not measured"))
+    if args.tensorbleu:
+        rows += tensorbleu_rows(args.tensorbleu, h, r, args.repeat)
     if "rouge-score" in peers:
         try:
             from rouge_score import rouge_scorer
@@ -194,6 +200,52 @@ def main() -> None:
     print_table(rows)
     print()
     print_extras(bleu, hyps, refs, args.repeat)
+
+
+def tensorbleu_rows(path: Path, h: np.ndarray, r: np.ndarray, repeat: int
+                    ) -> list[tuple[str, str, float, float, str]]:
+    """TensorBLEU's ``tensor_sentence_bleu`` from the file ``path``, timed on the GPU that
+    torch sees (synchronised; best of ``repeat`` after 3 warm calls), or on the CPU without one. Its
+    smoothing ``"none"`` is checked against mtalign's ``Bleu(smooth="none")`` on the same
+    ids (it adds 1e-12 to each precision, so equal to about 1e-9, not bit for bit)."""
+    import importlib.util
+
+    import torch
+
+    spec = importlib.util.spec_from_file_location("tensorbleu", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--tensorbleu: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    want = mtalign.Bleu(smooth="none").batch_score(
+        TokenIds.from_padded(h, lengths=np.full(len(h), h.shape[1])),
+        TokenIds.from_padded(r, lengths=np.full(len(r), r.shape[1]))) / 100
+    rows = []
+    # On the CPU its torch.unique over rows is slow: timed only where no GPU is seen.
+    devices = ["cuda"] if torch.cuda.is_available() else ["cpu"]
+    for device in devices:
+        cand = torch.from_numpy(h).to(device)
+        refs = torch.from_numpy(r)[:, None, :].to(device)
+
+        def call(method: str = "exp", c: Any = cand, x: Any = refs, on: str = device) -> Any:
+            out = module.tensor_sentence_bleu(c, x, pad_token_id=-1, smoothing_method=method)
+            if on == "cuda":
+                torch.cuda.synchronize()
+            return out
+
+        got = call("none").double().cpu().numpy()
+        diff = float(np.max(np.abs(got - want)))
+        for _ in range(3):
+            call()
+        wall, cpu = best_ms(call, repeat)
+        name = (torch.cuda.get_device_name() if device == "cuda"
+                else f"CPU, torch {torch.get_num_threads()} threads")
+        rows.append(("sentence BLEU", f"TensorBLEU (RxLM tensorbleu.py), {name}", wall, cpu,
+                     f"MEASURED, best of {repeat}; smooth none vs mtalign: max |diff| "
+                     f"{diff:.1e}"))
+        print(f"{rows[-1][1]}: {wall:.1f} ms wall, {cpu:.1f} ms CPU ({rows[-1][4]})",
+              flush=True)
+    return rows
 
 
 def print_table(rows: list[tuple[str, str, float, float, str]]) -> None:

@@ -221,6 +221,29 @@ pub trait Metric: Sync {
 /// inline never reaches a pool here either.
 pub const INLINE_PAIRS: usize = 64;
 
+/// Tokens a parallel task may hold before it gets fewer than the metric's
+/// [`Metric::TASK_PAIRS`] pairs; sentence pairs fill whole tasks. Without it 512 pairs of
+/// 1,024 ids made 8 tasks of 64 pairs: no faster on 16 cores than on 8 (docs/scaling.md).
+const TASK_TOKENS: usize = 1 << 13;
+
+/// Pairs per parallel task for pairs of about `pair_tokens` tokens: `most` (the metric's
+/// `TASK_PAIRS`) for sentences, down to one for long sequences. No row depends on it: each
+/// pair is scored alone.
+pub fn task_pairs(most: usize, pair_tokens: usize) -> usize {
+    (TASK_TOKENS / pair_tokens.max(1)).clamp(1, most)
+}
+
+/// The mean of `size(i)` over at most 64 evenly spaced `i` of `0..n`: the typical size of a
+/// batch's pairs, read in constant time (0 for an empty batch).
+pub fn typical_size(n: usize, size: impl Fn(usize) -> usize) -> usize {
+    const SAMPLES: usize = 64;
+    let k = n.min(SAMPLES);
+    if k == 0 {
+        return 0;
+    }
+    (0..k).map(|j| size(j * n / k)).sum::<usize>() / k
+}
+
 /// Statistics rows of hypotheses `hyps[i]` (text indices into `docs`) against the texts
 /// `ref_sets.get(i)`: row-major, `metric.width()` per hypothesis. Runs on the current rayon
 /// pool, or inline for small batches; the result never depends on the thread count.
@@ -287,8 +310,16 @@ pub fn statistics_batch<M: Metric>(
             }
         });
     } else {
+        let pair_tokens = typical_size(hyps.len(), |i| {
+            let p = pair(i);
+            docs.tokens(p.hyp as usize).len()
+                + p.refs
+                    .iter()
+                    .map(|&r| docs.tokens(r as usize).len())
+                    .sum::<usize>()
+        });
         out.par_chunks_mut(width)
-            .with_min_len(M::TASK_PAIRS)
+            .with_min_len(task_pairs(M::TASK_PAIRS, pair_tokens))
             .enumerate()
             .for_each(|(i, row)| with_scratch(|scratch: &mut M::Scratch| fill(i, row, scratch)));
     }
@@ -392,6 +423,36 @@ pub fn with_scratch<S: Default + 'static, R>(f: impl FnOnce(&mut S) -> R) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_pairs_get_small_tasks() {
+        assert_eq!(task_pairs(64, 50), 64, "sentence pairs fill whole tasks");
+        assert_eq!(task_pairs(64, 0), 64);
+        // 512 pairs of 1,024 + 1,024 ids: 4 pairs a task, 128 tasks (8 with 64 a task).
+        assert_eq!(task_pairs(64, 2048), 4);
+        assert_eq!(task_pairs(64, 1 << 20), 1);
+        assert_eq!(
+            task_pairs(4, 10),
+            4,
+            "never more than the metric's own size"
+        );
+    }
+
+    #[test]
+    fn typical_size_samples_the_batch_evenly() {
+        assert_eq!(typical_size(0, |_| unreachable!()), 0);
+        assert_eq!(typical_size(3, |i| [1, 2, 6][i]), 3);
+        // 1,000 pairs: 64 samples, i = j * 1000 / 64, spread over the whole batch.
+        let seen = std::cell::RefCell::new(Vec::new());
+        let mean = typical_size(1000, |i| {
+            seen.borrow_mut().push(i);
+            i
+        });
+        let seen = seen.into_inner();
+        assert_eq!(seen.len(), 64);
+        assert_eq!((seen[0], *seen.last().unwrap()), (0, 984));
+        assert_eq!(mean, seen.iter().sum::<usize>() / 64);
+    }
 
     /// Row = [hyp length, number of references, index of the longest reference].
     struct Lengths;

@@ -157,6 +157,11 @@ impl<'a> IdSeqs<'a> {
         self.lengths.iter().map(|&n| n as usize).sum()
     }
 
+    /// The number of ids of sequence `i`.
+    pub fn seq_len(&self, i: usize) -> usize {
+        self.lengths[i] as usize
+    }
+
     fn range(&self, i: usize) -> std::ops::Range<usize> {
         let s = self.starts[i] as usize;
         s..s + self.lengths[i] as usize
