@@ -477,15 +477,13 @@ const KEEP_BYTES: [[u64; 2]; SHORT_MAX + 1] = {
     t
 };
 
-/// ASCII letters and digits packed in a `u64` (zero padding), with `A`–`Z` lowercased: every
-/// byte ≥ 0x41 is a letter here, and gets bit 0x20 (no branch per byte).
+/// ASCII letters and digits packed in a `u64` (zero padding), with `A`–`Z` lowercased:
+/// `keep` masks the word's bytes ([`KEEP_BYTES`]), each of which gets bit 0x20, the bit that
+/// lowercases a capital and that lowercase letters and digits already have (one operation
+/// between the word's load and its hash: the slot's address waits for it).
 #[inline]
-fn lowercase_packed_word(word: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    const ADD: u64 = 0x3F3F_3F3F_3F3F_3F3F; // b + 0x3F has bit 7 set iff b ≥ 0x41 (b < 0x80)
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let letters = ((word & LOW7) + ADD) & HIGH;
-    word | (letters >> 2)
+fn lowercase_packed_word(word: u64, keep: u64) -> u64 {
+    word | (0x2020_2020_2020_2020 & keep)
 }
 
 /// One class of bytes for [`range_masks`]: the union of these ASCII byte ranges (inclusive).
@@ -877,8 +875,9 @@ impl LocalChunk {
                     // A word's case is not predictable, the batch's setting is: lowercasing a
                     // word that has no capital leaves it as it is.
                     if lowercase {
-                        low = lowercase_packed_word(low);
-                        high = lowercase_packed_word(high);
+                        let [keep_low, keep_high] = KEEP_BYTES[len];
+                        low = lowercase_packed_word(low, keep_low);
+                        high = lowercase_packed_word(high, keep_high);
                     }
                     let (id, _) = self.vocab.intern_packed(low, high as u32, len as u32);
                     ids.push(id);
@@ -1534,7 +1533,7 @@ mod tests {
             proptest::prop_assert_eq!(pack_word(bytes, start, len), by_bytes(word));
             let lower = word.to_ascii_lowercase();
             proptest::prop_assert_eq!(
-                lowercase_packed_word(pack_word(bytes, start, len)),
+                lowercase_packed_word(pack_word(bytes, start, len), KEEP_BYTES[len][0]),
                 by_bytes(&lower)
             );
         }
