@@ -125,6 +125,7 @@ impl Lanes {
 }
 
 /// The bits of positions `0..len` (`len` ≤ 64).
+#[cfg(target_arch = "x86_64")]
 fn live_bits(len: usize) -> u64 {
     if len >= 64 {
         u64::MAX
