@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -44,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus as corpora  # noqa: E402
 import mtalign  # noqa: E402
 from _common import machine_info  # noqa: E402
+from bench_serial import amdahl, serial_timing  # noqa: E402
+from bench_token_ids import make_batch  # noqa: E402
 from mtalign import TokenIds, _mtalign  # noqa: E402
 
 SACREBLEU_PAIRS = 3000
@@ -68,30 +69,20 @@ def id_metrics() -> dict[str, Any]:
 
 
 def median_call(call: Callable[[], Any], calls: int) -> tuple[float, float]:
-    """Median seconds of ``call`` and median seconds of it spent holding the GIL (one warm
-    call first: pools, caches, the strings' UTF-8 forms). A call slower than a quarter of a
-    second is timed 3 to 10 times (about 3 s of calls), not ``calls``."""
+    """Median seconds of ``call`` and median seconds of it spent holding the GIL, garbage
+    collector off (one warm call first: pools, caches, the strings' UTF-8 forms). A call
+    slower than a quarter of a second is timed 3 to 10 times (about 3 s of calls), not
+    ``calls``."""
     t0 = time.perf_counter()
     call()
     calls = max(3, min(calls, int(3.0 / max(time.perf_counter() - t0, 1e-9))))  # slow rows
-    total, held = [], []
     gc.collect()
     gc.disable()
     try:
-        for _ in range(calls):
-            d0 = _mtalign._detached_seconds()
-            t0 = time.perf_counter()
-            call()
-            t = time.perf_counter() - t0
-            total.append(t)
-            held.append(t - (_mtalign._detached_seconds() - d0))
+        total, held, _ = serial_timing(call, _mtalign._detached_seconds, calls, warm=False)
     finally:
         gc.enable()
-    return statistics.median(total), statistics.median(held)
-
-
-def amdahl(s: float, threads: int) -> float:
-    return 1 / (s + (1 - s) / threads)
+    return total, held
 
 
 class Table:
@@ -133,11 +124,7 @@ def text_rows(corpus: corpora.Corpus, threads: list[int], calls: int, out: list[
 
 
 def id_rows(n: int, length: int, threads: list[int], calls: int, out: list[str]) -> None:
-    rng = np.random.default_rng(12345)
-    h = rng.integers(0, 32_000, size=(n, length), dtype=np.int64)
-    r = h.copy()
-    mask = rng.random((n, length)) < 0.3
-    r[mask] = rng.integers(0, 32_000, size=int(mask.sum()))
+    h, r = make_batch(n, length, 32_000, 0.3, 12345)  # bench_token_ids.py's batch
     full = np.full(n, length)
     hyps, refs = TokenIds.from_padded(h, lengths=full), TokenIds.from_padded(r, lengths=full)
     table = Table(f"token ids: {n:,} × {length:,} ids from 32,000 (30% of each reference "

@@ -47,11 +47,13 @@ def metrics(mtalign: Any) -> dict[str, Any]:
 
 
 def serial_timing(call: Callable[[], Any], detached: Callable[[], float],
-          calls: int) -> tuple[float, float, float]:
+          calls: int, warm: bool = True) -> tuple[float, float, float]:
     """Median seconds of a call, median seconds of it spent holding the GIL, and the median
-    share of the process's CPU time that the calling thread used."""
+    share of the process's CPU time that the calling thread used (after one untimed call
+    unless the caller made it: ``warm=False``)."""
     total, held, cpu = [], [], []
-    call()  # warm: pools, caches, UTF-8 forms of the strings
+    if warm:
+        call()  # warm: pools, caches, UTF-8 forms of the strings
     for _ in range(calls):
         d0, c0, p0 = detached(), time.thread_time(), time.process_time()
         t0 = time.perf_counter()

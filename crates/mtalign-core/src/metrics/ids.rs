@@ -14,7 +14,7 @@
 use crate::interrupt;
 use crate::metrics::matrix::{scores_matrices, statistics_matrices, MatrixBlock};
 use crate::metrics::metric::{
-    statistics_batch, task_pairs, typical_size, with_scratch, Metric, Pair, INLINE_PAIRS,
+    statistics_batch, task_len, with_scratch, Metric, Pair, INLINE_PAIRS,
 };
 use crate::text::docs::Docs;
 use crate::text::encoder::Encoder;
@@ -250,14 +250,13 @@ fn pair_local_rows<M: Metric>(
             .enumerate()
             .find_map(|(i, row)| fill(i, row))
     } else {
-        let pair_tokens = typical_size(n, |i| {
-            let seqs = ref_range(i, ref_ends)
-                .map(|k| locate(refs, k))
-                .chain([(hyps, i)]);
-            seqs.map(|(part, j)| part.seq_len(j)).sum()
+        let task = task_len::<M>(n, |i| {
+            let seqs = ref_range(i, ref_ends).map(|k| locate(refs, k));
+            let (hyp, refs) = (hyps.seq_len(i), seqs.map(|(part, j)| part.seq_len(j)));
+            hyp + refs.sum::<usize>()
         });
         out.par_chunks_mut(width)
-            .with_min_len(task_pairs(M::TASK_PAIRS, pair_tokens))
+            .with_min_len(task)
             .enumerate()
             .filter_map(|(i, row)| fill(i, row).map(|e| (i, e)))
             .min_by_key(|(i, _)| *i)

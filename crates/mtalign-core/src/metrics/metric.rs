@@ -74,7 +74,8 @@ pub trait Metric: Sync {
     /// What the metric needs from the whole batch before the first pair (`()` for most).
     type Context: Sync + Default;
 
-    /// Pairs per parallel task: larger for cheap pairs, smaller for costly ones.
+    /// Pairs per parallel task: larger for cheap pairs, smaller for costly ones (at most:
+    /// long sequences get fewer, see [`task_len`]).
     const TASK_PAIRS: usize = 32;
 
     /// Whether [`Metric::check_pair`] checks anything (the runner skips the pass if not).
@@ -226,16 +227,22 @@ pub const INLINE_PAIRS: usize = 64;
 /// 1,024 ids made 8 tasks of 64 pairs: no faster on 16 cores than on 8 (docs/scaling.md).
 const TASK_TOKENS: usize = 1 << 13;
 
-/// Pairs per parallel task for pairs of about `pair_tokens` tokens: `most` (the metric's
-/// `TASK_PAIRS`) for sentences, down to one for long sequences. No row depends on it: each
-/// pair is scored alone.
-pub fn task_pairs(most: usize, pair_tokens: usize) -> usize {
+/// Pairs per parallel task of `M` for a batch of `n` pairs, pair `i` holding
+/// `pair_tokens(i)` tokens (hypothesis and references; read for at most 64 pairs): the
+/// metric's [`Metric::TASK_PAIRS`] for sentences, down to one for long sequences. No row
+/// depends on it: each pair is scored alone.
+pub fn task_len<M: Metric>(n: usize, pair_tokens: impl Fn(usize) -> usize) -> usize {
+    task_pairs(M::TASK_PAIRS, typical_size(n, pair_tokens))
+}
+
+/// Pairs per task for pairs of about `pair_tokens` tokens, at most `most`.
+fn task_pairs(most: usize, pair_tokens: usize) -> usize {
     (TASK_TOKENS / pair_tokens.max(1)).clamp(1, most)
 }
 
 /// The mean of `size(i)` over at most 64 evenly spaced `i` of `0..n`: the typical size of a
 /// batch's pairs, read in constant time (0 for an empty batch).
-pub fn typical_size(n: usize, size: impl Fn(usize) -> usize) -> usize {
+fn typical_size(n: usize, size: impl Fn(usize) -> usize) -> usize {
     const SAMPLES: usize = 64;
     let k = n.min(SAMPLES);
     if k == 0 {
@@ -310,16 +317,12 @@ pub fn statistics_batch<M: Metric>(
             }
         });
     } else {
-        let pair_tokens = typical_size(hyps.len(), |i| {
-            let p = pair(i);
-            docs.tokens(p.hyp as usize).len()
-                + p.refs
-                    .iter()
-                    .map(|&r| docs.tokens(r as usize).len())
-                    .sum::<usize>()
+        let tokens = |d: u32| docs.tokens(d as usize).len();
+        let task = task_len::<M>(hyps.len(), |i| {
+            tokens(hyps[i]) + ref_sets.get(i).iter().map(|&r| tokens(r)).sum::<usize>()
         });
         out.par_chunks_mut(width)
-            .with_min_len(task_pairs(M::TASK_PAIRS, pair_tokens))
+            .with_min_len(task)
             .enumerate()
             .for_each(|(i, row)| with_scratch(|scratch: &mut M::Scratch| fill(i, row, scratch)));
     }
