@@ -99,12 +99,14 @@ def main() -> None:
     ap.add_argument("--tensorbleu", type=Path, default=None,
                     help="TensorBLEU's own code (RxLM's rxlm/metrics/tensorbleu.py, Apache-2.0, "
                          "a benchmark-only peer, not shipped): time its tensor_sentence_bleu "
-                         "on the GPU torch sees, and on the CPU")
+                         "on the GPU torch sees (else on the CPU)")
     ap.add_argument("--scaling", default="",
                     help="comma-separated thread counts: print only the TokenIds scaling "
                          "table (e.g. 1,2,4,8,16 on a machine with that many cores)")
     args = ap.parse_args()
     peers = set() if args.peers == "none" else set(args.peers.split(","))
+    if args.tensorbleu:
+        check_tensorbleu(args.tensorbleu)
 
     info = machine_info(["mtalign", "numpy", "sacrebleu", "nltk", "torchmetrics",
                          "rouge-score"])
@@ -200,6 +202,16 @@ def main() -> None:
     print_table(rows)
     print()
     print_extras(bleu, hyps, refs, args.repeat)
+
+
+def check_tensorbleu(path: Path) -> None:
+    """Refuses ``--tensorbleu`` up front (before anything is timed) without torch or file."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise SystemExit("--tensorbleu needs torch, which is not installed") from None
+    if not path.is_file():
+        raise SystemExit(f"--tensorbleu: no such file: {path}")
 
 
 def tensorbleu_rows(path: Path, h: np.ndarray, r: np.ndarray, repeat: int
