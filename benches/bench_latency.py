@@ -599,8 +599,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"         {name}: {why}, skipped")
 
     summary = report(rows, overhead, args)
-    print("\nTER: not in mtalign yet (sacrebleu.sentence_ter not timed). PER, DCS, SIA: no "
-          "peer with a one-call API.")
+    print("\nchrF, chrF++, TER: sacrebleu's one-pair calls are timed by bench_chrf.py, not "
+          "here. PER, DCS, SIA: no peer with a one-call API.")
     print("Configurations: " + "; ".join(f"{r['metric']} = {r.get('repr', '?')}"
                                          for r in rows if r["tool"] == "mtalign"))
     if args.json:
